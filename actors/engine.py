@@ -1,0 +1,121 @@
+"""The order path, shared by the API and the market maker (DESIGN.md "The order path").
+
+1. hold: freeze the funds in the user's wallet shard (ref ``o<id>:freeze``);
+2. match: submit to the pair's actor, which answers once the order and its trades are durable;
+3. settle: the pair sends each trade side to the wallet shards and releases what a final order did
+   not use. If the pair refuses the order, the freeze is released here at once; if the pair cannot
+   be reached, the reconciler releases a freeze with no order behind it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import ray
+from ray.exceptions import RayActorError
+from redis.asyncio import Redis
+
+from actors.errors import DomainError, ErrorCode
+from actors.pair.actor import pair_name
+from actors.pair.state import BUY
+from actors.wallet.legs import shard_of
+from actors.wallet.shard import wallet_name
+from store.sessions import PREFIX
+
+ORDER_IDS = f"{PREFIX}ids:order"
+LIMIT, MARKET = 1, 2
+
+
+class Engine:
+    """Finds pair and wallet actors by name (handles cached)."""
+
+    def __init__(self, shards: int) -> None:
+        self._shards = shards
+        self._handles: dict[str, Any] = {}
+
+    def _get(self, name: str) -> Any:
+        handle = self._handles.get(name)
+        if handle is None:
+            try:
+                handle = ray.get_actor(name)
+            except ValueError as exc:
+                raise DomainError(ErrorCode.PAIR_UNAVAILABLE) from exc
+            self._handles[name] = handle
+        return handle
+
+    def pair(self, symbol: str) -> Any:
+        return self._get(pair_name(symbol))
+
+    def wallet(self, uid: int) -> Any:
+        return self._get(wallet_name(shard_of(uid, self._shards)))
+
+
+@dataclass(frozen=True)
+class PairRef:
+    """What placing an order needs to know about a pair."""
+
+    id: int
+    symbol: str
+    base_currency_id: int
+    quote_currency_id: int
+
+
+async def next_order_id(redis: Redis) -> int:
+    return int(await redis.incr(ORDER_IDS))
+
+
+async def raise_id_floor(redis: Redis, floor: int) -> None:
+    """Make sure the next order id is above every id in the database (after a Redis reset)."""
+    current = int(await redis.get(ORDER_IDS) or 0)
+    if current < floor:
+        await redis.set(ORDER_IDS, floor)
+
+
+async def place_order(
+    engine: Engine,
+    redis: Redis,
+    *,
+    uid: int,
+    pair: PairRef,
+    way: int,
+    kind: int,
+    price: Decimal,
+    number: Decimal,
+    budget: Decimal = Decimal(0),
+) -> dict[str, Any]:
+    """Hold, then match. ``budget`` is a market buy's quote to spend. Raises DomainError."""
+    if way == BUY:
+        frozen = budget if kind == MARKET else price * number
+        currency = pair.quote_currency_id
+    else:
+        frozen, currency = number, pair.base_currency_id
+    order_id = await next_order_id(redis)
+    wallet = engine.wallet(uid)
+    try:
+        await wallet.freeze.remote(uid, currency, frozen, f"o{order_id}:freeze")
+    except RayActorError as exc:  # the shard died mid-call: the reconciler releases a freeze that landed
+        raise DomainError(ErrorCode.PAIR_UNAVAILABLE) from exc
+    payload = {
+        "sent_ms": int(time.time() * 1000),
+        "id": order_id,
+        "uid": uid,
+        "way": way,
+        "kind": kind,
+        "price": price,
+        "number": number,
+        "frozen": frozen,
+        "budget": budget if kind == MARKET and way == BUY else Decimal(0),
+    }
+    try:
+        return await engine.pair(pair.symbol).submit.remote(payload)
+    except DomainError:
+        await wallet.release.remote(uid, currency, frozen, f"o{order_id}:release")
+        raise
+    except RayActorError as exc:
+        # The pair died mid-call: the order may or may not be durable. If it is not, the reconciler
+        # releases its freeze (the pair refuses orders sent longer ago than SUBMIT_DEADLINE_MS, so it cannot
+        # appear later).
+        raise DomainError(ErrorCode.PAIR_UNAVAILABLE) from exc

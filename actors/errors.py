@@ -1,0 +1,71 @@
+"""Domain result codes, one enum numbered by subsystem.
+
+Cores, actors and services raise :class:`DomainError`; only ``serve/`` turns a code into the
+``{code, msg, data}`` envelope, an HTTP status and a translated message (``serve/errors.py``).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any
+
+
+class ErrorCode(IntEnum):
+    # 1xxx: access (sessions, credentials, throttles)
+    LOGIN_REQUIRED = 1001
+    BAD_CREDENTIALS = 1002
+    LOGIN_THROTTLED = 1003
+    ACCOUNT_EXISTS = 1004
+    ACCOUNT_NOT_FOUND = 1005
+    INVITE_CODE_REQUIRED = 1006
+    INVITE_CODE_INVALID = 1007
+    OLD_PASSWORD_WRONG = 1008
+    PASSWORD_UNCHANGED = 1009
+    ALREADY_BOUND = 1010
+    AREA_INVALID = 1011
+    PAY_PASSWORD_TARGET_MISSING = 1012
+    # 11xx: verification codes
+    CODE_INVALID = 1101
+    CODE_TOO_SOON = 1102
+    CODE_ATTEMPTS_EXCEEDED = 1103
+    CODE_TARGET_NOT_OWN = 1104
+    # 2xxx: wallets
+    INSUFFICIENT_BALANCE = 2001
+    ACCOUNT_TYPE_NOT_ALLOWED = 2002
+    # 3xxx: matching and orders
+    PAIR_NOT_FOUND = 3001
+    PAIR_CLOSED = 3002
+    SELL_DISABLED = 3003
+    PRICE_REQUIRED = 3004
+    QUANTITY_REQUIRED = 3005
+    PRICE_PRECISION = 3006
+    QUANTITY_PRECISION = 3007
+    NO_BEST_PRICE = 3008
+    ORDER_NOT_FOUND = 3009
+    ORDER_NOT_OPEN = 3010
+    PAIR_UNAVAILABLE = 3011
+    PERIOD_UNKNOWN = 3012
+    # 13xx: content and reference data
+    NOT_FOUND = 1301
+    SETTING_UNKNOWN = 1302
+    # 9xxx: the platform
+    BAD_REQUEST = 9001
+    DUPLICATE_SUBMIT = 9002
+    INTERNAL = 9999
+
+
+class DomainError(Exception):
+    """A business rule said no. ``params`` fill the placeholders of the translated message."""
+
+    def __init__(self, code: ErrorCode, **params: Any) -> None:
+        super().__init__(f"{code.name} {params}" if params else code.name)
+        self.code = code
+        self.params = params
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Crosses process boundaries (Ray actor -> Serve replica) with its code and params intact.
+        return (_rebuild, (int(self.code), self.params))
+
+
+def _rebuild(code: int, params: dict[str, Any]) -> DomainError:
+    return DomainError(ErrorCode(code), **params)

@@ -1,0 +1,69 @@
+"""The pair's configuration and its open orders' bookkeeping (pure: no I/O, no Ray)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from store.models import OrderStatus
+
+BUY, SELL = 1, 2
+# A pair refuses an order sent longer ago than this, so a freeze whose order has no row after
+# ORPHAN_GRACE_MS can be released without the order ever appearing later.
+SUBMIT_DEADLINE_MS = 20_000
+ORPHAN_GRACE_MS = 60_000
+
+
+@dataclass(frozen=True)
+class PairConfig:
+    id: int
+    base_code: str
+    quote_code: str
+    base_currency_id: int
+    quote_currency_id: int
+    price_decimals: int
+    qty_decimals: int
+    maker_fee: Decimal
+    taker_fee: Decimal
+    sell_disabled: bool
+    open_change: bool
+
+    @property
+    def symbol(self) -> str:
+        return f"{self.base_code}/{self.quote_code}"
+
+
+@dataclass
+class OrderState:
+    """What the pair keeps of an order besides its place in the book (persisted as ``orders`` rows)."""
+
+    id: int
+    uid: int
+    way: int
+    kind: int
+    price: Decimal
+    number: Decimal
+    frozen: Decimal
+    budget: Decimal = Decimal(0)
+    transacted_amount: Decimal = Decimal(0)
+    transacted_volume: Decimal = Decimal(0)
+    status: OrderStatus = OrderStatus.OPEN
+    seq: int = 0
+
+    @property
+    def final(self) -> bool:
+        return self.status in (OrderStatus.FILLED, OrderStatus.CANCELLED)
+
+    @property
+    def held(self) -> Decimal:
+        """What this order still holds frozen: quote for a buy, base for a sell."""
+        consumed = self.transacted_volume if self.way == BUY else self.transacted_amount
+        return self.frozen - consumed
+
+    def fill(self, qty: Decimal, volume: Decimal) -> None:
+        self.transacted_amount += qty
+        self.transacted_volume += volume
+        self.status = OrderStatus.FILLED if self.transacted_amount >= self.number else OrderStatus.PARTIAL
+
+    def cancel(self) -> None:
+        self.status = OrderStatus.CANCELLED

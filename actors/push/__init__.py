@@ -1,0 +1,1 @@
+"""Live push: the subscription registry (pure) and the Fanout actor that serves ``/ws``."""

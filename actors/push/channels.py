@@ -1,0 +1,41 @@
+"""Push channel names and how events travel to the Fanout actors over Redis pub/sub.
+
+Public channels are named as the client subscribes to them (``DAY_MARKET``,
+``MARKET_DEPTH.BTC/USDT``, ``GLOBAL_TX.BTC/USDT``, ``KLINE.BTC/USDT``). Per-user channels
+(``TX_MATCHED``, ``TX_SUBMIT``, ``LEVER_TRADE``, ``LEVER_CLOSED``, ``MICRO_CLOSED``) need a login and
+travel under the user's id, so one user's events never reach another.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+REDIS_PREFIX = "ex:push:"
+USER_CHANNELS = frozenset({"TX_MATCHED", "TX_SUBMIT", "LEVER_TRADE", "LEVER_CLOSED", "MICRO_CLOSED"})
+PUBLIC_ROOTS = frozenset({"DAY_MARKET", "MARKET_DEPTH", "GLOBAL_TX", "KLINE"})
+MAX_CHANNEL_LENGTH = 64
+
+
+def is_public(channel: str) -> bool:
+    return channel.split(".", 1)[0] in PUBLIC_ROOTS and len(channel) <= MAX_CHANNEL_LENGTH
+
+
+def public_topic(channel: str) -> str:
+    return f"{REDIS_PREFIX}{channel}"
+
+
+def user_topic(uid: int, channel: str) -> str:
+    return f"{REDIS_PREFIX}user:{uid}:{channel}"
+
+
+def topic_for(channel: str, uid: int | None) -> str | None:
+    """The Redis topic a client subscription listens to, or None if it may not subscribe."""
+    if channel in USER_CHANNELS:
+        return user_topic(uid, channel) if uid is not None else None
+    return public_topic(channel) if is_public(channel) else None
+
+
+def encode(message_type: str, payload: dict[str, Any]) -> str:
+    """A push message: JSON with a ``type`` field (decimals must already be strings)."""
+    return json.dumps({"type": message_type, **payload}, separators=(",", ":"))

@@ -1,0 +1,1 @@
+"""User wallets: sharding rule, settlement arithmetic (pure) and the WalletShard actor."""

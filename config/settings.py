@@ -1,0 +1,106 @@
+"""The one checked settings object.
+
+Every setting is read from the environment (prefix ``EXCHANGE_``; the infrastructure addresses
+``DATABASE_URL``, ``REDIS_URL``, ``RAY_ADDRESS``, ``HTTP_PORT`` and ``WS_PORT`` are also read plain).
+The README has a table of all of them; keep it in step with this file.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+DEV_SECRET = "dev-only-secret-change-me"
+DEV_WALLET_SALT = "dev-only-wallet-salt"
+
+
+def _env(name: str) -> AliasChoices:
+    """Accept both ``EXCHANGE_<NAME>`` and the plain ``<NAME>``."""
+    return AliasChoices(f"EXCHANGE_{name}", name)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="EXCHANGE_", extra="ignore", populate_by_name=True)
+
+    env: Literal["development", "test", "production"] = "development"
+    data_dir: Path = ROOT / "var"
+
+    database_url: str | None = Field(default=None, validation_alias=_env("DATABASE_URL"))
+    redis_url: str | None = Field(default=None, validation_alias=_env("REDIS_URL"))
+    ray_address: str | None = Field(default=None, validation_alias=_env("RAY_ADDRESS"))
+    http_host: str = Field(default="127.0.0.1", validation_alias=_env("HTTP_HOST"))
+    http_port: int = Field(default=8000, ge=1, le=65535, validation_alias=_env("HTTP_PORT"))
+    ws_port: int = Field(default=8001, ge=1, le=65535, validation_alias=_env("WS_PORT"))
+    public_ws_url: str | None = None
+
+    ray_num_cpus: int = Field(default=2, ge=1)
+    ray_object_store_mb: int = Field(default=128, ge=64)
+    api_replicas: int = Field(default=1, ge=1)
+    wallet_shards: int = Field(default=2, ge=1, le=1024)
+    pair_ids: list[int] = Field(default_factory=list)  # pairs that get an actor; empty: every open pair
+    batch_window_ms: float = Field(default=2.0, ge=0, le=100)
+    depth_levels: int = Field(default=20, ge=1, le=200)
+    market_maker: bool | None = None  # default: on in development, off otherwise
+    frontend_dist: Path = ROOT / "frontend" / "dist"
+
+    secret_key: str = DEV_SECRET
+    token_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=60)
+    code_ttl_seconds: int = Field(default=600, ge=60)
+    code_resend_seconds: int = Field(default=60, ge=1)
+    code_max_attempts: int = Field(default=5, ge=1)
+    login_max_failures: int = Field(default=5, ge=1)
+    login_lock_seconds: int = Field(default=900, ge=1)
+    login_ip_max_failures: int = Field(default=20, ge=1)
+    invite_code_required: bool = False
+
+    smtp_host: str | None = None
+    smtp_port: int = 587
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    smtp_from: str = "no-reply@exchange.local"
+
+    wallet_middle_salt: str = DEV_WALLET_SALT
+
+    @model_validator(mode="after")
+    def _refuse_dev_secrets_in_production(self) -> Settings:
+        if self.env == "production":
+            if self.secret_key == DEV_SECRET:
+                raise ValueError("EXCHANGE_SECRET_KEY must be set in production")
+            if self.wallet_middle_salt == DEV_WALLET_SALT:
+                raise ValueError("EXCHANGE_WALLET_MIDDLE_SALT must be set in production")
+        return self
+
+    @property
+    def is_development(self) -> bool:
+        return self.env != "production"
+
+    @property
+    def market_maker_on(self) -> bool:
+        return self.market_maker if self.market_maker is not None else self.env == "development"
+
+    @property
+    def db_url(self) -> str:
+        """The database URL in the form tortoise expects (embedded SQLite when none is set)."""
+        # busy_timeout: wait for the writer lock instead of failing at once (many actors share the file)
+        url = self.database_url or f"sqlite://{self.data_dir / 'exchange.sqlite3'}?busy_timeout=10000"
+        if url.startswith("postgresql://"):
+            url = "postgres://" + url.removeprefix("postgresql://")
+        return url
+
+    @property
+    def uses_embedded_redis(self) -> bool:
+        return not self.redis_url
+
+    @property
+    def embedded_redis_socket(self) -> Path:
+        return self.data_dir / "redis.sock"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

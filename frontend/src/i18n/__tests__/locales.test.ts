@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+
+import en from '../en.json';
+import fr from '../fr.json';
+import gm from '../gm.json';
+import hk from '../hk.json';
+import jp from '../jp.json';
+import { LANGUAGES } from '../languages';
+
+/** All leaf keys of a nested translation object, as dotted paths, sorted. */
+function flattenKeys(value: unknown, prefix = ''): string[] {
+  if (typeof value !== 'object' || value === null) return [prefix];
+  return Object.entries(value)
+    .flatMap(([key, child]) => flattenKeys(child, prefix ? `${prefix}.${key}` : key))
+    .sort();
+}
+
+const locales: Record<string, unknown> = { en, hk, jp, gm, fr };
+
+describe('translation files', () => {
+  const enKeys = flattenKeys(en);
+
+  it('has a file for every supported language', () => {
+    expect(Object.keys(locales).sort()).toEqual(LANGUAGES.map((l) => l.code).sort());
+  });
+
+  it.each(Object.keys(locales))('%s.json has exactly the keys of en.json', (code) => {
+    expect(flattenKeys(locales[code])).toEqual(enKeys);
+  });
+
+  it.each(Object.keys(locales))('%s.json has no empty strings', (code) => {
+    const walk = (v: unknown): string[] =>
+      typeof v === 'object' && v !== null ? Object.values(v).flatMap(walk) : [String(v)];
+    expect(walk(locales[code]).filter((s) => s.trim() === '')).toEqual([]);
+  });
+});

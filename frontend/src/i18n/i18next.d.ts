@@ -1,0 +1,11 @@
+import 'i18next';
+
+import type en from './en.json';
+
+// Makes t('some.key') type-checked against en.json.
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation';
+    resources: { translation: typeof en };
+  }
+}

@@ -1,0 +1,33 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+import en from './en.json';
+import fr from './fr.json';
+import gm from './gm.json';
+import hk from './hk.json';
+import jp from './jp.json';
+import { DEFAULT_LANG, type Lang } from './languages';
+
+export const resources = {
+  en: { translation: en },
+  hk: { translation: hk },
+  jp: { translation: jp },
+  gm: { translation: gm },
+  fr: { translation: fr },
+} as const satisfies Record<Lang, { translation: typeof en }>;
+
+/** Initialise the shared i18next instance synchronously (resources are bundled). */
+export function initI18n(lang: Lang) {
+  if (!i18n.isInitialized) {
+    void i18n.use(initReactI18next).init({
+      resources,
+      lng: lang,
+      fallbackLng: DEFAULT_LANG,
+      initAsync: false,
+      interpolation: { escapeValue: false }, // React already escapes
+    });
+  }
+  return i18n;
+}
+
+export { i18n };

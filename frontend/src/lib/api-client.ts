@@ -1,0 +1,187 @@
+/**
+ * The one HTTP client of the app. Every backend call goes through `apiClient`.
+ *
+ * The backend answers with an envelope `{ code, msg, data }`:
+ *   code 1   → success, resolve `data`
+ *   code 0   → business error, reject with `msg`
+ *   code 999 → not logged in / token expired: drop the token, reject
+ *   code 996 → "handled, stay silent": resolve `undefined`
+ */
+import { DEFAULT_LANG } from '@/i18n/languages';
+import { STORAGE_KEYS, storage } from '@/lib/storage';
+
+export const API_BASE_URL = '/api/';
+export const REQUEST_TIMEOUT_MS = 20_000;
+export const SYSTEM_ERROR_MESSAGE = 'System error, please try again later.';
+
+export const ResponseCode = {
+  Fail: 0,
+  Success: 1,
+  Silent: 996,
+  Unauthorized: 999,
+} as const;
+
+export interface ApiEnvelope<T> {
+  code: number;
+  msg?: string;
+  data: T;
+}
+
+/**
+ * - `business`: the backend answered code 0 (or an unknown code) with a message.
+ * - `unauthorized`: code 999, the token was removed.
+ * - `network`: fetch failed, timed out, or the answer was not a JSON envelope.
+ * - `aborted`: the caller's AbortSignal cancelled the request.
+ */
+export type ApiErrorKind = 'business' | 'unauthorized' | 'network' | 'aborted';
+
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  /** Envelope code when the backend answered, otherwise null. */
+  readonly code: number | null;
+  /** HTTP status when a response was received, otherwise null. */
+  readonly status: number | null;
+
+  constructor(
+    message: string,
+    kind: ApiErrorKind,
+    options: { code?: number | null; status?: number | null; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'ApiError';
+    this.kind = kind;
+    this.code = options.code ?? null;
+    this.status = options.status ?? null;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Appended to the URL as a query string; null/undefined values are skipped. */
+  params?: Record<string, QueryValue>;
+  /** Plain objects are sent as JSON; FormData / URLSearchParams / strings are sent as is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+let unauthorizedHandler: (() => void) | null = null;
+
+/** Register what to do after a 999 answer (e.g. redirect to the login page). */
+export function setUnauthorizedHandler(handler: (() => void) | null): void {
+  unauthorizedHandler = handler;
+}
+
+function buildUrl(path: string, params?: RequestOptions['params']): string {
+  const url = API_BASE_URL + path.replace(/^\/+/, '');
+  if (!params) return url;
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null) query.append(key, String(value));
+  }
+  const qs = query.toString();
+  return qs ? `${url}${url.includes('?') ? '&' : '?'}${qs}` : url;
+}
+
+function buildHeaders(options: RequestOptions): Headers {
+  const headers = new Headers({ Accept: 'application/json' });
+  headers.set('lang', storage.get(STORAGE_KEYS.lang) || DEFAULT_LANG);
+  const token = storage.get(STORAGE_KEYS.token);
+  if (token) headers.set('Authorization', token);
+  for (const [key, value] of Object.entries(options.headers ?? {})) headers.set(key, value);
+  return headers;
+}
+
+function encodeBody(body: unknown, headers: Headers): BodyInit | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (
+    typeof body === 'string' ||
+    body instanceof FormData ||
+    body instanceof URLSearchParams ||
+    body instanceof Blob
+  ) {
+    return body;
+  }
+  if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
+  return JSON.stringify(body);
+}
+
+function isEnvelope(value: unknown): value is ApiEnvelope<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'number';
+}
+
+async function request<T>(path: string, options: RequestOptions = {}): Promise<T | undefined> {
+  const headers = buildHeaders(options);
+  const body = encodeBody(options.body, headers);
+
+  const controller = new AbortController();
+  const external = options.signal;
+  const onExternalAbort = () => controller.abort(external?.reason);
+  if (external?.aborted) onExternalAbort();
+  else external?.addEventListener('abort', onExternalAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? REQUEST_TIMEOUT_MS);
+
+  let response: Response;
+  let payload: unknown;
+  try {
+    response = await fetch(buildUrl(path, options.params), {
+      method: options.method ?? 'GET',
+      headers,
+      body,
+      signal: controller.signal,
+    });
+    payload = await response.json();
+  } catch (cause) {
+    if (external?.aborted) throw new ApiError('Request aborted', 'aborted', { cause });
+    // Network failure, timeout, or a body that is not JSON (e.g. proxy error page).
+    throw new ApiError(SYSTEM_ERROR_MESSAGE, 'network', { cause });
+  } finally {
+    clearTimeout(timer);
+    external?.removeEventListener('abort', onExternalAbort);
+  }
+
+  if (!isEnvelope(payload)) {
+    throw new ApiError(SYSTEM_ERROR_MESSAGE, 'network', { status: response.status });
+  }
+
+  const { code, msg, data } = payload;
+  switch (code) {
+    case ResponseCode.Success:
+      return data as T;
+    case ResponseCode.Silent:
+      return undefined;
+    case ResponseCode.Unauthorized:
+      storage.remove(STORAGE_KEYS.token);
+      unauthorizedHandler?.();
+      throw new ApiError(msg || 'Please log in.', 'unauthorized', { code, status: response.status });
+    default:
+      throw new ApiError(msg || SYSTEM_ERROR_MESSAGE, 'business', { code, status: response.status });
+  }
+}
+
+/**
+ * Resolves with the envelope's `data`, or `undefined` for a silent (996) answer.
+ * Rejects only with `ApiError`.
+ */
+export const apiClient = {
+  request,
+  get<T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) {
+    return request<T>(path, { ...options, method: 'GET' });
+  },
+  post<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) {
+    return request<T>(path, { ...options, method: 'POST', body });
+  },
+  put<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) {
+    return request<T>(path, { ...options, method: 'PUT', body });
+  },
+  delete<T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) {
+    return request<T>(path, { ...options, method: 'DELETE' });
+  },
+};

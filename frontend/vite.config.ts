@@ -1,0 +1,31 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// Backend (Python on Ray): HTTP API on :8000, websocket push on :8001.
+const API_TARGET = 'http://127.0.0.1:8000';
+const WS_TARGET = 'ws://127.0.0.1:8001';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    // `@/…` → `src/…`, taken from tsconfig.json "paths".
+    tsconfigPaths: true,
+  },
+  server: {
+    proxy: {
+      '/api': { target: API_TARGET, changeOrigin: true },
+      '/ws': { target: WS_TARGET, ws: true, changeOrigin: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+  },
+  test: {
+    environment: 'node',
+    include: ['src/**/__tests__/**/*.test.{ts,tsx}'],
+    restoreMocks: true,
+    unstubGlobals: true,
+  },
+});

@@ -1,0 +1,101 @@
+"""Request dependencies as ``Annotated`` aliases: ``Lang``, ``Services``, ``CurrentUser`` ..."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+from redis.asyncio import Redis
+
+from actors.errors import DomainError, ErrorCode
+from config.settings import Settings
+from serve.i18n import normalize_lang
+from serve.outbox import Outbox
+from serve.security import Codes, LoginThrottle, Sessions
+from store.models import User
+from store.sessions import PREFIX
+
+
+@dataclass(frozen=True)
+class Services:
+    """What a replica holds for its whole life; built once in the app's lifespan."""
+
+    settings: Settings
+    redis: Redis
+    sessions: Sessions
+    codes: Codes
+    throttle: LoginThrottle
+    outbox: Outbox
+
+    @classmethod
+    def build(cls, settings: Settings, redis: Redis) -> Services:
+        return cls(
+            settings=settings,
+            redis=redis,
+            sessions=Sessions(redis, settings.token_ttl_seconds),
+            codes=Codes(redis, settings),
+            throttle=LoginThrottle(redis, settings),
+            outbox=Outbox(redis, settings),
+        )
+
+
+def _services(request: Request) -> Services:
+    return request.app.state.services
+
+
+def _lang(lang: Annotated[str | None, Header(description="en, hk, jp, gm or fr")] = None) -> str:
+    return normalize_lang(lang)
+
+
+def bearer_token(authorization: str | None) -> str:
+    """The token from an ``Authorization`` header, bare or as ``Bearer <token>``."""
+    token = (authorization or "").strip()
+    return token[7:].strip() if token[:7].lower() == "bearer " else token
+
+
+def _token(authorization: Annotated[str | None, Header()] = None) -> str:
+    return bearer_token(authorization)
+
+
+Lang = Annotated[str, Depends(_lang)]
+Svc = Annotated[Services, Depends(_services)]
+Token = Annotated[str, Depends(_token)]
+
+
+async def _current_user(svc: Svc, token: Token) -> User:
+    uid = await svc.sessions.resolve(token)
+    user = await User.get_or_none(id=uid) if uid is not None else None
+    if user is None:
+        raise DomainError(ErrorCode.LOGIN_REQUIRED)
+    return user
+
+
+CurrentUser = Annotated[User, Depends(_current_user)]
+
+
+async def _optional_user(svc: Svc, token: Token) -> User | None:
+    uid = await svc.sessions.resolve(token) if token else None
+    return await User.get_or_none(id=uid) if uid is not None else None
+
+
+OptionalUser = Annotated[User | None, Depends(_optional_user)]
+
+
+async def _single_flight(request: Request, svc: Svc, user: CurrentUser) -> AsyncIterator[None]:
+    """Refuse (996, ignored by the client) a second identical POST while the first is in flight."""
+    key = f"{PREFIX}inflight:{user.id}:{request.url.path}"
+    if not await svc.redis.set(key, 1, nx=True, ex=30):
+        raise DomainError(ErrorCode.DUPLICATE_SUBMIT)
+    try:
+        yield
+    finally:
+        await svc.redis.delete(key)
+
+
+SingleFlight = Depends(_single_flight)
+
+
+def client_ip(request: Request) -> str:
+    return request.client.host if request.client else "unknown"

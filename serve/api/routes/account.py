@@ -1,0 +1,83 @@
+"""Wallet accounts: the groups of spec §3 (legal, lever, change, micro, financial) and one balance."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from actors.errors import DomainError, ErrorCode
+from actors.money import money
+from serve.api.deps import CurrentUser
+from serve.errors import envelope
+from store.models import INT_MAX, Account, AccountType, Currency
+
+router = APIRouter(prefix="/account", tags=["account"])
+GROUP_ORDER = (AccountType.LEGAL, AccountType.LEVER, AccountType.CHANGE, AccountType.MICRO, AccountType.FINANCIAL)
+
+
+def account_public(currency: Currency, account_type: AccountType, row: Account | None, uid: int) -> dict[str, Any]:
+    balance = row.balance if row else Decimal(0)
+    lock = row.lock_balance if row else Decimal(0)
+    return {
+        "id": row.id if row else None,
+        "user_id": uid,
+        "currency_id": currency.id,
+        "currency_code": currency.code,
+        "account_type": int(account_type),
+        "balance": money(balance),
+        "lock_balance": money(lock),
+        "convert_usd": money((balance + lock) * currency.usd_price),
+        "currency": {
+            "id": currency.id,
+            "code": currency.code,
+            "logo": currency.logo,
+            "open_recharge": int(currency.open_recharge),
+            "open_draw": int(currency.open_draw),
+            "draw_rate": money(currency.draw_rate),
+            "draw_min": money(currency.draw_min),
+            "draw_max": money(currency.draw_max),
+            "usd_price": money(currency.usd_price),
+        },
+    }
+
+
+@router.get("/list")
+async def account_list(user: CurrentUser) -> Any:
+    """Every account group with one account per currency it may hold (zero when never used)."""
+    currencies = await Currency.all().order_by("sort", "id")
+    rows = {(a.currency_id, a.account_type): a for a in await Account.filter(user_id=user.id)}  # type: ignore[attr-defined]
+    groups = []
+    for account_type in GROUP_ORDER:
+        accounts = [
+            account_public(c, account_type, rows.get((c.id, account_type)), user.id)
+            for c in currencies
+            if str(int(account_type)) in c.account_types.split(",")
+        ]
+        total = sum((Decimal(a["convert_usd"]) for a in accounts), Decimal(0))
+        groups.append(
+            {
+                "account_code": account_type.code,
+                "account_type": int(account_type),
+                "is_recharge": int(account_type == AccountType.CHANGE),
+                "convert_usd": money(total),
+                "accounts": accounts,
+            }
+        )
+    return envelope(groups)
+
+
+@router.get("/detail")
+async def account_detail(
+    user: CurrentUser,
+    currency_id: Annotated[int, Query(ge=1, le=INT_MAX)],
+    account_type_id: Annotated[int, Query(ge=1, le=5)] = 1,
+) -> Any:
+    """One account's balance (default: the change account, type 1)."""
+    currency = await Currency.get_or_none(id=currency_id)
+    if currency is None:
+        raise DomainError(ErrorCode.NOT_FOUND)
+    account_type = AccountType(account_type_id)
+    row = await Account.get_or_none(user_id=user.id, currency_id=currency_id, account_type=account_type)
+    return envelope(account_public(currency, account_type, row, user.id))

@@ -1,0 +1,191 @@
+"""Spot orders: place (tx_in/add buys, tx_out/add sells), list, history and cancel.
+
+The order path (DESIGN.md): validate here, freeze the funds in the user's wallet shard, submit to
+the pair's actor (which answers once the order and its trades are durable), and release the freeze
+at once if the pair refuses the order.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from actors.engine import LIMIT, MARKET, PairRef, place_order
+from actors.errors import DomainError, ErrorCode
+from actors.money import money
+from actors.pair.state import BUY, SELL
+from serve.api.deps import CurrentUser, Lang, Svc
+from serve.api.paging import paginate
+from serve.errors import envelope
+from serve.i18n import N_, translate
+from store.models import INT_MAX, CurrencyMatch, Order, OrderStatus
+from store.spot import OPEN_STATUSES
+
+router = APIRouter(tags=["trade"])
+
+WAY_NAMES = {BUY: N_("Buy"), SELL: N_("Sell")}
+STATUS_NAMES = {
+    OrderStatus.OPEN: N_("Open"),
+    OrderStatus.PARTIAL: N_("Partially filled"),
+    OrderStatus.FILLED: N_("Filled"),
+    OrderStatus.CANCELLED: N_("Cancelled"),
+}
+PLACED = N_("Order placed")
+CANCELLED = N_("Order cancelled")
+
+
+class OrderIn(BaseModel):
+    """``kind`` market: a buy spends ``total`` (quote), a sell sells ``number`` at the best bids."""
+
+    model_config = ConfigDict(extra="ignore")
+    currency_match_id: int = Field(ge=1, le=INT_MAX)
+    number: str = ""
+    price: str = ""
+    total: str = ""
+    kind: Literal["limit", "market"] = "limit"
+
+
+class OrderRef(BaseModel):
+    id: int = Field(ge=1, le=2**63 - 1)
+
+
+def _amount(text: str, missing: ErrorCode, places: int, too_precise: ErrorCode) -> Decimal:
+    try:
+        value = Decimal(text.strip()) if text.strip() else None
+    except InvalidOperation:
+        value = None
+    if value is None or not value.is_finite() or value <= 0:
+        raise DomainError(missing)
+    if -value.normalize().as_tuple().exponent > places:  # type: ignore[operator]
+        raise DomainError(too_precise, places=places)
+    return value.normalize()
+
+
+async def _place(way: int, body: OrderIn, user: Any, svc: Any, request: Request, lang: str) -> Any:
+    pair = await CurrencyMatch.get_or_none(id=body.currency_match_id).prefetch_related(
+        "base_currency", "quote_currency"
+    )
+    if pair is None:
+        raise DomainError(ErrorCode.PAIR_NOT_FOUND)
+    if not pair.open_change:
+        raise DomainError(ErrorCode.PAIR_CLOSED)
+    if way == SELL and pair.sell_disabled:
+        raise DomainError(ErrorCode.SELL_DISABLED)
+    kind = MARKET if body.kind == "market" else LIMIT
+    number = price = budget = Decimal(0)
+    if kind == MARKET and way == BUY:
+        budget = _amount(body.total, ErrorCode.QUANTITY_REQUIRED, 18, ErrorCode.QUANTITY_PRECISION)
+    else:
+        number = _amount(body.number, ErrorCode.QUANTITY_REQUIRED, pair.qty_decimals, ErrorCode.QUANTITY_PRECISION)
+        if kind == LIMIT:
+            price = _amount(body.price, ErrorCode.PRICE_REQUIRED, pair.price_decimals, ErrorCode.PRICE_PRECISION)
+    ref = PairRef(pair.id, f"{pair.base_currency.code}/{pair.quote_currency.code}", pair.base_currency.id,
+                  pair.quote_currency.id)  # fmt: skip
+    placed = await place_order(request.app.state.engine, svc.redis, uid=user.id, pair=ref, way=way, kind=kind,
+                               price=price, number=number, budget=budget)  # fmt: skip
+    return envelope(placed, translate(PLACED, lang))
+
+
+@router.post("/tx_in/add")
+async def buy(body: OrderIn, user: CurrentUser, svc: Svc, request: Request, lang: Lang) -> Any:
+    """Place a buy order (limit by default)."""
+    return await _place(BUY, body, user, svc, request, lang)
+
+
+@router.post("/tx_out/add")
+async def sell(body: OrderIn, user: CurrentUser, svc: Svc, request: Request, lang: Lang) -> Any:
+    """Place a sell order (limit by default); refused on pairs with selling disabled."""
+    return await _place(SELL, body, user, svc, request, lang)
+
+
+def order_public(o: Order, lang: str) -> dict[str, Any]:
+    pair = o.currency_match
+    symbol = f"{pair.base_currency.code}/{pair.quote_currency.code}"
+    return {
+        "id": o.id,
+        "currency_match_id": pair.id,
+        "currency_match": {"symbol": symbol},
+        "symbol": symbol,
+        "way": o.way,
+        "way_name": translate(WAY_NAMES[o.way], lang),
+        "kind": o.kind,
+        "price": money(o.price),
+        "number": money(o.number),
+        "transacted_amount": money(o.transacted_amount),
+        "transacted_volume": money(o.transacted_volume),
+        "status": int(o.status),
+        "status_name": translate(STATUS_NAMES[OrderStatus(o.status)], lang),
+        "created_at": o.created_at.isoformat(),
+        "updated_at": o.updated_at.isoformat(),
+    }
+
+
+class ListQuery(BaseModel):
+    page: int = Field(default=1, ge=1, le=INT_MAX)
+    limit: int = Field(default=10, ge=1, le=100)
+    currency_match_id: int | None = Field(default=None, ge=1, le=INT_MAX)
+
+
+async def _list(user: Any, q: ListQuery, lang: str, *, way: int | None, open_: bool) -> Any:
+    query = Order.filter(
+        user_id=user.id, status__in=OPEN_STATUSES if open_ else (OrderStatus.FILLED, OrderStatus.CANCELLED)
+    )
+    if way is not None:
+        query = query.filter(way=way)
+    if q.currency_match_id is not None:
+        query = query.filter(currency_match_id=q.currency_match_id)
+    query = query.order_by("-id").prefetch_related("currency_match__base_currency", "currency_match__quote_currency")
+    return envelope(await paginate(query, q.page, q.limit, lambda o: order_public(o, lang)))
+
+
+@router.get("/tx_in/list")
+async def open_buys(user: CurrentUser, lang: Lang, q: Annotated[ListQuery, Depends()]) -> Any:
+    """The user's open buy orders, newest first (10 a page)."""
+    return await _list(user, q, lang, way=BUY, open_=True)
+
+
+@router.get("/tx_out/list")
+async def open_sells(user: CurrentUser, lang: Lang, q: Annotated[ListQuery, Depends()]) -> Any:
+    """The user's open sell orders, newest first (10 a page)."""
+    return await _list(user, q, lang, way=SELL, open_=True)
+
+
+@router.get("/tx_history/list")
+async def history(
+    user: CurrentUser,
+    lang: Lang,
+    q: Annotated[ListQuery, Depends()],
+    way: Annotated[int | None, Query(ge=1, le=2)] = None,
+) -> Any:
+    """The user's filled and cancelled orders, newest first."""
+    return await _list(user, q, lang, way=way, open_=False)
+
+
+async def _cancel(way: int, ref: OrderRef, user: Any, request: Request, lang: str) -> Any:
+    order = await Order.get_or_none(id=ref.id, user_id=user.id, way=way).prefetch_related(
+        "currency_match__base_currency", "currency_match__quote_currency"
+    )
+    if order is None:
+        raise DomainError(ErrorCode.ORDER_NOT_FOUND)
+    if order.status not in OPEN_STATUSES:
+        raise DomainError(ErrorCode.ORDER_NOT_OPEN)
+    pair = order.currency_match
+    result = await request.app.state.engine.pair(f"{pair.base_currency.code}/{pair.quote_currency.code}").cancel.remote(
+        order.id, user.id
+    )
+    return envelope(result, translate(CANCELLED, lang))
+
+
+@router.post("/tx_in/cancel")
+async def cancel_buy(ref: OrderRef, user: CurrentUser, request: Request, lang: Lang) -> Any:
+    """Cancel one of the user's open buy orders; the unfilled funds return to the balance."""
+    return await _cancel(BUY, ref, user, request, lang)
+
+
+@router.post("/tx_out/cancel")
+async def cancel_sell(ref: OrderRef, user: CurrentUser, request: Request, lang: Lang) -> Any:
+    """Cancel one of the user's open sell orders."""
+    return await _cancel(SELL, ref, user, request, lang)

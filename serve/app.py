@@ -1,0 +1,104 @@
+"""The FastAPI application: ``/api/`` routes, the error envelope, and the built SPA at ``/``.
+
+Served by Ray Serve (``serve.deployment``); also runs under any ASGI server, which the CLI and the
+tests do not need but makes the app easy to poke at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import FileResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
+
+from actors.engine import Engine
+from actors.errors import DomainError, ErrorCode
+from config.settings import Settings
+from serve.api.deps import Services
+from serve.api.routes import account, default, dev, market, news, notify, trade, user
+from serve.errors import install_error_handlers
+from store.cache import connect_redis
+from store.db import close_db, init_db
+
+API_PREFIX = "/api"
+
+
+def api_router(settings: Settings) -> APIRouter:
+    router = APIRouter()
+    for module in (news, default, notify, user, market, trade, account):
+        router.include_router(module.router)
+    if settings.is_development:
+        router.include_router(dev.router)
+    return router
+
+
+def create_app(settings: Settings) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await init_db(settings)
+        redis = connect_redis(settings)
+        app.state.services = Services.build(settings, redis)
+        app.state.engine = Engine(settings.wallet_shards)
+        try:
+            yield
+        finally:
+            await redis.aclose()
+            await close_db()
+
+    app = FastAPI(
+        title="Exchange API",
+        version="0.1.0",
+        summary="Spot, contracts, wallets and content. Every answer is {code, msg, data}.",
+        openapi_url=f"{API_PREFIX}/openapi.json",
+        docs_url=f"{API_PREFIX}/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    app.include_router(api_router(settings), prefix=API_PREFIX)
+    _mount_spa(app, settings.frontend_dist)
+    return app
+
+
+CATCH_ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+
+def _matches_other_method(request: Request, catch_all: Any) -> bool:
+    """Whether some route other than the catch-all serves this path with another method."""
+    for route in request.app.router.routes:
+        if getattr(route, "endpoint", None) is not catch_all and route.matches(request.scope)[0] is Match.PARTIAL:
+            return True
+    return False
+
+
+def _mount_spa(app: FastAPI, dist: Path) -> None:
+    """Serve the built single-page app; unknown paths get index.html so client routes deep-link."""
+    root = dist.resolve()
+
+    # Every method lands here, so an unknown /api/ path is 404 whatever the method (not the 405 a
+    # GET-only catch-all would give), and a known /api/ path with the wrong method is 405 (not the 404
+    # of a catch-all that fully matches GET).
+    @app.api_route("/{path:path}", methods=CATCH_ALL_METHODS, include_in_schema=False)
+    async def spa(path: str, request: Request) -> Any:
+        if path == "api" or path.startswith("api/"):
+            if _matches_other_method(request, spa):
+                raise StarletteHTTPException(status_code=405)
+            raise DomainError(ErrorCode.NOT_FOUND)
+        if request.method != "GET":
+            raise StarletteHTTPException(status_code=405)
+        index = root / "index.html"
+        if not index.is_file():
+            return Response(
+                "The web app is not built yet: run `make run` (or `npm run build` in frontend/).",
+                media_type="text/plain",
+            )
+        target = (root / path).resolve()
+        if path and target.is_file() and target.is_relative_to(root):
+            cache = "public, max-age=31536000, immutable" if path.startswith("assets/") else "no-cache"
+            return FileResponse(target, headers={"Cache-Control": cache})
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})

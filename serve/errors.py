@@ -1,0 +1,164 @@
+"""The edge: domain errors and bad input become the ``{code, msg, data}`` envelope and a status.
+
+Envelope codes: 1 success, 0 business error, 999 not logged in / token expired, 996 ignored by the
+client (a duplicate submit still in flight). The HTTP status tells the class for tools and bots.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, NamedTuple
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic_core import PydanticCustomError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from actors.errors import DomainError, ErrorCode
+from serve.i18n import N_, translate
+
+log = logging.getLogger(__name__)
+
+CODE_OK = 1
+CODE_ERROR = 0
+CODE_LOGIN = 999
+CODE_IGNORED = 996
+
+
+class Outcome(NamedTuple):
+    code: int
+    status: int
+    message: str
+
+
+ERRORS: dict[ErrorCode, Outcome] = {
+    ErrorCode.LOGIN_REQUIRED: Outcome(CODE_LOGIN, 401, N_("Please log in first")),
+    ErrorCode.BAD_CREDENTIALS: Outcome(CODE_ERROR, 400, N_("Incorrect account or password")),
+    ErrorCode.LOGIN_THROTTLED: Outcome(
+        CODE_ERROR, 429, N_("Too many failed attempts, please try again in {minutes} minutes")
+    ),
+    ErrorCode.ACCOUNT_EXISTS: Outcome(CODE_ERROR, 409, N_("This account is already registered")),
+    ErrorCode.ACCOUNT_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("This account is not registered")),
+    ErrorCode.INVITE_CODE_REQUIRED: Outcome(CODE_ERROR, 400, N_("Invitation code cannot be empty")),
+    ErrorCode.INVITE_CODE_INVALID: Outcome(CODE_ERROR, 400, N_("Invalid invitation code")),
+    ErrorCode.OLD_PASSWORD_WRONG: Outcome(CODE_ERROR, 400, N_("The old password is incorrect")),
+    ErrorCode.PASSWORD_UNCHANGED: Outcome(CODE_ERROR, 400, N_("The new password must differ from the old one")),
+    ErrorCode.ALREADY_BOUND: Outcome(CODE_ERROR, 409, N_("This account is already bound")),
+    ErrorCode.AREA_INVALID: Outcome(CODE_ERROR, 400, N_("Please choose a valid country or region")),
+    ErrorCode.PAY_PASSWORD_TARGET_MISSING: Outcome(CODE_ERROR, 400, N_("Bind an e-mail or phone number first")),
+    ErrorCode.CODE_INVALID: Outcome(CODE_ERROR, 400, N_("The verification code is wrong or has expired")),
+    ErrorCode.CODE_TOO_SOON: Outcome(
+        CODE_ERROR, 429, N_("A code was just sent, please try again in {seconds} seconds")
+    ),
+    ErrorCode.CODE_ATTEMPTS_EXCEEDED: Outcome(CODE_ERROR, 429, N_("Too many wrong codes, please request a new one")),
+    ErrorCode.CODE_TARGET_NOT_OWN: Outcome(
+        CODE_ERROR, 403, N_("This code can only be sent to your own e-mail or phone")
+    ),
+    ErrorCode.INSUFFICIENT_BALANCE: Outcome(CODE_ERROR, 400, N_("Insufficient balance")),
+    ErrorCode.ACCOUNT_TYPE_NOT_ALLOWED: Outcome(CODE_ERROR, 400, N_("This account cannot hold that currency")),
+    ErrorCode.PAIR_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Trading pair not found")),
+    ErrorCode.PAIR_CLOSED: Outcome(CODE_ERROR, 400, N_("Trading is not currently supported")),
+    ErrorCode.SELL_DISABLED: Outcome(CODE_ERROR, 400, N_("Selling is not currently supported on this pair")),
+    ErrorCode.PRICE_REQUIRED: Outcome(CODE_ERROR, 400, N_("Please enter a price")),
+    ErrorCode.QUANTITY_REQUIRED: Outcome(CODE_ERROR, 400, N_("Please enter a quantity")),
+    ErrorCode.PRICE_PRECISION: Outcome(CODE_ERROR, 400, N_("The price can have at most {places} decimal places")),
+    ErrorCode.QUANTITY_PRECISION: Outcome(CODE_ERROR, 400, N_("The quantity can have at most {places} decimal places")),
+    ErrorCode.NO_BEST_PRICE: Outcome(CODE_ERROR, 400, N_("There is no best price at the moment")),
+    ErrorCode.ORDER_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Order not found")),
+    ErrorCode.ORDER_NOT_OPEN: Outcome(CODE_ERROR, 409, N_("The order is no longer open")),
+    ErrorCode.PAIR_UNAVAILABLE: Outcome(CODE_ERROR, 503, N_("Trading is busy, please try again")),
+    ErrorCode.PERIOD_UNKNOWN: Outcome(CODE_ERROR, 400, N_("Unknown chart period")),
+    ErrorCode.NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Not found")),
+    ErrorCode.SETTING_UNKNOWN: Outcome(CODE_ERROR, 404, N_("Unknown setting")),
+    ErrorCode.BAD_REQUEST: Outcome(CODE_ERROR, 400, N_("Invalid request")),
+    ErrorCode.DUPLICATE_SUBMIT: Outcome(CODE_IGNORED, 409, N_("The same request is already being processed")),
+    ErrorCode.INTERNAL: Outcome(CODE_ERROR, 500, N_("System error, please try again later.")),
+}
+
+# Generic texts for pydantic's own error types; our validators raise already-worded messages.
+FIELD_REQUIRED = N_("{field} is required")
+FIELD_INVALID = N_("{field} is invalid")
+FIELD_TOO_LONG = N_("{field} is too long (at most {max} characters)")
+MALFORMED_BODY = N_("The request body is not valid JSON")
+METHOD_NOT_ALLOWED = N_("Method not allowed")
+TOO_LONG_TYPES = {"string_too_long"}
+REQUIRED_TYPES = {"missing", "string_too_short"}
+
+
+def envelope(data: Any = None, msg: str = "", code: int = CODE_OK, status: int = 200) -> JSONResponse:
+    return JSONResponse({"code": code, "msg": msg, "data": data}, status_code=status)
+
+
+def lang_of(request: Request) -> str | None:
+    return request.headers.get("lang")
+
+
+def validation_message(error: dict[str, Any], lang: str | None) -> str:
+    """One readable sentence for the first pydantic error of a request."""
+    etype = error.get("type", "")
+    loc = [str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "header")]
+    field = translate(FIELD_LABELS.get(loc[-1], loc[-1]) if loc else "request", lang)
+    if etype == "json_invalid":
+        return translate(MALFORMED_BODY, lang)
+    if etype.startswith("exchange."):
+        return translate(str(error.get("msg", "")), lang)  # our rules word the message themselves
+    if etype in REQUIRED_TYPES:
+        return translate(FIELD_REQUIRED, lang, field=field)
+    if etype in TOO_LONG_TYPES:
+        return translate(FIELD_TOO_LONG, lang, field=field, max=error.get("ctx", {}).get("max_length"))
+    return translate(FIELD_INVALID, lang, field=field)
+
+
+FIELD_LABELS: dict[str, str] = {
+    "account": N_("Account"),
+    "password": N_("Password"),
+    "re_password": N_("Repeat password"),
+    "new_password": N_("New password"),
+    "old_password": N_("Old password"),
+    "secondary_password": N_("Confirm password"),
+    "sms_code": N_("Verification code"),
+    "auth_code": N_("Verification code"),
+    "to": N_("Recipient"),
+    "type": N_("Type"),
+    "login_type": N_("Login type"),
+    "area_id": N_("Country or region"),
+    "invite_code": N_("Invitation code"),
+    "id": N_("ID"),
+    "category_id": N_("Category"),
+    "key": N_("Setting"),
+    "page": N_("Page"),
+    "limit": N_("Page size"),
+    "vtype": N_("Verification method"),
+}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(DomainError)
+    async def _domain(request: Request, exc: DomainError) -> JSONResponse:
+        outcome = ERRORS[exc.code]
+        return envelope(None, translate(outcome.message, lang_of(request), **exc.params), outcome.code, outcome.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        msg = validation_message(errors[0], lang_of(request)) if errors else translate("Invalid request")
+        return envelope(None, msg, CODE_ERROR, 400)
+
+    @app.exception_handler(PydanticCustomError)
+    async def _rule(request: Request, exc: PydanticCustomError) -> JSONResponse:
+        # A form rule checked outside a pydantic model (serve.api.schemas.check_*).
+        return envelope(None, translate(exc.message(), lang_of(request)), CODE_ERROR, 400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        text = {404: ERRORS[ErrorCode.NOT_FOUND].message, 405: METHOD_NOT_ALLOWED}.get(
+            exc.status_code, ERRORS[ErrorCode.BAD_REQUEST].message
+        )
+        return envelope(None, translate(text, lang_of(request)), CODE_ERROR, exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        outcome = ERRORS[ErrorCode.INTERNAL]
+        return envelope(None, translate(outcome.message, lang_of(request)), outcome.code, outcome.status)

@@ -1,0 +1,15 @@
+"""The Redis connection (real server or the embedded one started by ``serve.stack``)."""
+
+from __future__ import annotations
+
+from redis.asyncio import Redis
+
+from config.settings import Settings
+
+
+def redis_url(settings: Settings) -> str:
+    return settings.redis_url or f"unix://{settings.embedded_redis_socket}"
+
+
+def connect_redis(settings: Settings) -> Redis:
+    return Redis.from_url(redis_url(settings), decode_responses=True)

@@ -1,0 +1,76 @@
+"""Database connection set-up shared by Serve replicas, actors, the CLI and the tests."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec, TypeVar
+
+from tortoise import Tortoise
+from tortoise.exceptions import OperationalError
+from tortoise.migrations.api import migrate as run_migrations
+
+from config.settings import Settings, get_settings
+
+APPS = {"models": {"models": ["store.models"], "default_connection": "default", "migrations": "store.migrations"}}
+
+
+def tortoise_config(settings: Settings) -> dict[str, Any]:
+    return {"connections": {"default": settings.db_url}, "apps": APPS, "use_tz": True, "timezone": "UTC"}
+
+
+def _cli_config() -> dict[str, Any]:
+    return tortoise_config(get_settings())
+
+
+# Read by the `tortoise` CLI (`tortoise makemigrations`), see [tool.tortoise] in pyproject.toml.
+TORTOISE_ORM = _cli_config()
+
+
+async def init_db(settings: Settings) -> None:
+    """Open the connection pool. Does not touch the schema: that is `migrate()`'s job."""
+    if settings.db_url.startswith("sqlite://"):
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    # Requests run in tasks other than the one that initialised the ORM (a Serve replica's
+    # lifespan, an actor's constructor): the global fallback makes the context visible to them.
+    await Tortoise.init(config=tortoise_config(settings), _enable_global_fallback=True)
+
+
+async def migrate(settings: Settings) -> None:
+    """Apply every pending migration. Idempotent."""
+    if settings.db_url.startswith("sqlite://"):
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    await run_migrations(config=tortoise_config(settings))
+    await Tortoise.close_connections()
+
+
+async def close_db() -> None:
+    await Tortoise.close_connections()
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def retry_busy(func: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """Re-run a whole transaction SQLite refused with "database is locked".
+
+    SQLite has one writer at a time; a deferred transaction that read first and then wants to write
+    can be refused instead of waiting. The transaction was rolled back, so running it again is safe.
+    PostgreSQL waits on row locks and never raises this.
+    """
+
+    @functools.wraps(func)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        for attempt in range(50):
+            try:
+                return await func(*args, **kwargs)
+            except OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 49:
+                    raise
+                await asyncio.sleep(min(0.2, 0.002 * 2**attempt) * random.uniform(0.5, 1.5))
+        raise AssertionError("unreachable")
+
+    return wrapper

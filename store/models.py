@@ -1,0 +1,308 @@
+"""tortoise-orm models. Money is NUMERIC (``MoneyField``), never a float.
+
+The schema is owned by the migrations in ``store/migrations``; after changing a model run
+``tortoise makemigrations`` and commit the generated file.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from tortoise import fields
+from tortoise.models import Model
+
+# The largest value an IntField (a 32-bit INTEGER column) holds: ids from clients are checked against it
+# before a lookup, since PostgreSQL refuses a bigger parameter (and SQLite one beyond 64 bits).
+INT_MAX = 2**31 - 1
+
+
+def MoneyField(**kwargs: object) -> fields.DecimalField:  # noqa: N802 - reads like a field class
+    """NUMERIC(36, 18): wide enough for any supply, exact to 18 places (the ERC-20 maximum)."""
+    return fields.DecimalField(max_digits=36, decimal_places=18, **kwargs)  # type: ignore[arg-type]
+
+
+class AccountType(IntEnum):
+    """Wallet account kinds, numbered as the spec's account_type_id (change = 1)."""
+
+    CHANGE = 1
+    LEGAL = 2
+    LEVER = 3
+    MICRO = 4
+    FINANCIAL = 5
+
+    @property
+    def code(self) -> str:
+        return f"{self.name.lower()}_account"
+
+
+class User(Model):
+    id = fields.IntField(primary_key=True)
+    email = fields.CharField(max_length=50, null=True, unique=True)
+    mobile = fields.CharField(max_length=20, null=True)
+    country_code = fields.CharField(max_length=8, null=True)
+    area_id = fields.IntField(null=True)
+    password_hash = fields.CharField(max_length=255)
+    pay_password_hash = fields.CharField(max_length=255, null=True)
+    invite_code = fields.CharField(max_length=16, unique=True)
+    authorization_code = fields.CharField(max_length=32, null=True, unique=True)
+    parent = fields.ForeignKeyField("models.User", related_name="invitees", null=True)
+    is_seller = fields.BooleanField(default=False)
+    is_bot = fields.BooleanField(default=False)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "users"
+        unique_together = (("country_code", "mobile"),)
+
+
+class Area(Model):
+    id = fields.IntField(primary_key=True)
+    name = fields.CharField(max_length=64)
+    global_code = fields.CharField(max_length=8)
+    sort = fields.IntField(default=0)
+
+    class Meta:
+        table = "areas"
+
+
+class SiteSetting(Model):
+    key = fields.CharField(max_length=64, primary_key=True)
+    value = fields.TextField()
+
+    class Meta:
+        table = "site_settings"
+
+
+class NewsCategory(Model):
+    id = fields.IntField(primary_key=True)
+    name = fields.CharField(max_length=64)
+    sort = fields.IntField(default=0)
+
+    class Meta:
+        table = "news_categories"
+
+
+class News(Model):
+    id = fields.IntField(primary_key=True)
+    category: fields.ForeignKeyRelation[NewsCategory] = fields.ForeignKeyField(
+        "models.NewsCategory", related_name="news"
+    )
+    title = fields.CharField(max_length=200)
+    content = fields.TextField()
+    banner = fields.CharField(max_length=255, default="")
+    sort = fields.IntField(default=0)
+    created_at = fields.DatetimeField()
+
+    class Meta:
+        table = "news"
+        ordering = ["-sort", "-created_at", "-id"]
+
+
+class Currency(Model):
+    id = fields.IntField(primary_key=True)
+    code = fields.CharField(max_length=16, unique=True)
+    name = fields.CharField(max_length=64)
+    logo = fields.CharField(max_length=255, default="")
+    decimals = fields.SmallIntField(default=8)
+    is_quote = fields.BooleanField(default=False)
+    sort = fields.IntField(default=0)
+    usd_price = MoneyField(default=0)
+    open_recharge = fields.BooleanField(default=True)
+    open_draw = fields.BooleanField(default=True)
+    draw_rate = MoneyField(default=0)
+    draw_min = MoneyField(default=0)
+    draw_max = MoneyField(default=0)
+    recharge_min = MoneyField(default=0)
+    confirmations = fields.SmallIntField(default=1)
+    account_types = fields.CharField(max_length=64, default="1,2,3,4,5")
+
+    class Meta:
+        table = "currencies"
+        ordering = ["sort", "id"]
+
+
+class CurrencyMatch(Model):
+    """A trading pair. Fees and precision live here so the matching core reads them from one place."""
+
+    id = fields.IntField(primary_key=True)
+    base_currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
+        "models.Currency", related_name="base_matches"
+    )
+    quote_currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
+        "models.Currency", related_name="quote_matches"
+    )
+    open_change = fields.BooleanField(default=True)
+    open_lever = fields.BooleanField(default=False)
+    open_microtrade = fields.BooleanField(default=False)
+    sell_disabled = fields.BooleanField(default=False)
+    added = fields.BooleanField(default=False)
+    price_decimals = fields.SmallIntField(default=4)
+    qty_decimals = fields.SmallIntField(default=6)
+    maker_fee = MoneyField(default=0)
+    taker_fee = MoneyField(default=0)
+    lever_point_rate = MoneyField(default=0)
+    lever_share_num = MoneyField(default=1)
+    lever_fee_rate = MoneyField(default=0)
+    sort = fields.IntField(default=0)
+
+    class Meta:
+        table = "currency_matches"
+        unique_together = (("base_currency", "quote_currency"),)
+        ordering = ["sort", "id"]
+
+
+class Quotation(Model):
+    """The last 24 h ticker of a pair, kept by its PairActor (seeded until the engine runs)."""
+
+    currency_match: fields.OneToOneRelation[CurrencyMatch] = fields.OneToOneField(
+        "models.CurrencyMatch", related_name="quotation", primary_key=True
+    )
+    close = MoneyField(default=0)
+    change = MoneyField(default=0)
+    high = MoneyField(default=0)
+    low = MoneyField(default=0)
+    volume = MoneyField(default=0)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "quotations"
+
+
+class Account(Model):
+    """One wallet account: a user's balance of one currency in one account type."""
+
+    id = fields.IntField(primary_key=True)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="accounts")
+    currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField("models.Currency", related_name="accounts")
+    account_type = fields.IntEnumField(AccountType)
+    balance = MoneyField(default=0)
+    lock_balance = MoneyField(default=0)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "accounts"
+        unique_together = (("user", "currency", "account_type"),)
+
+
+class AccountLog(Model):
+    """The journal: one row per balance change, written in the same transaction as the change.
+
+    ``ref`` is unique, so replaying the same change (a deposit's transaction hash, a trade's settle
+    key) is refused by the database and the change is applied at most once.
+    """
+
+    id = fields.BigIntField(primary_key=True)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="account_logs")
+    currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
+        "models.Currency", related_name="account_logs"
+    )
+    account_type = fields.IntEnumField(AccountType)
+    amount = MoneyField()
+    lock_amount = MoneyField(default=0)
+    balance_after = MoneyField()
+    log_type = fields.CharField(max_length=32)
+    memo = fields.CharField(max_length=255, default="")
+    ref = fields.CharField(max_length=128, null=True, unique=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "account_logs"
+
+
+class OrderStatus(IntEnum):
+    """Lifecycle of a spot order. OPEN and PARTIAL rest on the book; the others are final."""
+
+    OPEN = 1
+    PARTIAL = 2
+    FILLED = 3
+    CANCELLED = 4
+
+
+class Order(Model):
+    """A spot order. Ids come from the API (before funds are frozen), so the row may appear only when
+    the pair accepts it; a freeze with no order row behind it is released by the reconciler."""
+
+    id = fields.BigIntField(primary_key=True, generated=False)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="orders")
+    currency_match: fields.ForeignKeyRelation[CurrencyMatch] = fields.ForeignKeyField(
+        "models.CurrencyMatch", related_name="orders"
+    )
+    way = fields.SmallIntField()  # 1 buy, 2 sell
+    kind = fields.SmallIntField(default=1)  # 1 limit, 2 market
+    price = MoneyField()  # limit price; 0 for a market order
+    number = MoneyField()  # quantity ordered (base)
+    budget = MoneyField(default=0)  # quote frozen by a market buy
+    frozen = MoneyField()  # funds held for this order (quote for a buy, base for a sell)
+    transacted_amount = MoneyField(default=0)  # filled quantity (base)
+    transacted_volume = MoneyField(default=0)  # filled value (quote)
+    status = fields.IntEnumField(OrderStatus, default=OrderStatus.OPEN)
+    seq = fields.BigIntField(default=0)  # the book's arrival sequence (time priority on restore)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "orders"
+        indexes = (("currency_match_id", "status"), ("user_id", "status"))
+
+
+class Trade(Model):
+    """A fill between a maker and a taker. A side is settled once its FeeLedger row exists."""
+
+    id = fields.BigIntField(primary_key=True, generated=False)
+    currency_match: fields.ForeignKeyRelation[CurrencyMatch] = fields.ForeignKeyField(
+        "models.CurrencyMatch", related_name="trades"
+    )
+    buy_order_id = fields.BigIntField()
+    sell_order_id = fields.BigIntField()
+    buyer_id = fields.IntField()
+    seller_id = fields.IntField()
+    taker_way = fields.SmallIntField()
+    price = MoneyField()
+    number = MoneyField()
+    volume = MoneyField()
+    buyer_fee = MoneyField(default=0)  # in base
+    seller_fee = MoneyField(default=0)  # in quote
+    created_at = fields.DatetimeField()
+
+    class Meta:
+        table = "trades"
+        indexes = (("currency_match_id", "created_at"),)
+
+
+class Kline(Model):
+    """One candle of one pair and period, upserted by the PairActor of the pair as trades arrive."""
+
+    id = fields.BigIntField(primary_key=True)
+    currency_match_id = fields.IntField()
+    period = fields.CharField(max_length=8)
+    start = fields.BigIntField()  # bucket start, ms since the epoch (UTC)
+    open = MoneyField()
+    high = MoneyField()
+    low = MoneyField()
+    close = MoneyField()
+    volume = MoneyField()
+    amount = MoneyField(default=0)
+
+    class Meta:
+        table = "klines"
+        unique_together = (("currency_match_id", "period", "start"),)
+
+
+class FeeLedger(Model):
+    """Fees collected, one append-only row per trade side (no hot house-account row to contend on).
+
+    Written in the same transaction as the settlement of that side, so its unique (trade, side) key is also
+    what makes settlement idempotent: a second settle of the same side finds the row and does nothing.
+    """
+
+    id = fields.BigIntField(primary_key=True)
+    trade_id = fields.BigIntField()
+    side = fields.SmallIntField()  # 1 buyer, 2 seller
+    currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField("models.Currency", related_name="fees")
+    amount = MoneyField()
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "fee_ledger"
+        unique_together = (("trade_id", "side"),)

@@ -1,0 +1,95 @@
+"""Load the seed data of ``config/seed/*.toml``. Idempotent: run it as often as you like.
+
+Reference data (currencies, pairs, areas, news) is upserted by id, so the files stay the source of
+truth. Site settings and quotations are only created when missing: an operator's change to a setting
+and the engine's live ticker survive a re-seed.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from datetime import datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from tortoise import connections
+from tortoise.transactions import in_transaction
+
+from store.models import Area, Currency, CurrencyMatch, News, NewsCategory, Quotation, SiteSetting
+
+SEED_DIR = Path(__file__).resolve().parent.parent / "config" / "seed"
+PAIR_FIELDS = (
+    "open_change", "open_lever", "open_microtrade", "sell_disabled", "added", "price_decimals",
+    "qty_decimals", "maker_fee", "taker_fee", "lever_point_rate", "lever_share_num", "lever_fee_rate",
+)  # fmt: skip
+EXPLICIT_ID_TABLES = ("currencies", "currency_matches", "areas", "news_categories", "news")
+
+
+def _load(name: str) -> dict[str, Any]:
+    with (SEED_DIR / name).open("rb") as fh:
+        return tomllib.load(fh)
+
+
+def _decimals(row: dict[str, Any], *names: str) -> dict[str, Any]:
+    return {k: Decimal(v) if k in names else v for k, v in row.items()}
+
+
+async def seed() -> dict[str, int]:
+    """Upsert everything; returns how many rows of each kind the files hold."""
+    currencies = _load("currencies.toml")["currency"]
+    pairs = _load("pairs.toml")
+    site = _load("site.toml")
+    news = _load("news.toml")
+    async with in_transaction():
+        for row in currencies:
+            row = _decimals(row, "usd_price", "draw_rate", "draw_min", "draw_max", "recharge_min")
+            await Currency.update_or_create(id=row.pop("id"), defaults=row)
+        by_code = {c.code: c for c in await Currency.all()}
+        for sort, row in enumerate(pairs["pair"]):
+            fields = {**pairs["defaults"], **row}
+            values = _decimals(
+                {k: fields[k] for k in PAIR_FIELDS if k in fields},
+                "maker_fee",
+                "taker_fee",
+                "lever_point_rate",
+                "lever_share_num",
+                "lever_fee_rate",
+            )
+            values.update(base_currency=by_code[row["base"]], quote_currency=by_code[row["quote"]], sort=sort)
+            match, _ = await CurrencyMatch.update_or_create(id=row["id"], defaults=values)
+            quote = {k: Decimal(v) for k, v in row.get("quotation", {}).items()}
+            await Quotation.get_or_create(currency_match=match, defaults=quote)
+        for key, value in site["settings"].items():
+            await SiteSetting.get_or_create(key=key, defaults={"value": value})
+        for sort, (area_id, name, code) in enumerate(site["areas"]["list"]):
+            await Area.update_or_create(id=area_id, defaults={"name": name, "global_code": code, "sort": sort})
+        for sort, (cat_id, name) in enumerate(news["categories"]):
+            await NewsCategory.update_or_create(id=cat_id, defaults={"name": name, "sort": sort})
+        for row in news["news"]:
+            values = {
+                "category_id": row["category"],
+                "title": row["title"],
+                "content": row["content"],
+                "banner": row.get("banner", ""),
+                "created_at": datetime.fromisoformat(row["created_at"]),
+            }
+            await News.update_or_create(id=row["id"], defaults=values)
+    await _advance_sequences()
+    return {
+        "currencies": len(currencies),
+        "pairs": len(pairs["pair"]),
+        "areas": len(site["areas"]["list"]),
+        "news": len(news["news"]),
+    }
+
+
+async def _advance_sequences() -> None:
+    """Rows were inserted with explicit ids; move PostgreSQL's id sequences past them."""
+    conn = connections.get("default")
+    if conn.capabilities.dialect != "postgres":
+        return
+    for table in EXPLICIT_ID_TABLES:
+        await conn.execute_script(
+            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT COALESCE(MAX(id), 1) FROM {table}))"
+        )

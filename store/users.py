@@ -1,0 +1,68 @@
+"""User look-ups and writes shared by the access routes and the CLI."""
+
+from __future__ import annotations
+
+import secrets
+import string
+from typing import Literal
+
+from tortoise.exceptions import IntegrityError
+
+from actors.errors import DomainError, ErrorCode
+from store.models import INT_MAX, Area, User
+
+INVITE_ALPHABET = string.ascii_uppercase + string.digits
+
+
+async def find_by_account(kind: Literal["email", "mobile"], account: str, country_code: str = "") -> User | None:
+    """The user an e-mail or phone number names. A phone without a country code matches only if unique."""
+    if kind == "email":
+        return await User.get_or_none(email=account.lower())
+    query = User.filter(mobile=account)
+    if country_code:
+        query = query.filter(country_code=country_code)
+    found = await query.limit(2)
+    return found[0] if len(found) == 1 else None
+
+
+async def find_by_contact(account: str) -> User | None:
+    """The user an e-mail or bare phone number names (for send-code targets)."""
+    return await find_by_account("email" if "@" in account else "mobile", account)
+
+
+async def area(area_id: int | None) -> Area | None:
+    return await Area.get_or_none(id=area_id) if area_id is not None and 0 < area_id <= INT_MAX else None
+
+
+def new_invite_code() -> str:
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(8))
+
+
+async def create_user(
+    *,
+    kind: Literal["email", "mobile"],
+    account: str,
+    password_hash: str,
+    area: Area | None,
+    parent: User | None,
+) -> User:
+    """Insert a user with a fresh invite code. Raises ACCOUNT_EXISTS if the account is taken."""
+    fields: dict[str, object] = {"email": account} if kind == "email" else {"mobile": account}
+    if area is not None:
+        fields["area_id"] = area.id
+        fields["country_code"] = area.global_code
+    for _ in range(5):
+        try:
+            return await User.create(
+                password_hash=password_hash, parent=parent, invite_code=new_invite_code(), **fields
+            )
+        except IntegrityError as exc:
+            if await find_by_account(kind, account, str(fields.get("country_code") or "")):
+                raise DomainError(ErrorCode.ACCOUNT_EXISTS) from exc
+            # Otherwise the random invite code collided: draw again.
+    raise DomainError(ErrorCode.INTERNAL)
+
+
+def security_level(user: User) -> int:
+    """25 to start, +25 each for a bound phone, a bound e-mail and a deal password."""
+    return 25 + 25 * sum(bool(x) for x in (user.mobile, user.email, user.pay_password_hash))

@@ -1,0 +1,116 @@
+"""Session fixtures: real storage (PostgreSQL/Redis from DATABASE_URL/REDIS_URL, else the embedded
+defaults under var/test) reset once, and one Ray + Serve stack shared by every test that needs it.
+
+Warning: with DATABASE_URL set, the test session wipes that database's public schema and, with
+REDIS_URL set, flushes that Redis database. Point them at disposable servers (CI's are).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import signal
+import socket
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from redis import Redis as SyncRedis
+
+from config.settings import ROOT, Settings
+from serve.stack import Stack
+from store.db import close_db, init_db
+
+TEST_DATA = ROOT / "var" / "test"
+
+
+def _interrupt_on_sigterm() -> None:
+    """A SIGTERM'd test run (CI's timeout, an operator) still runs its teardown and stops Ray."""
+
+    def handler(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
+
+
+_interrupt_on_sigterm()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def _reset_postgres(url: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url.replace("postgres://", "postgresql://", 1))
+    try:
+        await conn.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;")
+    finally:
+        await conn.close()
+
+
+def _reset_storage(settings: Settings) -> None:
+    if settings.database_url:
+        asyncio.run(_reset_postgres(settings.db_url))
+    if settings.redis_url:
+        SyncRedis.from_url(settings.redis_url).flushdb()
+    shutil.rmtree(TEST_DATA, ignore_errors=True)
+    TEST_DATA.mkdir(parents=True)
+
+
+def _test_settings() -> Settings:
+    return Settings(
+        env="test",
+        data_dir=Path(TEST_DATA),
+        http_port=_free_port(),
+        ws_port=_free_port(),
+        # One address runs the whole suite; the per-address limit has its own test in tests/unit.
+        login_ip_max_failures=10_000,
+        pair_ids=[1, 2, 3, 64],  # enough pairs for every scenario; each one is a process
+        market_maker=False,
+    )
+
+
+@pytest.fixture(scope="session")
+def stack_storage() -> Iterator[Stack]:
+    """Fresh database (migrated and seeded) and Redis; no Ray."""
+    settings = _test_settings()
+    _reset_storage(settings)
+    stack = Stack(settings)
+    try:
+        stack.start_storage()
+        yield stack
+    finally:
+        stack.stop()
+
+
+@pytest.fixture(scope="session")
+def settings(stack_storage: Stack) -> Settings:
+    return stack_storage.settings
+
+
+@pytest.fixture(scope="session")
+def stack(stack_storage: Stack) -> Stack:
+    """Ray and the Serve app, started once for the session (stopped by stack_storage)."""
+    stack_storage.after_ray_init = _interrupt_on_sigterm  # ray.init replaces the SIGTERM handler
+    stack_storage.start_services()
+    return stack_storage
+
+
+@pytest.fixture(scope="session")
+def api(stack: Stack) -> Iterator[httpx.Client]:
+    base = f"http://{stack.settings.http_host}:{stack.settings.http_port}/api/"
+    with httpx.Client(base_url=base, timeout=30) as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+async def db(settings: Settings) -> AsyncIterator[None]:
+    """The ORM opened in the test process on the session's (migrated, seeded) database."""
+    await init_db(settings)
+    yield
+    await close_db()

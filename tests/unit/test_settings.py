@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from config.settings import Settings
+
+
+def test_embedded_defaults_need_no_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("DATABASE_URL", "REDIS_URL", "EXCHANGE_DATABASE_URL", "EXCHANGE_REDIS_URL"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings(data_dir="/tmp/x")
+    assert settings.db_url == "sqlite:///tmp/x/exchange.sqlite3?busy_timeout=10000"
+    assert settings.uses_embedded_redis
+    assert (settings.http_port, settings.ws_port) == (8000, 8001)
+
+
+def test_plain_and_prefixed_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql://postgres@db:5432/x")
+    monkeypatch.setenv("EXCHANGE_HTTP_PORT", "9000")
+    monkeypatch.setenv("WS_PORT", "9001")
+    settings = Settings()
+    assert settings.db_url == "postgres://postgres@db:5432/x"
+    assert (settings.http_port, settings.ws_port) == (9000, 9001)
+
+
+def test_production_refuses_development_secrets() -> None:
+    with pytest.raises(ValidationError, match="EXCHANGE_SECRET_KEY"):
+        Settings(env="production")
+    Settings(env="production", secret_key="s" * 32, wallet_middle_salt="t" * 32)
+
+
+def test_ports_are_checked() -> None:
+    with pytest.raises(ValidationError):
+        Settings(http_port=70000)
+
+
+def test_domain_errors_survive_pickling_with_code_and_params() -> None:
+    import pickle
+
+    from actors.errors import DomainError, ErrorCode
+
+    again = pickle.loads(pickle.dumps(DomainError(ErrorCode.PRICE_PRECISION, places=4)))
+    assert isinstance(again, DomainError) and again.code is ErrorCode.PRICE_PRECISION and again.params == {"places": 4}
