@@ -1,11 +1,12 @@
 import 'i18next';
 
 import type en from './en.json';
+import type tradeEn from './trade/en.json';
 
 // Makes t('some.key') type-checked against en.json.
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en };
+    resources: { translation: typeof en; trade: typeof tradeEn };
   }
 }

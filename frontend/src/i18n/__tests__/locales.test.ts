@@ -6,6 +6,11 @@ import gm from '../gm.json';
 import hk from '../hk.json';
 import jp from '../jp.json';
 import { LANGUAGES } from '../languages';
+import tradeEn from '../trade/en.json';
+import tradeFr from '../trade/fr.json';
+import tradeGm from '../trade/gm.json';
+import tradeHk from '../trade/hk.json';
+import tradeJp from '../trade/jp.json';
 
 /** All leaf keys of a nested translation object, as dotted paths, sorted. */
 function flattenKeys(value: unknown, prefix = ''): string[] {
@@ -15,10 +20,14 @@ function flattenKeys(value: unknown, prefix = ''): string[] {
     .sort();
 }
 
-const locales: Record<string, unknown> = { en, hk, jp, gm, fr };
+/** Every namespace, as language code → its translations. */
+const namespaces: Record<string, Record<string, unknown>> = {
+  translation: { en, hk, jp, gm, fr },
+  trade: { en: tradeEn, hk: tradeHk, jp: tradeJp, gm: tradeGm, fr: tradeFr },
+};
 
-describe('translation files', () => {
-  const enKeys = flattenKeys(en);
+describe.each(Object.entries(namespaces))('translation files of namespace %s', (_ns, locales) => {
+  const enKeys = flattenKeys(locales.en);
 
   it('has a file for every supported language', () => {
     expect(Object.keys(locales).sort()).toEqual(LANGUAGES.map((l) => l.code).sort());
