@@ -16,10 +16,10 @@ class FakeWebSocket implements WebSocketLike {
   readyState = 0;
   sent: string[] = [];
   closed = false;
-  onopen: ((event: unknown) => void) | null = null;
-  onclose: ((event: unknown) => void) | null = null;
-  onerror: ((event: unknown) => void) | null = null;
-  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onopen: ((event: Event) => void) | null = null;
+  onclose: ((event: CloseEvent) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  onmessage: ((event: MessageEvent) => void) | null = null;
 
   constructor(readonly url: string) {}
 
@@ -36,16 +36,16 @@ class FakeWebSocket implements WebSocketLike {
   // -- test controls
   open(): void {
     this.readyState = 1;
-    this.onopen?.({});
+    this.onopen?.({} as Event);
   }
 
   push(message: unknown): void {
-    this.onmessage?.({ data: typeof message === 'string' ? message : JSON.stringify(message) });
+    this.onmessage?.({ data: typeof message === 'string' ? message : JSON.stringify(message) } as MessageEvent);
   }
 
   drop(): void {
     this.readyState = 3;
-    this.onclose?.({});
+    this.onclose?.({} as CloseEvent);
   }
 
   /** JSON messages sent, parsed. */
