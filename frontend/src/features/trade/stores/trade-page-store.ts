@@ -1,0 +1,61 @@
+/**
+ * Everything the trade page holds, created when the page opens and disposed when it is left:
+ * the market (pairs, ticker, book, trades), the chart's candles and the forms with the orders.
+ */
+import { reaction } from 'mobx';
+import { createContext, useContext } from 'react';
+
+import { createTradeApi, type TradeApi } from '../api/trade-api';
+import { KlineStore } from './kline-store';
+import { MarketStore } from './market-store';
+import { TradeStore } from './trade-store';
+
+export class TradePageStore {
+  readonly market: MarketStore;
+  readonly kline: KlineStore;
+  readonly trade: TradeStore;
+  private readonly disposers: (() => void)[] = [];
+
+  constructor(api: TradeApi = createTradeApi()) {
+    this.market = new MarketStore(api);
+    this.kline = new KlineStore(api, this.market);
+    this.trade = new TradeStore(api, this.market);
+  }
+
+  /** Load the pairs (which opens the default pair) and start the chart refresh. */
+  start(): void {
+    this.disposers.push(
+      reaction(
+        () => this.market.pairId,
+        () => {
+          void this.kline.load();
+          this.trade.onPairChanged();
+        },
+      ),
+    );
+    this.kline.start();
+    void this.market.load();
+  }
+
+  /** The socket reconnected: refetch what pushes would have updated meanwhile. */
+  onReconnected(): void {
+    this.market.onReconnected();
+    void this.kline.refresh();
+    this.trade.onReconnected();
+  }
+
+  dispose(): void {
+    this.disposers.splice(0).forEach((dispose) => dispose());
+    this.market.dispose();
+    this.kline.dispose();
+    this.trade.dispose();
+  }
+}
+
+export const TradePageContext = createContext<TradePageStore | null>(null);
+
+export function useTradePage(): TradePageStore {
+  const store = useContext(TradePageContext);
+  if (!store) throw new Error('useTradePage() must be used inside the trade page');
+  return store;
+}
