@@ -6,6 +6,10 @@
  *   code 0   → business error, reject with `msg`
  *   code 999 → not logged in / token expired: drop the token, reject
  *   code 996 → "handled, stay silent": resolve `undefined`
+ *
+ * What the user sees (spec §7/§8) is left to an `ApiFeedback` the app registers: a blocking
+ * overlay for calls made with `loading`, the success `msg` of calls made with `showMsg`, and every
+ * business or network error unless the call is `quiet` (background polling).
  */
 import { DEFAULT_LANG } from '@/i18n/languages';
 import { STORAGE_KEYS, storage } from '@/lib/storage';
@@ -70,13 +74,37 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Show the blocking loading overlay while the call runs. */
+  loading?: boolean;
+  /** Show the answer's `msg` as a success message. */
+  showMsg?: boolean;
+  /** Do not report errors to the user (the caller handles them, or polls in the background). */
+  quiet?: boolean;
 }
 
-let unauthorizedHandler: (() => void) | null = null;
+/** How the app shows a call's progress and outcome; see `setApiFeedback`. */
+export interface ApiFeedback {
+  loading(active: boolean): void;
+  success(message: string): void;
+  error(error: ApiError): void;
+}
+
+/** Whether the 999 answer found a token to drop (the spec shows a message only then). */
+export interface UnauthorizedInfo {
+  hadToken: boolean;
+}
+
+let unauthorizedHandler: ((info: UnauthorizedInfo) => void) | null = null;
+let feedback: ApiFeedback | null = null;
 
 /** Register what to do after a 999 answer (e.g. redirect to the login page). */
-export function setUnauthorizedHandler(handler: (() => void) | null): void {
+export function setUnauthorizedHandler(handler: ((info: UnauthorizedInfo) => void) | null): void {
   unauthorizedHandler = handler;
+}
+
+/** Register how calls are shown to the user (overlay, success and error messages). */
+export function setApiFeedback(next: ApiFeedback | null): void {
+  feedback = next;
 }
 
 function buildUrl(path: string, params?: RequestOptions['params']): string {
@@ -118,6 +146,21 @@ function isEnvelope(value: unknown): value is ApiEnvelope<unknown> {
 }
 
 async function request<T>(path: string, options: RequestOptions = {}): Promise<T | undefined> {
+  const overlay = options.loading ? feedback : null;
+  overlay?.loading(true);
+  try {
+    return await send<T>(path, options);
+  } catch (error) {
+    if (error instanceof ApiError && !options.quiet && (error.kind === 'business' || error.kind === 'network')) {
+      feedback?.error(error);
+    }
+    throw error;
+  } finally {
+    overlay?.loading(false);
+  }
+}
+
+async function send<T>(path: string, options: RequestOptions): Promise<T | undefined> {
   const headers = buildHeaders(options);
   const body = encodeBody(options.body, headers);
 
@@ -154,13 +197,16 @@ async function request<T>(path: string, options: RequestOptions = {}): Promise<T
   const { code, msg, data } = payload;
   switch (code) {
     case ResponseCode.Success:
+      if (options.showMsg && msg) feedback?.success(msg);
       return data as T;
     case ResponseCode.Silent:
       return undefined;
-    case ResponseCode.Unauthorized:
+    case ResponseCode.Unauthorized: {
+      const hadToken = storage.get(STORAGE_KEYS.token) !== null;
       storage.remove(STORAGE_KEYS.token);
-      unauthorizedHandler?.();
+      unauthorizedHandler?.({ hadToken });
       throw new ApiError(msg || 'Please log in.', 'unauthorized', { code, status: response.status });
+    }
     default:
       throw new ApiError(msg || SYSTEM_ERROR_MESSAGE, 'business', { code, status: response.status });
   }
@@ -185,3 +231,6 @@ export const apiClient = {
     return request<T>(path, { ...options, method: 'DELETE' });
   },
 };
+
+/** What stores need of the client; tests pass a fake with the same shape. */
+export type ApiTransport = Pick<typeof apiClient, 'get' | 'post'>;

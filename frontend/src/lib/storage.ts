@@ -1,8 +1,17 @@
-/** Keys this app keeps in localStorage. */
+/** Keys this app keeps in localStorage (spec: token, lang, theme, uid, is_seller, account, …). */
 export const STORAGE_KEYS = {
   token: 'token',
   lang: 'lang',
   theme: 'theme',
+  uid: 'uid',
+  isSeller: 'is_seller',
+  /** The account label (e-mail or mobile) shown before user/info answers. */
+  account: 'account',
+  /** The account typed at login, kept only when "remember" was ticked. */
+  rememberedAccount: 'remember_account',
+  /** Last login tab: `email` or `mobile`. */
+  loginMethod: 'login_method',
+  countryId: 'country_id',
 } as const;
 
 type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -1,13 +1,24 @@
 import { createContext, useContext } from 'react';
 
+import { apiClient, type ApiTransport } from '@/lib/api-client';
+
+import { ContentStore } from './content-store';
+import { MarketStore } from './market-store';
+import { SessionStore } from './session-store';
 import { UiStore } from './ui-store';
 
-/** Holds every app-wide MobX store. Add new domain stores here as fields. */
+/** Holds every app-wide MobX store; each gets the HTTP transport it talks through. */
 export class RootStore {
   readonly ui: UiStore;
+  readonly session: SessionStore;
+  readonly content: ContentStore;
+  readonly market: MarketStore;
 
-  constructor() {
+  constructor(api: ApiTransport = apiClient) {
     this.ui = new UiStore();
+    this.session = new SessionStore(api);
+    this.content = new ContentStore(api);
+    this.market = new MarketStore(api);
   }
 }
 

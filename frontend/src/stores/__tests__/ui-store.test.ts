@@ -36,3 +36,37 @@ describe('UiStore', () => {
     expect(storage.getItem('lang')).toBe('hk');
   });
 });
+
+describe('UiStore messages and overlay', () => {
+  it('shows a success toast for 1 second and an error a little longer', () => {
+    vi.useFakeTimers();
+    const { ui } = new RootStore();
+    ui.toast('success', 'Saved');
+    ui.toast('error', 'Nope');
+    vi.advanceTimersByTime(1000);
+    expect(ui.toasts.map((t) => t.text)).toEqual(['Nope']);
+    vi.advanceTimersByTime(2000);
+    expect(ui.toasts).toEqual([]);
+    vi.useRealTimers();
+  });
+
+  it('shows the same message once while it is up', () => {
+    const { ui } = new RootStore();
+    ui.toast('error', 'System error');
+    ui.toast('error', 'System error');
+    expect(ui.toasts).toHaveLength(1);
+  });
+
+  it('keeps the overlay up until every loading call ended', () => {
+    const { ui } = new RootStore();
+    ui.setLoading(true);
+    ui.setLoading(true);
+    ui.setLoading(false);
+    expect(ui.loading).toBe(true);
+    ui.setLoading(false);
+    ui.setLoading(false); // an extra end never goes below zero
+    expect(ui.loading).toBe(false);
+    ui.setLoading(true);
+    expect(ui.loading).toBe(true);
+  });
+});
