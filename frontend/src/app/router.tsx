@@ -1,27 +1,124 @@
-import { createBrowserRouter, Navigate, RouterProvider } from 'react-router-dom';
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router-dom';
 
 import { AppLayout } from '@/components/layout/app-layout';
+import { PageLoader } from '@/components/page-loader';
 import { paths } from '@/config/paths';
+import HomePage from '@/features/home/home-page';
 
-import { ComingSoonRoute } from './routes/coming-soon';
+import { RequireAuth } from './require-auth';
+import { RouteError } from './routes/route-error';
+import type { RouteHandle } from './routes/route-handle';
 
 // Route-level code splitting: the trade page (and ECharts with it) loads only when opened.
 const tradeRoute = { lazy: async () => ({ Component: (await import('@/features/trade/trade-page')).default }) };
-import { HomeRoute } from './routes/home';
 
-const router = createBrowserRouter([
+/** Every page but home is its own chunk, fetched when its route is first opened. */
+function page(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> {
+  return { lazy: async () => ({ Component: (await load()).default }) };
+}
+
+const comingSoon = page(() => import('./routes/coming-soon'));
+
+/** A screen of later work: the shell with a translated "coming soon" page titled `title`. */
+function soon(path: string, title: RouteHandle['title']): RouteObject {
+  return { path, ...comingSoon, handle: { title } satisfies RouteHandle };
+}
+
+/** Pages that need a token: visitors are sent to login with the "log in and trade" message. */
+function loginOnly(children: RouteObject[]): RouteObject {
+  return { element: <RequireAuth />, children };
+}
+
+const routes: RouteObject[] = [
   {
     path: paths.root,
     element: <AppLayout />,
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <PageLoader />,
     children: [
       { index: true, element: <Navigate to={paths.home} replace /> },
-      { path: paths.home, element: <HomeRoute /> },
+      { path: paths.home, element: <HomePage /> },
+      { path: paths.markets, ...page(() => import('@/features/markets/markets-page')) },
       { path: paths.trade, ...tradeRoute },
-      // Every page that is not built yet (trade, lever, second, mining, assets, login, ...).
-      { path: '*', element: <ComingSoonRoute /> },
+      { path: paths.notice, ...page(() => import('@/features/content/notice-page')) },
+      { path: paths.white, ...page(() => import('@/features/content/white-page')) },
+      { path: paths.login, ...page(() => import('@/features/auth/login-page')) },
+      { path: paths.register, ...page(() => import('@/features/auth/register-page')) },
+      { path: paths.forgetPassword, ...page(() => import('@/features/auth/forget-password-page')) },
+      soon(paths.deposit, 'nav.deposit'),
+      {
+        path: paths.legalIndex.root,
+        children: [
+          { index: true, element: <Navigate to={paths.legalIndex.legal} replace /> },
+          soon(paths.legalIndex.legal, 'nav.legal'),
+          loginOnly([
+            soon(paths.legalIndex.orders, 'pages.legalOrders'),
+            soon(paths.legalIndex.orderDetail, 'pages.legalOrderDetail'),
+          ]),
+        ],
+      },
+      soon(paths.shoufa, 'nav.shoufa'),
+      soon(paths.shoufaInfo, 'pages.shoufaInfo'),
+      soon(paths.mining, 'nav.mining'),
+      soon(paths.miningList, 'pages.miningList'),
+      soon(paths.miningInfo, 'pages.miningInfo'),
+      soon(paths.listing, 'nav.listing'),
+      soon(paths.listingInfo, 'pages.listingInfo'),
+      loginOnly([
+        soon(paths.lever, 'nav.lever'),
+        soon(paths.second, 'nav.second'),
+        soon(paths.miningOrder, 'pages.miningOrder'),
+        soon(paths.listingOrder, 'pages.listingOrder'),
+        {
+          path: paths.myshop.root,
+          children: [
+            { index: true, element: <Navigate to={paths.myshop.myShopOrders} replace /> },
+            soon(paths.myshop.myShopOrders, 'pages.myShopOrders'),
+            soon(paths.myshop.shopOrders, 'pages.shopOrders'),
+            soon(paths.myshop.shopOrderDetail, 'pages.shopOrderDetail'),
+          ],
+        },
+        {
+          path: paths.assets.root,
+          children: [
+            { index: true, element: <Navigate to={paths.assets.tradeAccount} replace /> },
+            soon(paths.assets.tradeAccount, 'pages.tradeAccount'),
+            soon(paths.assets.legalAccount, 'pages.legalAccount'),
+            soon(paths.assets.leverAccount, 'pages.leverAccount'),
+            soon(paths.assets.secondAccount, 'pages.secondAccount'),
+            soon(paths.assets.financialAccount, 'pages.financialAccount'),
+            soon(paths.assets.dealRecords, 'pages.dealRecords'),
+            soon(paths.assets.transfer, 'pages.transfer'),
+            soon(paths.assets.chongzhi, 'pages.chongzhi'),
+            soon(paths.assets.withdral, 'pages.withdral'),
+            soon(paths.assets.transferLog, 'pages.transferLog'),
+          ],
+        },
+        {
+          path: paths.personal.root,
+          children: [
+            { index: true, element: <Navigate to={paths.personal.accountSettings} replace /> },
+            soon(paths.personal.accountSettings, 'account.settings'),
+            soon(paths.personal.transactionLog, 'pages.transactionLog'),
+            soon(paths.personal.collectionSettings, 'pages.collectionSettings'),
+            soon(paths.personal.authentication, 'account.authentication'),
+            soon(paths.personal.bindAddr, 'pages.bindAddr'),
+            soon(paths.personal.feedback, 'account.feedback'),
+          ],
+        },
+        soon(paths.resetPassword, 'pages.resetPassword'),
+        soon(paths.tradePassword, 'pages.tradePassword'),
+        soon(paths.bindAccount, 'pages.bindAccount'),
+        soon(paths.bindPhone, 'pages.bindPhone'),
+        soon(paths.coinlog, 'pages.coinlog'),
+      ]),
+      { path: '*', ...page(() => import('./routes/not-found')) },
     ],
   },
-]);
+];
+
+export const router = createBrowserRouter(routes);
 
 export function AppRouter() {
   return <RouterProvider router={router} />;

@@ -1,17 +1,34 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useMatches } from 'react-router-dom';
 
 import { paths } from '@/config/paths';
 
-export function ComingSoonRoute() {
+import { isRouteHandle } from './route-handle';
+
+/** The page of a route whose screen belongs to later work: named, translated, never blank. */
+export default function ComingSoonPage() {
   const { t } = useTranslation();
+  const handle = useMatches()
+    .map((m) => m.handle)
+    .reverse()
+    .find(isRouteHandle);
+  const title = handle ? t(handle.title) : t('comingSoon.title');
   return (
-    <section className="coming-soon">
-      <h1>{t('comingSoon.title')}</h1>
+    <section className="state-page" data-testid="coming-soon">
+      <div className="state-page-icon" aria-hidden="true">
+        ◔
+      </div>
+      <p className="state-page-kicker">{t('comingSoon.title')}</p>
+      <h1>{title}</h1>
       <p className="muted">{t('comingSoon.description')}</p>
-      <Link className="button" to={paths.home}>
-        {t('comingSoon.backHome')}
-      </Link>
+      <div className="state-page-actions">
+        <Link className="button" to={paths.trade}>
+          {t('comingSoon.goTrade')}
+        </Link>
+        <Link className="button ghost" to={paths.home}>
+          {t('comingSoon.backHome')}
+        </Link>
+      </div>
     </section>
   );
 }

@@ -1,0 +1,20 @@
+import { observer } from 'mobx-react-lite';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
+
+import { loginPath } from '@/lib/navigation';
+import { useStores } from '@/stores/root-store';
+
+/** Why the login page was opened; it shows the matching message. */
+export type LoginReason = 'loginToTrade' | 'timeout';
+
+/**
+ * Guards token-only pages (spec §6): a visitor is sent to login, told to log in and trade,
+ * and comes back here after logging in.
+ */
+export const RequireAuth = observer(function RequireAuth() {
+  const { session } = useStores();
+  const location = useLocation();
+  if (session.isLoggedIn) return <Outlet />;
+  const reason: LoginReason = 'loginToTrade';
+  return <Navigate to={loginPath(location.pathname + location.search)} replace state={{ reason }} />;
+});
