@@ -29,7 +29,7 @@ export interface PushMessage {
   [field: string]: unknown;
 }
 
-export type MessageListener<T extends PushMessage = PushMessage> = (message: T) => void;
+export type MessageListener<T extends { type: string } = PushMessage> = (message: T) => void;
 
 /** The part of the browser WebSocket this client uses (a fake one stands in for it in tests). */
 export interface WebSocketLike {
@@ -444,7 +444,7 @@ export function getSocket(): SocketClient {
  * Subscribe while the component is mounted (and while `channel` stays the same); `null` subscribes
  * to nothing. The latest `listener` is always called, so it need not be memoised.
  */
-export function useChannel<T extends PushMessage = PushMessage>(
+export function useChannel<T extends { type: string } = PushMessage>(
   channel: string | null,
   listener: MessageListener<T>,
   client?: SocketClient,
@@ -455,6 +455,6 @@ export function useChannel<T extends PushMessage = PushMessage>(
   });
   useEffect(() => {
     if (!channel) return undefined;
-    return (client ?? getSocket()).subscribe(channel, (message) => latest.current(message as T));
+    return (client ?? getSocket()).subscribe(channel, (message) => latest.current(message as unknown as T));
   }, [channel, client]);
 }

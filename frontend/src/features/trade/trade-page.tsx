@@ -1,4 +1,88 @@
-/** The spot trade page (/trade). Placeholder until the trade page lands. */
+/**
+ * The spot trade page (/trade, lazily loaded with ECharts). Creates its stores when opened,
+ * subscribes to the pair's live channels while shown and unsubscribes when left (spec §2).
+ */
+import { observer } from 'mobx-react-lite';
+import { useEffect, useState } from 'react';
+
+import { getSocket, useChannel } from '@/lib/socket';
+
+import { KlineChart } from './components/kline-chart';
+import { OrderBook } from './components/order-book';
+import { OrderForm } from './components/order-form';
+import { OrderPanel } from './components/order-panel';
+import { PairHeader } from './components/pair-header';
+import { PairList } from './components/pair-list';
+import { RecentTrades } from './components/recent-trades';
+import { useSessionToken } from './lib/hooks';
+import { TradePageContext, TradePageStore } from './stores/trade-page-store';
+import type {
+  DayMarketPush,
+  DepthPush,
+  GlobalTxPush,
+  KlinePush,
+  TxMatchedPush,
+  TxSubmitPush,
+} from './types';
+
+import './trade.css';
+
+/** The live channels of the page: public ones per pair, the user's order events when logged in. */
+const LiveChannels = observer(function LiveChannels({ store, loggedIn }: { store: TradePageStore; loggedIn: boolean }) {
+  const symbol = store.market.symbol;
+  const socket = getSocket();
+  useChannel<DayMarketPush>('DAY_MARKET', (m) => store.market.onDayMarket(m), socket);
+  useChannel<DepthPush>(symbol && `MARKET_DEPTH.${symbol}`, (m) => store.market.onDepth(m), socket);
+  useChannel<GlobalTxPush>(symbol && `GLOBAL_TX.${symbol}`, (m) => store.market.onTrades(m), socket);
+  useChannel<KlinePush>(symbol && `KLINE.${symbol}`, (m) => store.kline.onKline(m), socket);
+  useChannel<TxSubmitPush>(loggedIn ? 'TX_SUBMIT' : null, (m) => store.trade.onTxSubmit({ ...m.order, way: m.way ?? m.order.way }), socket);
+  useChannel<TxMatchedPush>(loggedIn ? 'TX_MATCHED' : null, (m) => store.trade.onTxMatched(m.order), socket);
+  return null;
+});
+
 export default function TradePage() {
-  return <div className="trade-page" />;
+  const [store] = useState(() => new TradePageStore());
+  const token = useSessionToken();
+  const loggedIn = Boolean(token);
+
+  useEffect(() => {
+    store.start();
+    const socket = getSocket();
+    const stopStatus = socket.onStatus((change) => {
+      if (change.status === 'open' && change.reconnected) store.onReconnected();
+    });
+    return () => {
+      stopStatus();
+      store.dispose();
+    };
+  }, [store]);
+
+  useEffect(() => {
+    store.trade.setLoggedIn(loggedIn);
+    // The socket logs in (or out) with the current token before the user channels are subscribed.
+    getSocket().syncLogin();
+  }, [store, loggedIn, token]);
+
+  return (
+    <TradePageContext.Provider value={store}>
+      <LiveChannels store={store} loggedIn={loggedIn} />
+      <div className="trade-page" data-testid="trade-page">
+        <aside className="tp-left">
+          <PairList />
+        </aside>
+        <div className="tp-center">
+          <PairHeader />
+          <KlineChart />
+          <OrderForm />
+        </div>
+        <aside className="tp-right">
+          <OrderBook />
+          <RecentTrades />
+        </aside>
+        <div className="tp-bottom">
+          <OrderPanel />
+        </div>
+      </div>
+    </TradePageContext.Provider>
+  );
 }

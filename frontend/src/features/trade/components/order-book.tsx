@@ -1,0 +1,75 @@
+/** Order book: asks above (best at the bottom), last price, bids below. A click fills the price. */
+import Big from 'big.js';
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+
+import { fixed } from '../lib/format';
+import { toBig } from '../lib/money';
+import { useTradePage } from '../stores/trade-page-store';
+import type { DepthLevel } from '../types';
+
+/** Levels shown per side. */
+export const BOOK_LEVELS = 14;
+
+interface Row {
+  level: DepthLevel;
+  /** Amount summed from the best level to this one. */
+  cumulative: Big;
+}
+
+function withCumulative(levels: DepthLevel[]): Row[] {
+  let sum = new Big(0);
+  return levels.slice(0, BOOK_LEVELS).map((level) => {
+    sum = sum.plus(toBig(level.amount) ?? 0);
+    return { level, cumulative: sum };
+  });
+}
+
+export const OrderBook = observer(function OrderBook() {
+  const { t } = useTranslation('trade');
+  const { market, trade } = useTradePage();
+  const pair = market.pair;
+  const dp = market.priceDecimals;
+  const qdp = market.quantityDecimals;
+  const asks = withCumulative(market.asks);
+  const bids = withCumulative(market.bids);
+  const deepest = Math.max(Number(asks.at(-1)?.cumulative ?? 0), Number(bids.at(-1)?.cumulative ?? 0), 1e-18);
+
+  const line = (row: Row, side: 'ask' | 'bid') => {
+    // The bar width is only a picture of depth; Number is fine for a percentage.
+    const width = Math.min(100, (Number(row.cumulative) / deepest) * 100);
+    return (
+      <button
+        key={`${side}-${row.level.price}`}
+        type="button"
+        className={`tp-row tp-book-row ${side}`}
+        title={t('book.fill')}
+        data-testid={side === 'ask' ? 'book-ask-row' : 'book-bid-row'}
+        data-price={row.level.price}
+        onClick={() => trade.fillPrice(row.level.price)}
+      >
+        <span className="tp-depth-bar" style={{ width: `${width}%` }} aria-hidden="true" />
+        <span className={`num ${side === 'ask' ? 'down' : 'up'}`}>{fixed(row.level.price, dp)}</span>
+        <span className="num">{fixed(row.level.amount, qdp)}</span>
+        <span className="num">{fixed(row.cumulative.toFixed(), qdp)}</span>
+      </button>
+    );
+  };
+
+  return (
+    <section className="tp-panel tp-book" data-testid="order-book">
+      <h2 className="tp-title">{t('book.title')}</h2>
+      <div className="tp-row tp-head">
+        <span>{t('book.price', { quote: pair?.quote_currency_code ?? '' })}</span>
+        <span className="num">{t('book.amount', { base: pair?.base_currency_code ?? '' })}</span>
+        <span className="num">{t('book.total')}</span>
+      </div>
+      <div className="tp-book-side asks">{[...asks].reverse().map((row) => line(row, 'ask'))}</div>
+      <div className={`tp-book-last ${market.lastMove ?? ''}`} data-testid="book-last-price">
+        {fixed(market.quotation?.close, dp)}
+        {market.lastMove === 'up' ? ' ↑' : market.lastMove === 'down' ? ' ↓' : ''}
+      </div>
+      <div className="tp-book-side bids">{bids.map((row) => line(row, 'bid'))}</div>
+    </section>
+  );
+});

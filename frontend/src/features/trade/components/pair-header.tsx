@@ -1,0 +1,45 @@
+/** Header of the current pair: symbol, last price, 24 h change, high, low and volume. */
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+
+import { changeClass, EMPTY, fixed, formatChange, formatVolume } from '../lib/format';
+import { useTradePage } from '../stores/trade-page-store';
+
+export const PairHeader = observer(function PairHeader() {
+  const { t } = useTranslation('trade');
+  const { market } = useTradePage();
+  const q = market.quotation;
+  const dp = market.priceDecimals;
+  const tone = market.lastMove ?? changeClass(q?.change);
+
+  return (
+    <section className="tp-panel tp-header" data-testid="pair-header">
+      <h1 className="tp-symbol" data-testid="pair-symbol">
+        {market.symbol ?? EMPTY}
+      </h1>
+      <div className={`tp-last ${tone}`} data-testid="last-price">
+        {fixed(q?.close, dp)}
+      </div>
+      <dl className="tp-stats">
+        <div>
+          <dt>{t('header.change')}</dt>
+          <dd className={changeClass(q?.change)} data-testid="pair-change">
+            {formatChange(q?.change)}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('header.high')}</dt>
+          <dd>{fixed(q?.high, dp)}</dd>
+        </div>
+        <div>
+          <dt>{t('header.low')}</dt>
+          <dd>{fixed(q?.low, dp)}</dd>
+        </div>
+        <div>
+          <dt>{t('header.volume')}</dt>
+          <dd>{formatVolume(q?.volume)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+});

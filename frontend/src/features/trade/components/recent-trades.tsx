@@ -1,0 +1,35 @@
+/** The latest 30 trades of the pair: time, price (green for a buyer-initiated trade), amount. */
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+
+import { fixed, formatClock } from '../lib/format';
+import { useTradePage } from '../stores/trade-page-store';
+import { BUY } from '../types';
+
+export const RecentTrades = observer(function RecentTrades() {
+  const { t } = useTranslation('trade');
+  const { market } = useTradePage();
+  const dp = market.priceDecimals;
+  const qdp = market.quantityDecimals;
+
+  return (
+    <section className="tp-panel tp-trades" data-testid="recent-trades">
+      <h2 className="tp-title">{t('trades.title')}</h2>
+      <div className="tp-row tp-head">
+        <span>{t('trades.time')}</span>
+        <span className="num">{t('trades.price')}</span>
+        <span className="num">{t('trades.amount')}</span>
+      </div>
+      {market.trades.length === 0 && <p className="tp-note">{t('trades.empty')}</p>}
+      <ol className="tp-trade-items">
+        {market.trades.map((tr) => (
+          <li key={tr.id} className="tp-row" data-testid="trade-row">
+            <span className="muted">{formatClock(tr.time || tr.timestamp)}</span>
+            <span className={`num ${tr.way === BUY ? 'up' : 'down'}`}>{fixed(tr.price, dp)}</span>
+            <span className="num">{fixed(tr.amount, qdp)}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+});
