@@ -15,6 +15,7 @@ export const RequireAuth = observer(function RequireAuth() {
   const { session } = useStores();
   const location = useLocation();
   if (session.isLoggedIn) return <Outlet />;
+  if (session.signingOut) return null; // the shell is on its way to /login?type=1
   const reason: LoginReason = 'loginToTrade';
   return <Navigate to={loginPath(location.pathname + location.search)} replace state={{ reason }} />;
 });

@@ -38,6 +38,8 @@ export class SessionStore {
   /** E-mail or mobile remembered from the last login, shown until user/info answers. */
   account: string;
   user: UserInfo | null = null;
+  /** Between the logout click and the arrival on the login page. */
+  signingOut = false;
 
   constructor(private readonly api: ApiTransport) {
     this.token = storage.get(STORAGE_KEYS.token);
@@ -93,17 +95,24 @@ export class SessionStore {
   }
 
   /**
-   * Ends the session on the server (an expired token is as good as logged out), then waits
-   * `delayMs` while the "Logged out" message shows (spec §2). The caller leaves the page and
-   * then calls `clear()`, so a login-only page does not first bounce the user to login.
+   * Ends the session on the server (an expired token is as good as logged out), waits `delayMs`
+   * while the "Logged out" message shows (spec §2), then forgets it locally. `signingOut` stays
+   * true until the shell has reached the login page (`finishSignOut`), so login-only pages do not
+   * send the user to login with the "log in and trade" message on the way.
    */
   async logout(delayMs = LOGOUT_DELAY_MS): Promise<void> {
+    this.signingOut = true;
     try {
       if (this.token) await this.api.post('user/logout', undefined, { showMsg: true, quiet: true });
     } catch {
       // Nothing to end on the server.
     }
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    this.clear();
+  }
+
+  finishSignOut(): void {
+    this.signingOut = false;
   }
 
   /** Reads user/info (id, e-mail, mobile, is_seller) for the shell. */

@@ -1,11 +1,11 @@
 import type { TFunction } from 'i18next';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest';
 
 import { apiClient, type ApiTransport } from '@/lib/api-client';
 import { RootStore } from '@/stores/root-store';
 import { MemoryStorage } from '@/test/memory-storage';
 
-import { connectApiFeedback } from '../api-feedback';
+import { connectApiFeedback, type FeedbackDeps } from '../api-feedback';
 
 const fetchMock = vi.fn<typeof fetch>();
 const texts: Record<string, string> = {
@@ -16,7 +16,7 @@ const t = ((key: string) => texts[key] ?? key) as unknown as TFunction;
 
 let storage: MemoryStorage;
 let stores: RootStore;
-let navigate: ReturnType<typeof vi.fn>;
+let navigate: Mock<FeedbackDeps['navigate']>;
 let path: string;
 let disconnect: () => void;
 
@@ -32,7 +32,7 @@ beforeEach(() => {
   vi.stubGlobal('localStorage', storage);
   vi.stubGlobal('fetch', fetchMock);
   stores = new RootStore({ get: vi.fn(), post: vi.fn() } as unknown as ApiTransport);
-  navigate = vi.fn();
+  navigate = vi.fn<FeedbackDeps['navigate']>();
   path = '/assets/transfer?currency_id=3';
   disconnect = connectApiFeedback({ stores, t, currentPath: () => path, navigate });
 });

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, useNavigate } from 'react-router-dom';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 
 import { ChevronIcon, GlobeIcon, HeadsetIcon, MoonIcon, SunIcon, UserIcon } from '@/components/icons';
 import { paths } from '@/config/paths';
@@ -21,6 +21,16 @@ const NAV_ITEMS = [
 export const Header = observer(function Header() {
   const { t } = useTranslation();
   const { session, content } = useStores();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const leftAccount = session.signingOut && !session.isLoggedIn;
+
+  // After logout: to /login?type=1 (the header stays mounted; the account menu does not).
+  useEffect(() => {
+    if (!leftAccount) return;
+    if (pathname === paths.login) session.finishSignOut();
+    else void navigate(LOGGED_OUT_PATH, { replace: true });
+  }, [leftAccount, pathname, navigate, session]);
 
   return (
     <header className="app-header">
@@ -65,7 +75,6 @@ export const Header = observer(function Header() {
 const AccountMenu = observer(function AccountMenu() {
   const { t } = useTranslation();
   const { session } = useStores();
-  const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const root = useRef<HTMLDivElement>(null);
@@ -89,10 +98,6 @@ const AccountMenu = observer(function AccountMenu() {
     setOpen(false);
     setLeaving(true);
     await session.logout();
-    // Leave first, then forget the token: a login-only page must not redirect on its own.
-    await navigate(LOGGED_OUT_PATH);
-    session.clear();
-    setLeaving(false);
   };
 
   return (

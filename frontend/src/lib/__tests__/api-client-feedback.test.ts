@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest';
 
 import { MemoryStorage } from '@/test/memory-storage';
 
@@ -6,7 +6,7 @@ import { type ApiFeedback, apiClient, setApiFeedback, setUnauthorizedHandler } f
 
 const fetchMock = vi.fn<typeof fetch>();
 let storage: MemoryStorage;
-let feedback: { [K in keyof ApiFeedback]: ReturnType<typeof vi.fn> };
+let feedback: { [K in keyof ApiFeedback]: Mock<ApiFeedback[K]> };
 
 function respond(body: unknown, status = 200) {
   fetchMock.mockResolvedValueOnce(
@@ -18,7 +18,7 @@ beforeEach(() => {
   storage = new MemoryStorage();
   vi.stubGlobal('localStorage', storage);
   vi.stubGlobal('fetch', fetchMock);
-  feedback = { loading: vi.fn(), success: vi.fn(), error: vi.fn() };
+  feedback = { loading: vi.fn<ApiFeedback['loading']>(), success: vi.fn<ApiFeedback['success']>(), error: vi.fn<ApiFeedback['error']>() };
   setApiFeedback(feedback);
 });
 

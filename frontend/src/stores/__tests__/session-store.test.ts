@@ -79,15 +79,26 @@ describe('SessionStore', () => {
     expect(session.isLoggedIn).toBe(false); // success leads to the login page, not into the app
   });
 
-  it('logs out on the server after which clear() forgets the session', async () => {
+  it('logs out on the server, then forgets the session, flagged until the shell reached login', async () => {
     storage.setItem('token', 'tok');
+    storage.setItem('uid', '7');
     const session = new SessionStore(transport.api);
     await session.logout(0);
     expect(transport.post).toHaveBeenCalledWith('user/logout', undefined, { showMsg: true, quiet: true });
-    expect(session.isLoggedIn).toBe(true); // until the shell has left the page
-    session.clear();
     expect(session.isLoggedIn).toBe(false);
     expect(storage.getItem('token')).toBeNull();
+    expect(storage.getItem('uid')).toBeNull();
+    expect(session.signingOut).toBe(true);
+    session.finishSignOut();
+    expect(session.signingOut).toBe(false);
+  });
+
+  it('forgets the session even when the server call fails', async () => {
+    transport.answer('user/logout', new Error('offline'));
+    storage.setItem('token', 'tok');
+    const session = new SessionStore(transport.api);
+    await session.logout(0);
+    expect(session.isLoggedIn).toBe(false);
   });
 
   it('waits one second after logging out (spec: login one second later)', async () => {
@@ -98,8 +109,10 @@ describe('SessionStore', () => {
     void session.logout().then(() => (done = true));
     await vi.advanceTimersByTimeAsync(999);
     expect(done).toBe(false);
+    expect(session.isLoggedIn).toBe(true); // the account stays shown while "Logged out" is up
     await vi.advanceTimersByTimeAsync(1);
     expect(done).toBe(true);
+    expect(session.isLoggedIn).toBe(false);
     vi.useRealTimers();
   });
 });
