@@ -38,8 +38,10 @@ export const PhoneField = observer(function PhoneField({
   }, [content]);
 
   useEffect(() => {
-    // Default country: the first one once the list is in.
-    if (value.areaId === null && areas[0]) onChange({ ...value, areaId: areas[0].id, areaCode: areas[0].global_code });
+    // Default country: the first one once the list is in (unless a code is being typed).
+    if (value.areaId === null && !value.areaCode && areas[0]) {
+      onChange({ ...value, areaId: areas[0].id, areaCode: areas[0].global_code });
+    }
   }, [areas, value, onChange]);
 
   return (
@@ -49,6 +51,7 @@ export const PhoneField = observer(function PhoneField({
           const area = areas.find((a) => a.id === Number(e.target.value));
           if (area) onChange({ ...value, areaId: area.id, areaCode: area.global_code });
         }}>
+        {value.areaId === null && <option value="">+{value.areaCode}</option>}
         {areas.map((a) => (
           <option key={a.id} value={a.id}>
             {a.name} +{a.global_code}
@@ -58,11 +61,10 @@ export const PhoneField = observer(function PhoneField({
       <div className="input-group">
         <span className="prefix">+</span>
         <input className="input area-code" inputMode="numeric" aria-label={t('auth.areaCode')} value={value.areaCode}
-          maxLength={INPUT_LIMITS.areaCode} data-testid="area-code"
+          data-testid="area-code"
           onChange={(e) => {
             const code = areaDigits(e.target.value);
-            const area = areaByCode(areas, code);
-            onChange({ ...value, areaCode: code, areaId: area ? area.id : value.areaId });
+            onChange({ ...value, areaCode: code, areaId: areaByCode(areas, code)?.id ?? null });
           }} />
         <input className="input" type="tel" inputMode="numeric" autoComplete="tel-national" name="mobile"
           placeholder={t('auth.phonePlaceholder')} aria-label={t('auth.phone')} value={value.mobile}
