@@ -9,7 +9,7 @@ import { useTradePage } from '../stores/trade-page-store';
 import type { DepthLevel } from '../types';
 
 /** Levels shown per side. */
-export const BOOK_LEVELS = 14;
+export const BOOK_LEVELS = 12;
 
 interface Row {
   level: DepthLevel;
@@ -64,12 +64,12 @@ export const OrderBook = observer(function OrderBook() {
         <span className="num">{t('book.amount', { base: pair?.base_currency_code ?? '' })}</span>
         <span className="num">{t('book.total')}</span>
       </div>
-      <div className="tp-book-side asks">{[...asks].reverse().map((row) => line(row, 'ask'))}</div>
+      <div className="tp-book-side asks" style={{ minHeight: `calc(${BOOK_LEVELS} * var(--tp-row))` }}>{[...asks].reverse().map((row) => line(row, 'ask'))}</div>
       <div className={`tp-book-last ${market.lastMove ?? ''}`} data-testid="book-last-price">
         {fixed(market.quotation?.close, dp)}
         {market.lastMove === 'up' ? ' ↑' : market.lastMove === 'down' ? ' ↓' : ''}
       </div>
-      <div className="tp-book-side bids">{bids.map((row) => line(row, 'bid'))}</div>
+      <div className="tp-book-side bids" style={{ minHeight: `calc(${BOOK_LEVELS} * var(--tp-row))` }}>{bids.map((row) => line(row, 'bid'))}</div>
     </section>
   );
 });
