@@ -17,6 +17,9 @@ import { useEffect, useRef } from 'react';
 import { apiClient } from '@/lib/api-client';
 import { STORAGE_KEYS, storage } from '@/lib/storage';
 
+// Depth messages carry a sequence number; the tracker tells a gap (refetch) from the next one.
+export { SequenceTracker, type SequenceVerdict } from './sequence-tracker';
+
 export const PING_INTERVAL_MS = 5_000;
 export const RECONNECT_DELAY_MS = 30_000;
 /** No message (not even a pong) for three pings: the link is dead even if no close event came. */
@@ -353,52 +356,6 @@ export class SocketClient {
     if (status === this.state && status !== 'open') return;
     this.state = status;
     for (const listener of [...this.statusListeners]) listener({ status, reconnected });
-  }
-}
-
-/**
- * Tracks the sequence number of a snapshot feed (MARKET_DEPTH carries `depth.seq`).
- *
- * `next` — the one expected; `gap` — newer than expected (messages were missed: refetch);
- * `stale` — older or repeated (out of order: ignore). A run of stale numbers means the
- * publisher restarted its count, which is reported as `gap` too so the caller refetches.
- */
-export type SequenceVerdict = 'next' | 'gap' | 'stale';
-
-export class SequenceTracker {
-  private last: number | null = null;
-  private staleRun = 0;
-  private readonly restartAfter: number;
-
-  constructor(restartAfterStale = 3) {
-    this.restartAfter = restartAfterStale;
-  }
-
-  get current(): number | null {
-    return this.last;
-  }
-
-  /** Set the baseline (from a full snapshot such as market/deal), or forget it with null. */
-  reset(seq: number | null): void {
-    this.last = seq;
-    this.staleRun = 0;
-  }
-
-  accept(seq: number): SequenceVerdict {
-    if (this.last === null || seq === this.last + 1) {
-      this.reset(seq);
-      return 'next';
-    }
-    if (seq > this.last) {
-      this.reset(seq);
-      return 'gap';
-    }
-    this.staleRun += 1;
-    if (this.staleRun >= this.restartAfter) {
-      this.reset(seq);
-      return 'gap';
-    }
-    return 'stale';
   }
 }
 
