@@ -20,7 +20,7 @@ import './auth.css';
 
 /** What the register page hands over after a successful sign-up. */
 export interface RegisteredState {
-  registered?: { kind: AccountKind; account: string };
+  registered?: { kind: AccountKind; account: string; areaId: number | null };
 }
 
 function savedKind(): AccountKind {
@@ -43,7 +43,7 @@ const LoginPage = observer(function LoginPage() {
   const [kind, setKind] = useState<AccountKind>(state.registered?.kind ?? savedKind());
   const [email, setEmail] = useState(kind === 'email' ? (state.registered?.account ?? remembered) : '');
   const [phone, setPhone] = useState<PhoneValue>({
-    areaId: Number(storage.get(STORAGE_KEYS.countryId)) || null,
+    areaId: state.registered?.areaId ?? (Number(storage.get(STORAGE_KEYS.countryId)) || null),
     areaCode: '',
     mobile: kind === 'mobile' ? (state.registered?.account ?? remembered) : '',
   });

@@ -49,7 +49,8 @@ const RegisterPage = observer(function RegisterPage() {
     setBusy(true);
     try {
       await session.register({ kind, account, password, rePassword, code, inviteCode, areaId: phone.areaId });
-      const state: RegisteredState = { registered: { kind, account: account.trim() } };
+      const registered = { kind, account: account.trim(), areaId: kind === 'mobile' ? phone.areaId : null };
+      const state: RegisteredState = { registered };
       await navigate(paths.login, { state });
     } catch (e) {
       if (!isApiError(e)) throw e;

@@ -4,8 +4,8 @@ import { Link } from 'react-router-dom';
 
 import { PriceCell } from '@/components/market/price-cell';
 import { paths } from '@/config/paths';
-import { changeDirection, formatChange, formatPrice, formatVolume } from '@/lib/format';
 import { useLocale } from '@/hooks/use-locale';
+import { changeDirection, formatChange, formatPrice, formatVolume } from '@/lib/format';
 import { useStores } from '@/stores/root-store';
 
 /** The fixed 14 pairs, sorted by 24 h change, biggest gainer first. */

@@ -4,10 +4,10 @@ import { Link } from 'react-router-dom';
 
 import { PriceCell } from '@/components/market/price-cell';
 import { paths } from '@/config/paths';
-import { changeDirection, convert, formatChange, formatCompact } from '@/lib/format';
 import { useLocale } from '@/hooks/use-locale';
-import { useStores } from '@/stores/root-store';
+import { changeDirection, convert, formatChange, formatCompact } from '@/lib/format';
 import { TOP_TICKER_COUNT } from '@/stores/market-store';
+import { useStores } from '@/stores/root-store';
 
 /** The 6 top tickers: tradable pairs (open_change 1) with live price and change. */
 export const TopTickers = observer(function TopTickers() {
