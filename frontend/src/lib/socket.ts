@@ -377,7 +377,8 @@ let announced: string | null = null;
 export async function resolvePushUrl(): Promise<string> {
   if (!announced) {
     try {
-      const data = await apiClient.get<{ url?: string }>('default/push_address');
+      // Quiet: without an answer the same-host address is used; no error message for that.
+      const data = await apiClient.get<{ url?: string }>('default/push_address', { quiet: true });
       if (data?.url) announced = data.url;
     } catch {
       /* fall through to the same-host address */
