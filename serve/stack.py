@@ -114,6 +114,38 @@ async def engine_facts(settings: Settings) -> list[tuple[int, str]]:
         await close_db()
 
 
+def _local_ray_processes() -> list[Any]:
+    """Every process of the Ray this driver started: raylet, GCS and the workers below them."""
+    import psutil
+    from ray._private import worker
+
+    node = worker._global_node
+    roots = [info.process.pid for infos in (node.all_processes.values() if node else []) for info in infos]
+    found: dict[int, psutil.Process] = {}
+    for pid in roots:
+        with contextlib.suppress(psutil.Error):
+            root = psutil.Process(pid)
+            for proc in [root, *root.children(recursive=True)]:
+                found[proc.pid] = proc
+    return list(found.values())
+
+
+def _reap(processes: list[Any], grace_s: float = 10.0) -> None:
+    """Give Ray's own shutdown `grace_s` to end its processes, then kill the ones still there.
+
+    Ray asks its workers to exit and does not wait for them; a worker that does not honour SIGTERM
+    (seen with actor processes in CI) would outlive the stack, so the stack ends it itself.
+    """
+    import psutil
+
+    _, alive = psutil.wait_procs(processes, timeout=grace_s)
+    for proc in alive:
+        with contextlib.suppress(psutil.Error):
+            log.warning("killing %s (pid %d): still running %.0f s after Ray shut down", proc.name(), proc.pid, grace_s)
+            proc.kill()
+    psutil.wait_procs(alive, timeout=5)
+
+
 @dataclass
 class Stack:
     settings: Settings
@@ -221,7 +253,9 @@ class Stack:
         self.fanout = None
         self.actors.clear()
         if ray.is_initialized():
+            ray_processes = _local_ray_processes() if self.started_ray else []
             ray.shutdown()
+            _reap(ray_processes)
         if self.redis is not None:
             self.redis.stop()
             self.redis = None

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import random
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
@@ -36,6 +38,36 @@ async def init_db(settings: Settings) -> None:
     # Requests run in tasks other than the one that initialised the ORM (a Serve replica's
     # lifespan, an actor's constructor): the global fallback makes the context visible to them.
     await Tortoise.init(config=tortoise_config(settings), _enable_global_fallback=True)
+    if settings.db_url.startswith("sqlite://"):
+        _stop_sqlite_threads_at_exit()
+
+
+_exit_hook_registered = False
+
+
+def _stop_sqlite_threads_at_exit() -> None:
+    """Let a process that never closed the ORM still exit.
+
+    aiosqlite runs each connection in a non-daemon thread, and an exiting interpreter waits for every
+    such thread before it runs ``atexit`` handlers. A Ray worker is told to exit without its actor
+    closing anything, so its interpreter waited for that thread forever (caught with py-spy on an
+    actor that outlived ``exchange up``). ``threading._register_atexit`` runs before that wait: it is
+    where ``concurrent.futures`` stops its own workers for the same reason.
+    """
+    global _exit_hook_registered
+    if not _exit_hook_registered:
+        threading._register_atexit(_stop_sqlite_threads)  # type: ignore[attr-defined]
+        _exit_hook_registered = True
+
+
+def _stop_sqlite_threads() -> None:
+    from tortoise import connections
+
+    with contextlib.suppress(Exception):
+        for client in connections.all():
+            connection = getattr(client, "_connection", None)  # the aiosqlite.Connection, once opened
+            if connection is not None and hasattr(connection, "stop"):
+                connection.stop()  # its thread closes the sqlite3 connection, then ends
 
 
 async def migrate(settings: Settings) -> None:

@@ -1,0 +1,115 @@
+"""Run ``exchange up`` the way ``make run`` does, in a session of its own, and stop it with SIGTERM.
+
+Used by the lifecycle test and the browser tests. The instance gets its own data directory (its own
+SQLite file and embedded Redis) and free ports, so it never touches the test session's stack.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import httpx
+
+EXCHANGE = str(Path(sys.executable).with_name("exchange"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def session_processes(sid: int) -> list[str]:
+    """``sid pid args`` of every process still in the session ``sid``."""
+    out = subprocess.run(["ps", "-eo", "sid=,pid=,args="], capture_output=True, text=True, check=True).stdout
+    return [line for line in out.splitlines() if line.split(None, 1)[0] == str(sid)]
+
+
+@dataclass
+class Instance:
+    proc: subprocess.Popen[bytes]
+    data_dir: Path
+    http_port: int
+    ws_port: int
+    log: IO[str]
+    env: dict[str, str]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}"
+
+    def cli(self, *args: str) -> str:
+        """Run an ``exchange`` operator command against this instance; answers its output."""
+        done = subprocess.run([EXCHANGE, *args], env=self.env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
+    def log_tail(self, chars: int = 3000) -> str:
+        return (self.data_dir / "up.log").read_text()[-chars:]
+
+    def stop(self) -> tuple[int, list[str]]:
+        """SIGTERM, wait, and answer (exit code, processes left after 30 s). Kills leftovers."""
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            code = self.proc.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            code = -1
+        deadline = time.monotonic() + 30
+        while session_processes(self.proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        left = session_processes(self.proc.pid)
+        self.kill()
+        return code, left
+
+    def kill(self) -> None:
+        """Leave nothing behind, whatever state the instance is in."""
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        for line in session_processes(self.proc.pid):
+            try:
+                os.kill(int(line.split()[1]), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.log.close()
+
+
+def start(data_dir: Path, *, pair_ids: list[int], market_maker: bool, timeout_s: float = 180) -> Instance:
+    """Start ``exchange up`` on the embedded defaults and wait until ``/api/`` answers."""
+    http_port, ws_port = free_port(), free_port()
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
+        "EXCHANGE_ENV": "development",
+        "EXCHANGE_DATA_DIR": str(data_dir),
+        "HTTP_PORT": str(http_port),
+        "WS_PORT": str(ws_port),
+        "EXCHANGE_RAY_NUM_CPUS": "1",
+        "EXCHANGE_PAIR_IDS": str(pair_ids),
+        "EXCHANGE_MARKET_MAKER": str(market_maker).lower(),
+    }
+    data_dir.mkdir(parents=True, exist_ok=True)
+    log = (data_dir / "up.log").open("w")
+    proc = subprocess.Popen([EXCHANGE, "up"], env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    instance = Instance(proc, data_dir, http_port, ws_port, log, env)
+    try:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            assert proc.poll() is None, instance.log_tail()
+            try:
+                if httpx.get(f"{instance.url}/api/news/categories", timeout=2).status_code == 200:
+                    return instance
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, f"exchange up did not serve within {timeout_s:.0f} s"
+            time.sleep(1)
+    except BaseException:
+        instance.kill()
+        raise
