@@ -1,12 +1,16 @@
-"""What every database-backed actor shares: settings and a lazily opened ORM connection."""
+"""What database-backed actors share: settings, a lazily opened ORM connection, group commit."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Generic, TypeVar
 
 from config.settings import Settings
 from store.db import init_db
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class DbActor:
@@ -26,3 +30,44 @@ class DbActor:
     async def ping(self) -> bool:
         await self._ready()
         return True
+
+
+class GroupCommit(Generic[T, R]):
+    """Group commit: ``commit`` runs once over everything submitted while the previous run was busy.
+
+    At low load each item commits alone with no added wait; under load, items queue behind the
+    running transaction and share the next one. ``commit`` answers one result per item, in order;
+    an exception in a result is raised to that item's caller alone, one raised by ``commit`` itself
+    to every caller of the batch.
+    """
+
+    def __init__(self, commit: Callable[[list[T]], Awaitable[list[R | BaseException]]], max_batch: int = 256) -> None:
+        self._commit = commit
+        self._max_batch = max_batch
+        self._pending: list[tuple[T, asyncio.Future[R]]] = []
+        self._runner: asyncio.Task[None] | None = None
+
+    async def submit(self, item: T) -> R:
+        future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+        self._pending.append((item, future))
+        if self._runner is None or self._runner.done():
+            self._runner = asyncio.get_running_loop().create_task(self._run())
+        return await future
+
+    async def _run(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending[: self._max_batch], self._pending[self._max_batch :]
+            try:
+                results = await self._commit([item for item, _ in batch])
+            except Exception as exc:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                continue
+            for (_, future), result in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if isinstance(result, BaseException):
+                    future.set_exception(result)
+                else:
+                    future.set_result(result)

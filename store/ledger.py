@@ -12,7 +12,10 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import reduce
+from operator import or_
 
+from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
 from actors.errors import DomainError, ErrorCode
@@ -23,6 +26,9 @@ from store.models import Account, AccountLog, AccountType, Currency, FeeLedger
 
 LOG_DEPOSIT = "deposit"
 ZERO = Decimal(0)
+
+
+Key = tuple[int, int, int]  # an account: (user id, currency id, account type)
 
 
 @dataclass(frozen=True)
@@ -39,7 +45,7 @@ class Change:
     memo: str = ""
 
     @property
-    def key(self) -> tuple[int, int, int]:
+    def key(self) -> Key:
         return (self.uid, self.currency_id, int(self.account_type))
 
 
@@ -74,7 +80,7 @@ async def apply(changes: list[Change], fee: Fee | None = None) -> bool:
                 return False
         elif await AccountLog.filter(ref=changes[0].ref).using_db(conn).exists():
             return False
-        accounts: dict[tuple[int, int, int], Account] = {}
+        accounts: dict[Key, Account] = {}
         for change in sorted(changes, key=lambda c: c.key):
             if change.key in accounts:
                 continue
@@ -95,19 +101,7 @@ async def apply(changes: list[Change], fee: Fee | None = None) -> bool:
             account.lock_balance += change.lock
             if account.balance < ZERO or account.lock_balance < ZERO:
                 raise DomainError(ErrorCode.INSUFFICIENT_BALANCE)
-            logs.append(
-                AccountLog(
-                    user_id=change.uid,
-                    currency_id=change.currency_id,
-                    account_type=change.account_type,
-                    amount=change.balance,
-                    lock_amount=change.lock,
-                    balance_after=account.balance,
-                    log_type=change.log_type,
-                    memo=change.memo,
-                    ref=change.ref,
-                )
-            )
+            logs.append(_log(change, account.balance))
         for account in accounts.values():
             await account.save(using_db=conn, update_fields=["balance", "lock_balance", "updated_at"])
         await AccountLog.bulk_create(logs, using_db=conn)
@@ -116,6 +110,85 @@ async def apply(changes: list[Change], fee: Fee | None = None) -> bool:
                 trade_id=fee.trade_id, side=fee.side, currency_id=fee.currency_id, amount=fee.amount, using_db=conn
             )
     return True
+
+
+@retry_busy
+async def apply_debits(ops: list[list[Change]]) -> list[bool | DomainError]:
+    """Apply many independent operations on existing accounts in one transaction (group commit).
+
+    Each operation is all-or-nothing and answers like ``apply``: True, False if its first ref was
+    applied before (or earlier in ``ops``), or the DomainError that refused it (INSUFFICIENT_BALANCE,
+    also for an account that does not exist yet: nothing can be debited from it). One operation's
+    refusal does not affect the others. Rows are locked in key order, as ``apply`` locks them.
+    """
+    results: list[bool | DomainError] = [False] * len(ops)
+    async with in_transaction() as conn:
+        refs = [op[0].ref for op in ops]
+        seen = set(await AccountLog.filter(ref__in=refs).using_db(conn).values_list("ref", flat=True))
+        keys = {c.key for op in ops for c in op}
+        match = reduce(or_, (Q(user_id=u, currency_id=c, account_type=AccountType(t)) for u, c, t in keys))
+        locked = (
+            await Account.filter(match)
+            .order_by("user_id", "currency_id", "account_type")
+            .select_for_update()
+            .using_db(conn)
+        )
+        accounts = {(a.user_id, a.currency_id, int(a.account_type)): a for a in locked}  # type: ignore[attr-defined]
+        touched: dict[Key, Account] = {}
+        logs: list[AccountLog] = []
+        for index, op in enumerate(ops):
+            if op[0].ref in seen:
+                continue
+            seen.add(op[0].ref)
+            tried = _try(op, accounts)
+            if tried is None:
+                results[index] = DomainError(ErrorCode.INSUFFICIENT_BALANCE)
+                continue
+            after, balances = tried
+            for key, (balance, lock) in after.items():
+                accounts[key].balance, accounts[key].lock_balance = balance, lock
+                touched[key] = accounts[key]
+            logs.extend(_log(change, balance) for change, balance in zip(op, balances, strict=True))
+            results[index] = True
+        for key in sorted(touched):
+            await touched[key].save(using_db=conn, update_fields=["balance", "lock_balance", "updated_at"])
+        if logs:
+            await AccountLog.bulk_create(logs, using_db=conn)
+    return results
+
+
+def _try(
+    op: list[Change], accounts: dict[Key, Account]
+) -> tuple[dict[Key, tuple[Decimal, Decimal]], list[Decimal]] | None:
+    """Each touched account's (balance, lock) after ``op`` and the balance after each change, or
+    None if ``op`` cannot apply (a missing account, or a balance or lock that would go negative)."""
+    after: dict[Key, tuple[Decimal, Decimal]] = {}
+    balances = []
+    for change in op:
+        account = accounts.get(change.key)
+        if account is None:
+            return None
+        balance, lock = after.get(change.key, (account.balance, account.lock_balance))
+        balance, lock = balance + change.balance, lock + change.lock
+        if balance < ZERO or lock < ZERO:
+            return None
+        after[change.key] = (balance, lock)
+        balances.append(balance)
+    return after, balances
+
+
+def _log(change: Change, balance_after: Decimal) -> AccountLog:
+    return AccountLog(
+        user_id=change.uid,
+        currency_id=change.currency_id,
+        account_type=change.account_type,
+        amount=change.balance,
+        lock_amount=change.lock,
+        balance_after=balance_after,
+        log_type=change.log_type,
+        memo=change.memo,
+        ref=change.ref,
+    )
 
 
 async def credit(

@@ -18,7 +18,7 @@ from typing import Any
 import ray
 
 from actors.pair.state import ORPHAN_GRACE_MS
-from actors.runtime import DbActor
+from actors.runtime import DbActor, GroupCommit
 from actors.wallet import legs
 from store import ledger, spot
 from store.models import Account
@@ -36,10 +36,13 @@ class WalletShard(DbActor):
         self._index = index
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._reconciler: asyncio.Task[None] | None = None
+        # Freezes are on every order's path: they share transactions (ledger.apply_debits).
+        self._freezes: GroupCommit[list[ledger.Change], bool] = GroupCommit(ledger.apply_debits)
 
     async def freeze(self, uid: int, currency_id: int, amount: Decimal, ref: str) -> bool:
         """Move ``amount`` from balance to lock. Raises INSUFFICIENT_BALANCE; idempotent by ref."""
-        return await self._apply(uid, legs.freeze(uid, currency_id, amount, ref))
+        await self._ready()
+        return await self._freezes.submit(legs.freeze(uid, currency_id, amount, ref))
 
     async def release(self, uid: int, currency_id: int, amount: Decimal, ref: str) -> bool:
         """Move ``amount`` from lock back to balance; idempotent by ref."""

@@ -1,0 +1,47 @@
+"""GroupCommit batches what queues behind a running commit and answers each caller alone."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from actors.runtime import GroupCommit
+
+
+async def test_items_queued_behind_a_commit_share_the_next_one() -> None:
+    batches: list[list[int]] = []
+    gate = asyncio.Event()
+
+    async def commit(items: list[int]) -> list[int | BaseException]:
+        batches.append(items)
+        if len(batches) == 1:
+            await gate.wait()  # hold the first transaction open while more items arrive
+        return [ValueError(i) if i < 0 else i * 10 for i in items]
+
+    group: GroupCommit[int, int] = GroupCommit(commit, max_batch=3)
+    first = asyncio.ensure_future(group.submit(1))
+    await asyncio.sleep(0)
+    rest = [asyncio.ensure_future(group.submit(i)) for i in (2, -3, 4, 5)]
+    await asyncio.sleep(0)
+    gate.set()
+    assert await first == 10
+    outcomes = await asyncio.gather(*rest, return_exceptions=True)
+    assert outcomes[0] == 20 and isinstance(outcomes[1], ValueError) and outcomes[2:] == [40, 50]
+    assert batches == [[1], [2, -3, 4], [5]]
+
+
+async def test_a_failed_commit_fails_its_whole_batch_and_the_next_batch_still_runs() -> None:
+    calls = 0
+
+    async def commit(items: list[str]) -> list[str | BaseException]:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise ConnectionError("database went away")
+        return [item.upper() for item in items]
+
+    group: GroupCommit[str, str] = GroupCommit(commit)
+    with pytest.raises(ConnectionError):
+        await group.submit("a")
+    assert await group.submit("b") == "B"
