@@ -11,6 +11,7 @@ from redis.asyncio import Redis
 
 from actors.errors import DomainError, ErrorCode
 from config.settings import Settings
+from serve.api.pairs import PairCatalog
 from serve.i18n import normalize_lang
 from serve.outbox import Outbox
 from serve.security import Codes, LoginThrottle, Sessions
@@ -28,6 +29,7 @@ class Services:
     codes: Codes
     throttle: LoginThrottle
     outbox: Outbox
+    pairs: PairCatalog
 
     @classmethod
     def build(cls, settings: Settings, redis: Redis) -> Services:
@@ -38,6 +40,7 @@ class Services:
             codes=Codes(redis, settings),
             throttle=LoginThrottle(redis, settings),
             outbox=Outbox(redis, settings),
+            pairs=PairCatalog(),
         )
 
 
@@ -64,9 +67,20 @@ Svc = Annotated[Services, Depends(_services)]
 Token = Annotated[str, Depends(_token)]
 
 
-async def _current_user(svc: Svc, token: Token) -> User:
+async def _current_uid(svc: Svc, token: Token) -> int:
     uid = await svc.sessions.resolve(token)
-    user = await User.get_or_none(id=uid) if uid is not None else None
+    if uid is None:
+        raise DomainError(ErrorCode.LOGIN_REQUIRED)
+    return uid
+
+
+# The logged-in user's id from the session alone (one Redis read): for routes that need no more of
+# the user, such as the order path. Users are never deleted, so a live session names a real user.
+CurrentUid = Annotated[int, Depends(_current_uid)]
+
+
+async def _current_user(svc: Svc, uid: CurrentUid) -> User:
+    user = await User.get_or_none(id=uid)
     if user is None:
         raise DomainError(ErrorCode.LOGIN_REQUIRED)
     return user

@@ -115,7 +115,11 @@ def _assert(condition: bool) -> None:
 def test_market_orders_fill_at_the_book_and_never_rest(api: httpx.Client, traders: tuple[Member, Member]) -> None:
     alice, bob = traders
     for price, number in (("61000", "0.5"), ("62000", "0.5")):
-        ok(api.post("tx_out/add", json={"currency_match_id": BTC_USDT, "number": number, "price": price}, headers=alice.auth))
+        ok(
+            api.post(
+                "tx_out/add", json={"currency_match_id": BTC_USDT, "number": number, "price": price}, headers=alice.auth
+            )
+        )
     # bob spends 46000 USDT: all of the first ask (30500) and half of the second (15500)
     bought = ok(api.post("tx_in/add", json={"currency_match_id": BTC_USDT, "kind": "market", "total": "46000"},
                          headers=bob.auth))  # fmt: skip

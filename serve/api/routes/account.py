@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 
 from actors.errors import DomainError, ErrorCode
 from actors.money import money
-from serve.api.deps import CurrentUser
+from serve.api.deps import CurrentUid
 from serve.errors import envelope
 from store.models import INT_MAX, Account, AccountType, Currency
 
@@ -44,14 +44,14 @@ def account_public(currency: Currency, account_type: AccountType, row: Account |
 
 
 @router.get("/list")
-async def account_list(user: CurrentUser) -> Any:
+async def account_list(uid: CurrentUid) -> Any:
     """Every account group with one account per currency it may hold (zero when never used)."""
     currencies = await Currency.all().order_by("sort", "id")
-    rows = {(a.currency_id, a.account_type): a for a in await Account.filter(user_id=user.id)}  # type: ignore[attr-defined]
+    rows = {(a.currency_id, a.account_type): a for a in await Account.filter(user_id=uid)}  # type: ignore[attr-defined]
     groups = []
     for account_type in GROUP_ORDER:
         accounts = [
-            account_public(c, account_type, rows.get((c.id, account_type)), user.id)
+            account_public(c, account_type, rows.get((c.id, account_type)), uid)
             for c in currencies
             if str(int(account_type)) in c.account_types.split(",")
         ]
@@ -70,7 +70,7 @@ async def account_list(user: CurrentUser) -> Any:
 
 @router.get("/detail")
 async def account_detail(
-    user: CurrentUser,
+    uid: CurrentUid,
     currency_id: Annotated[int, Query(ge=1, le=INT_MAX)],
     account_type_id: Annotated[int, Query(ge=1, le=5)] = 1,
 ) -> Any:
@@ -79,5 +79,5 @@ async def account_detail(
     if currency is None:
         raise DomainError(ErrorCode.NOT_FOUND)
     account_type = AccountType(account_type_id)
-    row = await Account.get_or_none(user_id=user.id, currency_id=currency_id, account_type=account_type)
-    return envelope(account_public(currency, account_type, row, user.id))
+    row = await Account.get_or_none(user_id=uid, currency_id=currency_id, account_type=account_type)
+    return envelope(account_public(currency, account_type, row, uid))

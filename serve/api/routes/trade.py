@@ -17,11 +17,11 @@ from actors.engine import LIMIT, MARKET, PairRef, place_order
 from actors.errors import DomainError, ErrorCode
 from actors.money import money
 from actors.pair.state import BUY, SELL
-from serve.api.deps import CurrentUser, Lang, Svc
+from serve.api.deps import CurrentUid, Lang, Services, Svc
 from serve.api.paging import paginate
 from serve.errors import envelope
 from serve.i18n import N_, translate
-from store.models import INT_MAX, CurrencyMatch, Order, OrderStatus
+from store.models import INT_MAX, Order, OrderStatus
 from store.spot import OPEN_STATUSES
 
 router = APIRouter(tags=["trade"])
@@ -64,12 +64,8 @@ def _amount(text: str, missing: ErrorCode, places: int, too_precise: ErrorCode) 
     return value.normalize()
 
 
-async def _place(way: int, body: OrderIn, user: Any, svc: Any, request: Request, lang: str) -> Any:
-    pair = await CurrencyMatch.get_or_none(id=body.currency_match_id).prefetch_related(
-        "base_currency", "quote_currency"
-    )
-    if pair is None:
-        raise DomainError(ErrorCode.PAIR_NOT_FOUND)
+async def _place(way: int, body: OrderIn, uid: int, svc: Services, request: Request, lang: str) -> Any:
+    pair = await svc.pairs.get(body.currency_match_id)
     if not pair.open_change:
         raise DomainError(ErrorCode.PAIR_CLOSED)
     if way == SELL and pair.sell_disabled:
@@ -82,23 +78,22 @@ async def _place(way: int, body: OrderIn, user: Any, svc: Any, request: Request,
         number = _amount(body.number, ErrorCode.QUANTITY_REQUIRED, pair.qty_decimals, ErrorCode.QUANTITY_PRECISION)
         if kind == LIMIT:
             price = _amount(body.price, ErrorCode.PRICE_REQUIRED, pair.price_decimals, ErrorCode.PRICE_PRECISION)
-    ref = PairRef(pair.id, f"{pair.base_currency.code}/{pair.quote_currency.code}", pair.base_currency.id,
-                  pair.quote_currency.id)  # fmt: skip
-    placed = await place_order(request.app.state.engine, svc.redis, uid=user.id, pair=ref, way=way, kind=kind,
+    ref = PairRef(pair.id, pair.symbol, pair.base_currency_id, pair.quote_currency_id)
+    placed = await place_order(request.app.state.engine, svc.redis, uid=uid, pair=ref, way=way, kind=kind,
                                price=price, number=number, budget=budget)  # fmt: skip
     return envelope(placed, translate(PLACED, lang))
 
 
 @router.post("/tx_in/add")
-async def buy(body: OrderIn, user: CurrentUser, svc: Svc, request: Request, lang: Lang) -> Any:
+async def buy(body: OrderIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
     """Place a buy order (limit by default)."""
-    return await _place(BUY, body, user, svc, request, lang)
+    return await _place(BUY, body, uid, svc, request, lang)
 
 
 @router.post("/tx_out/add")
-async def sell(body: OrderIn, user: CurrentUser, svc: Svc, request: Request, lang: Lang) -> Any:
+async def sell(body: OrderIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
     """Place a sell order (limit by default); refused on pairs with selling disabled."""
-    return await _place(SELL, body, user, svc, request, lang)
+    return await _place(SELL, body, uid, svc, request, lang)
 
 
 def order_public(o: Order, lang: str) -> dict[str, Any]:
@@ -129,9 +124,9 @@ class ListQuery(BaseModel):
     currency_match_id: int | None = Field(default=None, ge=1, le=INT_MAX)
 
 
-async def _list(user: Any, q: ListQuery, lang: str, *, way: int | None, open_: bool) -> Any:
+async def _list(uid: int, q: ListQuery, lang: str, *, way: int | None, open_: bool) -> Any:
     query = Order.filter(
-        user_id=user.id, status__in=OPEN_STATUSES if open_ else (OrderStatus.FILLED, OrderStatus.CANCELLED)
+        user_id=uid, status__in=OPEN_STATUSES if open_ else (OrderStatus.FILLED, OrderStatus.CANCELLED)
     )
     if way is not None:
         query = query.filter(way=way)
@@ -142,30 +137,30 @@ async def _list(user: Any, q: ListQuery, lang: str, *, way: int | None, open_: b
 
 
 @router.get("/tx_in/list")
-async def open_buys(user: CurrentUser, lang: Lang, q: Annotated[ListQuery, Depends()]) -> Any:
+async def open_buys(uid: CurrentUid, lang: Lang, q: Annotated[ListQuery, Depends()]) -> Any:
     """The user's open buy orders, newest first (10 a page)."""
-    return await _list(user, q, lang, way=BUY, open_=True)
+    return await _list(uid, q, lang, way=BUY, open_=True)
 
 
 @router.get("/tx_out/list")
-async def open_sells(user: CurrentUser, lang: Lang, q: Annotated[ListQuery, Depends()]) -> Any:
+async def open_sells(uid: CurrentUid, lang: Lang, q: Annotated[ListQuery, Depends()]) -> Any:
     """The user's open sell orders, newest first (10 a page)."""
-    return await _list(user, q, lang, way=SELL, open_=True)
+    return await _list(uid, q, lang, way=SELL, open_=True)
 
 
 @router.get("/tx_history/list")
 async def history(
-    user: CurrentUser,
+    uid: CurrentUid,
     lang: Lang,
     q: Annotated[ListQuery, Depends()],
     way: Annotated[int | None, Query(ge=1, le=2)] = None,
 ) -> Any:
     """The user's filled and cancelled orders, newest first."""
-    return await _list(user, q, lang, way=way, open_=False)
+    return await _list(uid, q, lang, way=way, open_=False)
 
 
-async def _cancel(way: int, ref: OrderRef, user: Any, request: Request, lang: str) -> Any:
-    order = await Order.get_or_none(id=ref.id, user_id=user.id, way=way).prefetch_related(
+async def _cancel(way: int, ref: OrderRef, uid: int, request: Request, lang: str) -> Any:
+    order = await Order.get_or_none(id=ref.id, user_id=uid, way=way).prefetch_related(
         "currency_match__base_currency", "currency_match__quote_currency"
     )
     if order is None:
@@ -174,18 +169,18 @@ async def _cancel(way: int, ref: OrderRef, user: Any, request: Request, lang: st
         raise DomainError(ErrorCode.ORDER_NOT_OPEN)
     pair = order.currency_match
     result = await request.app.state.engine.pair(f"{pair.base_currency.code}/{pair.quote_currency.code}").cancel.remote(
-        order.id, user.id
+        order.id, uid
     )
     return envelope(result, translate(CANCELLED, lang))
 
 
 @router.post("/tx_in/cancel")
-async def cancel_buy(ref: OrderRef, user: CurrentUser, request: Request, lang: Lang) -> Any:
+async def cancel_buy(ref: OrderRef, uid: CurrentUid, request: Request, lang: Lang) -> Any:
     """Cancel one of the user's open buy orders; the unfilled funds return to the balance."""
-    return await _cancel(BUY, ref, user, request, lang)
+    return await _cancel(BUY, ref, uid, request, lang)
 
 
 @router.post("/tx_out/cancel")
-async def cancel_sell(ref: OrderRef, user: CurrentUser, request: Request, lang: Lang) -> Any:
+async def cancel_sell(ref: OrderRef, uid: CurrentUid, request: Request, lang: Lang) -> Any:
     """Cancel one of the user's open sell orders."""
-    return await _cancel(SELL, ref, user, request, lang)
+    return await _cancel(SELL, ref, uid, request, lang)

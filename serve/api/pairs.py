@@ -1,0 +1,73 @@
+"""Each replica's copy of the pair table, so the order path does not read it on every order.
+
+Pairs change only by an operator (open or close trading, disable selling), so a copy refreshed
+every few seconds is enough for the API's fast refusals; the pair's own actor checks the same flags
+again with its own configuration before it matches anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+from actors.errors import DomainError, ErrorCode
+from store.models import CurrencyMatch
+
+REFRESH_S = 5.0
+
+
+@dataclass(frozen=True)
+class PairInfo:
+    id: int
+    symbol: str
+    base_currency_id: int
+    quote_currency_id: int
+    open_change: bool
+    sell_disabled: bool
+    price_decimals: int
+    qty_decimals: int
+
+
+class PairCatalog:
+    """Pairs by id, reloaded at most every ``refresh_s`` seconds (and at once for an unknown id)."""
+
+    def __init__(self, refresh_s: float = REFRESH_S) -> None:
+        self._refresh_s = refresh_s
+        self._pairs: dict[int, PairInfo] = {}
+        self._loaded_at = float("-inf")
+        self._lock = asyncio.Lock()
+
+    async def get(self, pair_id: int) -> PairInfo:
+        """The pair, or PAIR_NOT_FOUND."""
+        if time.monotonic() - self._loaded_at > self._refresh_s or pair_id not in self._pairs:
+            await self._reload(pair_id)
+        pair = self._pairs.get(pair_id)
+        if pair is None:
+            raise DomainError(ErrorCode.PAIR_NOT_FOUND)
+        return pair
+
+    async def _reload(self, pair_id: int) -> None:
+        loaded_before = self._loaded_at
+        async with self._lock:
+            if self._loaded_at != loaded_before:  # another request reloaded while this one waited
+                return
+            # An unknown id reloads at most once a second, so probing ids cannot hammer the database.
+            if pair_id not in self._pairs and time.monotonic() - self._loaded_at < 1.0:
+                return
+            rows = await CurrencyMatch.all().prefetch_related("base_currency", "quote_currency")
+            self._pairs = {p.id: _info(p) for p in rows}
+            self._loaded_at = time.monotonic()
+
+
+def _info(p: CurrencyMatch) -> PairInfo:
+    return PairInfo(
+        id=p.id,
+        symbol=f"{p.base_currency.code}/{p.quote_currency.code}",
+        base_currency_id=p.base_currency.id,
+        quote_currency_id=p.quote_currency.id,
+        open_change=p.open_change,
+        sell_disabled=p.sell_disabled,
+        price_decimals=p.price_decimals,
+        qty_decimals=p.qty_decimals,
+    )
