@@ -18,7 +18,7 @@ export EXCHANGE_ENV ?= development
 run: install $(FRONT_BUILD)
 	exec $(BIN)/exchange up
 
-test: install
+test: install $(FRONT_BUILD)
 	cd $(FRONT) && npm test --silent
 	EXCHANGE_ENV=test $(BIN)/pytest
 

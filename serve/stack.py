@@ -175,13 +175,14 @@ class Stack:
         return self.settings
 
     def start_services(self) -> None:
-        """A local Ray (or the cluster at RAY_ADDRESS), the Serve app and the push fanout."""
+        """A local Ray (or the cluster at RAY_ADDRESS), the engine, the push fanout, then the Serve app."""
         self._start_ray(self.settings)
         if self.after_ray_init is not None:
             self.after_ray_init()
         self._start_engine(self.settings)
-        self._deploy(self.settings)
         self._start_fanout(self.settings)
+        # The API comes up last: once /api/ answers, push and the engine are already there.
+        self._deploy(self.settings)
 
     def _start_ray(self, settings: Settings) -> None:
         import ray

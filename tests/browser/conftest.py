@@ -1,0 +1,85 @@
+"""Browser tests: Debian's Chromium, driven by Playwright, against ``exchange up`` as ``make run`` starts it.
+
+One instance (its own SQLite, embedded Redis and Ray; market maker on, so books and candles move)
+serves the built frontend for the whole browser session. Screenshots are saved under
+``var/artifacts/screenshots`` for people to look at; the assertions never depend on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, sync_playwright
+
+from config.settings import ROOT
+from tests.utils.up import Instance, start
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = ROOT / "var" / "artifacts" / "screenshots"
+BROWSER_PAIRS = [1, 2, 3]  # BTC/USDT, ETH/USDT, LTC/USDT
+
+
+@pytest.fixture(scope="session")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Instance]:
+    assert (ROOT / "frontend" / "dist" / "index.html").exists(), "build the frontend first (make test does)"
+    instance = start(tmp_path_factory.mktemp("web"), pair_ids=BROWSER_PAIRS, market_maker=True)
+    try:
+        yield instance
+    finally:
+        code, left = instance.stop()
+        assert (code, left) == (0, []), instance.log_tail()
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium"
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    browser = playwright.chromium.launch(
+        executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+    )
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+class ConsoleErrors(list[str]):
+    """Console errors and uncaught page errors seen by one page."""
+
+
+@pytest.fixture
+def console_errors() -> ConsoleErrors:
+    return ConsoleErrors()
+
+
+@pytest.fixture
+def page(browser: Browser, web: Instance, console_errors: ConsoleErrors) -> Iterator[Page]:
+    """A fresh context (no stored token, language or theme) with the instance as base URL."""
+    context = browser.new_context(base_url=web.url, viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            console_errors.append(f"{message.text} ({message.location.get('url', '')})")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: console_errors.append(f"uncaught: {error}"))
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def screenshot(page: Page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    return path
