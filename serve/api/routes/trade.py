@@ -10,7 +10,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from actors.engine import LIMIT, MARKET, PairRef, place_order
@@ -137,13 +137,13 @@ async def _list(uid: int, q: ListQuery, lang: str, *, way: int | None, open_: bo
 
 
 @router.get("/tx_in/list")
-async def open_buys(uid: CurrentUid, lang: Lang, q: Annotated[ListQuery, Depends()]) -> Any:
+async def open_buys(uid: CurrentUid, lang: Lang, q: Annotated[ListQuery, Query()]) -> Any:
     """The user's open buy orders, newest first (10 a page)."""
     return await _list(uid, q, lang, way=BUY, open_=True)
 
 
 @router.get("/tx_out/list")
-async def open_sells(uid: CurrentUid, lang: Lang, q: Annotated[ListQuery, Depends()]) -> Any:
+async def open_sells(uid: CurrentUid, lang: Lang, q: Annotated[ListQuery, Query()]) -> Any:
     """The user's open sell orders, newest first (10 a page)."""
     return await _list(uid, q, lang, way=SELL, open_=True)
 
@@ -152,7 +152,7 @@ async def open_sells(uid: CurrentUid, lang: Lang, q: Annotated[ListQuery, Depend
 async def history(
     uid: CurrentUid,
     lang: Lang,
-    q: Annotated[ListQuery, Depends()],
+    q: Annotated[ListQuery, Query()],
     way: Annotated[int | None, Query(ge=1, le=2)] = None,
 ) -> Any:
     """The user's filled and cancelled orders, newest first."""
