@@ -20,6 +20,7 @@ run: install $(FRONT_BUILD)
 
 test: install $(FRONT_BUILD)
 	cd $(FRONT) && npm test --silent
+	cd $(FRONT) && npm run size:home --silent  # the home page's gzip JS against its 250 KB budget
 	EXCHANGE_ENV=test $(BIN)/pytest
 
 install: $(PY_STAMP) $(NODE_STAMP)

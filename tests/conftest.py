@@ -8,6 +8,7 @@ REDIS_URL set, flushes that Redis database. Point them at disposable servers (CI
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import signal
 import socket
@@ -22,7 +23,9 @@ from config.settings import ROOT, Settings
 from serve.stack import Stack
 from store.db import close_db, init_db
 
-TEST_DATA = ROOT / "var" / "test"
+# Two suites can run side by side (say, two engineers on one machine) when each sets its own
+# EXCHANGE_TEST_DATA_DIR, DATABASE_URL and REDIS_URL database.
+TEST_DATA = Path(os.environ.get("EXCHANGE_TEST_DATA_DIR") or ROOT / "var" / "test")
 
 
 def _interrupt_on_sigterm() -> None:
