@@ -3,8 +3,8 @@ import Big from 'big.js';
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 
-import { fixed } from '../lib/format';
-import { toBig } from '../lib/money';
+import { toBig, truncate } from '@/lib/format';
+
 import { useTradePage } from '../stores/trade-page-store';
 import type { DepthLevel } from '../types';
 
@@ -49,9 +49,9 @@ export const OrderBook = observer(function OrderBook() {
         onClick={() => trade.fillPrice(row.level.price)}
       >
         <span className="tp-depth-bar" style={{ width: `${width}%` }} aria-hidden="true" />
-        <span className={`num ${side === 'ask' ? 'down' : 'up'}`}>{fixed(row.level.price, dp)}</span>
-        <span className="num">{fixed(row.level.amount, qdp)}</span>
-        <span className="num">{fixed(row.cumulative.toFixed(), qdp)}</span>
+        <span className={`num ${side === 'ask' ? 'down' : 'up'}`}>{truncate(row.level.price, dp)}</span>
+        <span className="num">{truncate(row.level.amount, qdp)}</span>
+        <span className="num">{truncate(row.cumulative.toFixed(), qdp)}</span>
       </button>
     );
   };
@@ -66,7 +66,7 @@ export const OrderBook = observer(function OrderBook() {
       </div>
       <div className="tp-book-side asks" style={{ minHeight: `calc(${BOOK_LEVELS} * var(--tp-row))` }}>{[...asks].reverse().map((row) => line(row, 'ask'))}</div>
       <div className={`tp-book-last ${market.lastMove ?? ''}`} data-testid="book-last-price">
-        {fixed(market.quotation?.close, dp)}
+        {truncate(market.quotation?.close, dp)}
         {market.lastMove === 'up' ? ' ↑' : market.lastMove === 'down' ? ' ↓' : ''}
       </div>
       <div className="tp-book-side bids" style={{ minHeight: `calc(${BOOK_LEVELS} * var(--tp-row))` }}>{bids.map((row) => line(row, 'bid'))}</div>

@@ -7,7 +7,8 @@ import { type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
-import { EMPTY, fixed } from '../lib/format';
+import { EMPTY, truncate } from '@/lib/format';
+
 import { SLIDER_STEP, SLIDER_STOPS } from '../lib/money';
 import type { OrderMode } from '../lib/order-rules';
 import { useTradePage } from '../stores/trade-page-store';
@@ -42,7 +43,7 @@ const SideForm = observer(function SideForm({ way }: { way: Way }) {
         <div className="tp-available">
           <span className="muted">{t('form.available')}</span>
           <span className="num" data-testid={`${side}-available`}>
-            {balance === null ? EMPTY : `${fixed(balance, 6)} ${way === BUY ? quote : base}`}
+            {balance === null ? EMPTY : `${truncate(balance, 6)} ${way === BUY ? quote : base}`}
           </span>
         </div>
       )}
@@ -53,7 +54,7 @@ const SideForm = observer(function SideForm({ way }: { way: Way }) {
             className="tp-input num"
             inputMode="decimal"
             autoComplete="off"
-            placeholder={fixed(market.quotation?.close, market.priceDecimals)}
+            placeholder={truncate(market.quotation?.close, market.priceDecimals)}
             value={form.price}
             onChange={(e) => trade.setPrice(way, e.target.value)}
             data-testid={`${side}-price`}
@@ -62,7 +63,7 @@ const SideForm = observer(function SideForm({ way }: { way: Way }) {
           <input
             className="tp-input num"
             disabled
-            value={best ? `${t('form.marketPrice')} ≈ ${fixed(best, market.priceDecimals)}` : t('form.marketPrice')}
+            value={best ? `${t('form.marketPrice')} ≈ ${truncate(best, market.priceDecimals)}` : t('form.marketPrice')}
             data-testid={`${side}-price`}
           />
         )}

@@ -5,9 +5,9 @@
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 
+import { EMPTY, formatDateTime, toBig, truncate } from '@/lib/format';
+
 import type { OrdersView } from '../api/trade-api';
-import { EMPTY, fixed, formatOrderTime } from '../lib/format';
-import { toBig } from '../lib/money';
 import { useTradePage } from '../stores/trade-page-store';
 import { BUY, SELL, type SpotOrder, type Way } from '../types';
 
@@ -94,7 +94,7 @@ export const OrderPanel = observer(function OrderPanel() {
               <tbody>
                 {orders.rows.map((o) => (
                   <tr key={o.id} data-testid="order-row" data-order-id={o.id}>
-                    <td className="muted">{formatOrderTime(o.updated_at ?? o.created_at)}</td>
+                    <td className="muted">{formatDateTime(o.updated_at ?? o.created_at, { year: false })}</td>
                     <td>{o.currency_match?.symbol ?? o.symbol}</td>
                     <td className={o.way === BUY ? 'up' : 'down'}>{wayName(o)}</td>
                     <td className="num">
@@ -104,7 +104,7 @@ export const OrderPanel = observer(function OrderPanel() {
                     <td className="num">{plain(o.transacted_amount)}</td>
                     {history ? (
                       <>
-                        <td className="num">{fixed(o.transacted_volume, 6)}</td>
+                        <td className="num">{truncate(o.transacted_volume, 6)}</td>
                         <td>{statusName(o)}</td>
                       </>
                     ) : (

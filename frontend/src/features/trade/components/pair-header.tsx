@@ -2,11 +2,15 @@
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 
-import { changeClass, EMPTY, fixed, formatChange, formatVolume } from '../lib/format';
+import { useLocale } from '@/hooks/use-locale';
+import { EMPTY, formatChange, formatVolume, truncate } from '@/lib/format';
+
+import { changeClass } from '../lib/format';
 import { useTradePage } from '../stores/trade-page-store';
 
 export const PairHeader = observer(function PairHeader() {
   const { t } = useTranslation('trade');
+  const locale = useLocale();
   const { market } = useTradePage();
   const q = market.quotation;
   const dp = market.priceDecimals;
@@ -18,7 +22,7 @@ export const PairHeader = observer(function PairHeader() {
         {market.symbol ?? EMPTY}
       </h1>
       <div className={`tp-last ${tone}`} data-testid="last-price">
-        {fixed(q?.close, dp)}
+        {truncate(q?.close, dp)}
       </div>
       <dl className="tp-stats">
         <div>
@@ -29,15 +33,15 @@ export const PairHeader = observer(function PairHeader() {
         </div>
         <div>
           <dt>{t('header.high')}</dt>
-          <dd>{fixed(q?.high, dp)}</dd>
+          <dd>{truncate(q?.high, dp)}</dd>
         </div>
         <div>
           <dt>{t('header.low')}</dt>
-          <dd>{fixed(q?.low, dp)}</dd>
+          <dd>{truncate(q?.low, dp)}</dd>
         </div>
         <div>
           <dt>{t('header.volume')}</dt>
-          <dd>{formatVolume(q?.volume)}</dd>
+          <dd data-testid="pair-volume">{formatVolume(q?.volume, locale)}</dd>
         </div>
       </dl>
     </section>

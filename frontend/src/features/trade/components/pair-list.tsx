@@ -3,7 +3,9 @@ import { observer } from 'mobx-react-lite';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { changeClass, fixed, formatChange } from '../lib/format';
+import { formatChange, truncate } from '@/lib/format';
+
+import { changeClass } from '../lib/format';
 import { isOpen } from '../lib/saved-pair';
 import { useTradePage } from '../stores/trade-page-store';
 
@@ -76,7 +78,7 @@ export const PairList = observer(function PairList() {
                   <strong>{m.base_currency_code}</strong>
                   <span className="muted">/{m.quote_currency_code}</span>
                 </span>
-                <span className="num">{fixed(q?.close, m.price_decimals ?? 4)}</span>
+                <span className="num">{truncate(q?.close, m.price_decimals ?? 4)}</span>
                 <span className={`num ${changeClass(q?.change)}`}>{formatChange(q?.change)}</span>
               </button>
             </li>

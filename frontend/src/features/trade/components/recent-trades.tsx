@@ -2,7 +2,8 @@
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 
-import { fixed, formatClock } from '../lib/format';
+import { formatTime, truncate } from '@/lib/format';
+
 import { useTradePage } from '../stores/trade-page-store';
 import { BUY } from '../types';
 
@@ -24,9 +25,9 @@ export const RecentTrades = observer(function RecentTrades() {
       <ol className="tp-trade-items">
         {market.trades.map((tr) => (
           <li key={tr.id} className="tp-row" data-testid="trade-row">
-            <span className="muted">{formatClock(tr.time || tr.timestamp)}</span>
-            <span className={`num ${tr.way === BUY ? 'up' : 'down'}`}>{fixed(tr.price, dp)}</span>
-            <span className="num">{fixed(tr.amount, qdp)}</span>
+            <span className="muted">{formatTime(tr.time || tr.timestamp)}</span>
+            <span className={`num ${tr.way === BUY ? 'up' : 'down'}`}>{truncate(tr.price, dp)}</span>
+            <span className="num">{truncate(tr.amount, qdp)}</span>
           </li>
         ))}
       </ol>

@@ -5,45 +5,13 @@
  */
 import Big from 'big.js';
 
+import { positive, toBig } from '@/lib/format';
+
 export const PRICE_DECIMALS = 4;
 export const QUANTITY_DECIMALS = 6;
 export const TOTAL_DECIMALS = 6;
 export const SLIDER_STEP = 25;
 export const SLIDER_STOPS = [0, 25, 50, 75, 100] as const;
-
-/** A decimal string (or number) as Big, or null when it is empty or not a finite number. */
-export function toBig(value: unknown): Big | null {
-  if (value === null || value === undefined) return null;
-  const text = String(value).trim();
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(text)) return null;
-  try {
-    return new Big(text);
-  } catch {
-    return null;
-  }
-}
-
-/** A strictly positive amount, or null. */
-export function positive(value: unknown): Big | null {
-  const n = toBig(value);
-  return n && n.gt(0) ? n : null;
-}
-
-/**
- * What a number field keeps of the typed text: digits and one decimal point (a comma counts as
- * one), at most `decimals` digits after it — extra digits are cut, never rounded up.
- */
-export function sanitizeDecimal(text: string, decimals: number): string {
-  let cleaned = text.replace(/,/g, '.').replace(/[^\d.]/g, '');
-  const dot = cleaned.indexOf('.');
-  if (dot >= 0) {
-    const whole = cleaned.slice(0, dot);
-    const fraction = cleaned.slice(dot + 1).replace(/\./g, '');
-    cleaned = decimals > 0 ? `${whole || '0'}.${fraction.slice(0, decimals)}` : whole;
-  }
-  // "007" → "7", but "0" and "0.5" stay.
-  return cleaned.replace(/^0+(?=\d)/, '');
-}
 
 export function floorTo(value: Big, decimals: number): Big {
   return value.round(decimals, Big.roundDown);

@@ -2,8 +2,10 @@
  * Checks a spot order before it is sent (spec trading §5) and shapes the request body.
  * Errors are keys of the `trade` translation namespace.
  */
+import { positive, toBig } from '@/lib/format';
+
 import { BUY, SELL, type Way } from '../types';
-import { ceilTo, positive, toBig, TOTAL_DECIMALS } from './money';
+import { ceilTo, TOTAL_DECIMALS } from './money';
 
 /** Selling on this pair is blocked (spec §9; the server refuses it too). */
 export const SELL_BLOCKED_PAIR_ID = 64;

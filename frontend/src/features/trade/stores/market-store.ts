@@ -6,10 +6,11 @@
  */
 import { makeAutoObservable, runInAction } from 'mobx';
 
+import { positive } from '@/lib/format';
 import { SequenceTracker } from '@/lib/socket';
 
 import type { TradeApi } from '../api/trade-api';
-import { positive, PRICE_DECIMALS, QUANTITY_DECIMALS } from '../lib/money';
+import { PRICE_DECIMALS, QUANTITY_DECIMALS } from '../lib/money';
 import { isOpen, loadTradeInfo, pickDefaultPair, saveTradeInfo } from '../lib/saved-pair';
 import type {
   CompletedTrade,

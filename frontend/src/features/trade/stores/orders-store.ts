@@ -6,8 +6,9 @@
  */
 import { makeAutoObservable, runInAction } from 'mobx';
 
+import { toBig } from '@/lib/format';
+
 import { ORDERS_PAGE_SIZE, type OrdersView, type TradeApi } from '../api/trade-api';
-import { toBig } from '../lib/money';
 import { BUY, ORDER_STATUS, type SpotOrder, type Way } from '../types';
 import type { MarketStore } from './market-store';
 

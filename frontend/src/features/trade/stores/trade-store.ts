@@ -8,14 +8,10 @@
  */
 import { makeAutoObservable, runInAction } from 'mobx';
 
+import { sanitizeDecimal } from '@/lib/format';
+
 import type { TradeApi } from '../api/trade-api';
-import {
-  buyQuantityAt,
-  orderTotal,
-  sanitizeDecimal,
-  sellQuantityAt,
-  snapPercent,
-} from '../lib/money';
+import { buyQuantityAt, orderTotal, sellQuantityAt, snapPercent } from '../lib/money';
 import { checkOrder, type OrderError, type OrderMode } from '../lib/order-rules';
 import { BUY, SELL, type SpotOrder, type Way } from '../types';
 import type { MarketStore } from './market-store';
