@@ -57,6 +57,13 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ),
     ErrorCode.INSUFFICIENT_BALANCE: Outcome(CODE_ERROR, 400, N_("Insufficient balance")),
     ErrorCode.ACCOUNT_TYPE_NOT_ALLOWED: Outcome(CODE_ERROR, 400, N_("This account cannot hold that currency")),
+    ErrorCode.TRANSFER_AMOUNT_REQUIRED: Outcome(CODE_ERROR, 400, N_("Please enter the transfer amount")),
+    ErrorCode.AMOUNT_PRECISION: Outcome(CODE_ERROR, 400, N_("The amount can have at most {places} decimal places")),
+    ErrorCode.SAME_ACCOUNT: Outcome(CODE_ERROR, 400, N_("Choose two different accounts")),
+    ErrorCode.CONVERT_NOT_SUPPORTED: Outcome(CODE_ERROR, 400, N_("Only BTC and ETH can be converted")),
+    ErrorCode.CURRENCY_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Currency not found")),
+    ErrorCode.AMOUNT_TOO_SMALL: Outcome(CODE_ERROR, 400, N_("The amount is too small")),
+    ErrorCode.WALLET_UNAVAILABLE: Outcome(CODE_ERROR, 503, N_("The wallet is busy, please try again")),
     ErrorCode.PAIR_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Trading pair not found")),
     ErrorCode.PAIR_CLOSED: Outcome(CODE_ERROR, 400, N_("Trading is not currently supported")),
     ErrorCode.SELL_DISABLED: Outcome(CODE_ERROR, 400, N_("Selling is not currently supported on this pair")),
@@ -130,6 +137,9 @@ FIELD_LABELS: dict[str, str] = {
     "page": N_("Page"),
     "limit": N_("Page size"),
     "vtype": N_("Verification method"),
+    "currency_id": N_("Currency"),
+    "balance": N_("Amount"),
+    "number": N_("Amount"),
 }
 
 

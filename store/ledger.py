@@ -10,11 +10,13 @@ add in floating point. The wallet actors call these functions; so does the opera
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import reduce
 from operator import or_
 
+from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
@@ -43,6 +45,7 @@ class Change:
     log_type: str
     ref: str
     memo: str = ""
+    extra: dict[str, object] | None = None
 
     @property
     def key(self) -> Key:
@@ -68,10 +71,16 @@ def account_type_of(code: str) -> AccountType:
         raise LookupError(f"unknown account type {code!r}") from exc
 
 
+# Rows that must be written in the transaction of a balance change (a withdrawal request with its lock).
+Also = Callable[[BaseDBAsyncClient], Awaitable[None]]
+
+
 @retry_busy
-async def apply(changes: list[Change], fee: Fee | None = None) -> bool:
+async def apply(changes: list[Change], fee: Fee | None = None, also: Also | None = None) -> bool:
     """Apply a batch atomically. Returns False (and changes nothing) if it was applied before.
 
+    ``also`` runs inside the same transaction after the balances and journal rows are written; what
+    it writes commits or rolls back with them (it runs again if SQLite makes the whole batch retry).
     Raises INSUFFICIENT_BALANCE if any balance or lock would go below zero; nothing is written then.
     """
     async with in_transaction() as conn:
@@ -109,6 +118,8 @@ async def apply(changes: list[Change], fee: Fee | None = None) -> bool:
             await FeeLedger.create(
                 trade_id=fee.trade_id, side=fee.side, currency_id=fee.currency_id, amount=fee.amount, using_db=conn
             )
+        if also is not None:
+            await also(conn)
     return True
 
 
@@ -188,6 +199,7 @@ def _log(change: Change, balance_after: Decimal) -> AccountLog:
         log_type=change.log_type,
         memo=change.memo,
         ref=change.ref,
+        extra=change.extra,
     )
 
 

@@ -204,10 +204,14 @@ class AccountLog(Model):
     log_type = fields.CharField(max_length=32)
     memo = fields.CharField(max_length=255, default="")
     ref = fields.CharField(max_length=128, null=True, unique=True)
+    # Facts the records page shows beside the amount: a transfer's from and to account, a conversion's
+    # other currency and price, a withdrawal's id.
+    extra = fields.JSONField(null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:
         table = "account_logs"
+        indexes = (("user_id", "account_type", "currency_id"),)
 
 
 class OrderStatus(IntEnum):

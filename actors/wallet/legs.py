@@ -70,3 +70,37 @@ def settle(leg: TradeLeg, side: int) -> tuple[list[Change], Fee]:
 def shard_of(uid: int, shards: int) -> int:
     """The one sharding rule: a user's wallet lives in shard ``uid % shards``."""
     return uid % shards
+
+
+def transfer(
+    uid: int, currency_id: int, amount: Decimal, source: AccountType, target: AccountType, ref: str
+) -> list[Change]:
+    """Both legs of a move between two of a user's accounts: one batch, so it applies whole or not at all."""
+    extra: dict[str, object] = {"from": source.code, "to": target.code}
+    return [
+        Change(uid, currency_id, source, -amount, ZERO, "transfer", f"{ref}:out", "transfer out", extra),
+        Change(uid, currency_id, target, amount, ZERO, "transfer", f"{ref}:in", "transfer in", extra),
+    ]
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """``amount`` of one currency into ``value`` of another at ``price``, both in the change account."""
+
+    uid: int
+    from_currency_id: int
+    to_currency_id: int
+    amount: Decimal
+    value: Decimal
+    price: Decimal
+    from_code: str = ""
+    to_code: str = ""
+
+
+def convert(c: Conversion, ref: str) -> list[Change]:
+    """The user's two legs; the house's side of a conversion is these journal rows themselves."""
+    extra: dict[str, object] = {"from": c.from_code, "to": c.to_code, "price": str(c.price)}
+    return [
+        Change(c.uid, c.from_currency_id, CHANGE, -c.amount, ZERO, "convert", f"{ref}:out", "convert out", extra),
+        Change(c.uid, c.to_currency_id, CHANGE, c.value, ZERO, "convert", f"{ref}:in", "convert in", extra),
+    ]

@@ -21,7 +21,7 @@ from actors.pair.state import ORPHAN_GRACE_MS
 from actors.runtime import DbActor, GroupCommit
 from actors.wallet import legs
 from store import ledger, spot
-from store.models import Account
+from store.models import Account, AccountType
 
 log = logging.getLogger(__name__)
 RECONCILE_SECONDS = 15.0
@@ -62,6 +62,19 @@ class WalletShard(DbActor):
     ) -> bool:
         change = ledger.Change(uid, currency_id, legs.CHANGE, amount, ledger.ZERO, log_type, ref, memo)
         return await self._apply(uid, [change])
+
+    async def transfer(self, uid: int, currency_id: int, amount: Decimal, source: int, target: int, ref: str) -> bool:
+        """Move ``amount`` between two of the user's accounts in one ledger batch (both legs or neither).
+
+        Raises INSUFFICIENT_BALANCE; idempotent by ref."""
+        changes = legs.transfer(uid, currency_id, amount, AccountType(source), AccountType(target), ref)
+        return await self._apply(uid, changes)
+
+    async def convert(self, conversion: legs.Conversion, ref: str) -> bool:
+        """Swap one currency of the change account for another at a given price, atomically.
+
+        Raises INSUFFICIENT_BALANCE; idempotent by ref."""
+        return await self._apply(conversion.uid, legs.convert(conversion, ref))
 
     async def reconcile(self, grace_ms: int = ORPHAN_GRACE_MS) -> int:
         """Release freezes whose order never reached its pair (this shard's users); returns how many.

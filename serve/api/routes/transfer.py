@@ -1,0 +1,137 @@
+"""Moving funds inside one user's wallet: account/transfer (between account types) and account/convert
+(BTC or ETH into USDT at the USD price). Both go through the user's WalletShard as one ledger batch."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import ROUND_DOWN, Decimal
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from ray.exceptions import RayActorError
+
+from actors.errors import DomainError, ErrorCode
+from actors.money import money
+from actors.wallet.legs import Conversion
+from serve.api.amounts import parse_amount
+from serve.api.deps import CurrentUid, Lang, SingleFlight
+from serve.api.paging import paginate
+from serve.api.routes.records import record_public
+from serve.api.schemas import fail
+from serve.errors import envelope
+from serve.i18n import N_, translate
+from store.ledger import account_type_of
+from store.models import INT_MAX, AccountLog, AccountType, Currency
+
+router = APIRouter(prefix="/account", tags=["account"])
+
+CONVERTIBLE = ("BTC", "ETH")  # spec §9: Bitcoin and Ether only
+CONVERT_TO = "USDT"
+TRANSFERRED = N_("Transferred")
+CONVERTED = N_("Converted")
+CHOOSE_ACCOUNT = N_("Please choose an account")
+RECORDS_PER_PAGE = 15
+
+
+def _account_type(value: object) -> AccountType:
+    """1 to 5, or an account code (``legal_account`` or ``legal``)."""
+    try:
+        if isinstance(value, int) and not isinstance(value, bool) or isinstance(value, str) and value.isdigit():
+            return AccountType(int(value))
+        if isinstance(value, str) and value.strip():
+            return account_type_of(value.strip())
+    except (ValueError, LookupError):
+        pass
+    raise fail(CHOOSE_ACCOUNT)
+
+
+class TransferIn(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    currency_id: int = Field(ge=1, le=INT_MAX)
+    balance: str | int | None = None
+    source: AccountType = Field(default=None, validation_alias="from", validate_default=True)  # type: ignore[assignment]
+    target: AccountType = Field(default=None, validation_alias="to", validate_default=True)  # type: ignore[assignment]
+
+    @field_validator("source", "target", mode="before")
+    @classmethod
+    def _type(cls, value: object) -> AccountType:
+        return _account_type(value)
+
+
+class ConvertIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    currency_id: int = Field(ge=1, le=INT_MAX)
+    number: str | int | None = None
+    currency_protocol_id: int | None = None  # sent by the client; a conversion involves no chain
+
+
+async def _currency(currency_id: int) -> Currency:
+    currency = await Currency.get_or_none(id=currency_id)
+    if currency is None:
+        raise DomainError(ErrorCode.CURRENCY_NOT_FOUND)
+    return currency
+
+
+def holds(currency: Currency, account_type: AccountType) -> bool:
+    return str(int(account_type)) in currency.account_types.split(",")
+
+
+async def call_wallet(request: Request, uid: int, method: str, *args: Any) -> Any:
+    """Call one method of the user's wallet actor; a shard that died mid-call is a 503."""
+    wallet = request.app.state.engine.wallet(uid)
+    try:
+        return await getattr(wallet, method).remote(*args)
+    except RayActorError as exc:
+        raise DomainError(ErrorCode.WALLET_UNAVAILABLE) from exc
+
+
+@router.post("/transfer", dependencies=[SingleFlight])
+async def transfer(body: TransferIn, uid: CurrentUid, request: Request, lang: Lang) -> Any:
+    """Move an amount between two of the user's accounts of one currency, atomically."""
+    currency = await _currency(body.currency_id)
+    amount = parse_amount(body.balance, missing=ErrorCode.TRANSFER_AMOUNT_REQUIRED, places=currency.decimals)
+    if body.source == body.target:
+        raise DomainError(ErrorCode.SAME_ACCOUNT)
+    if not holds(currency, body.source) or not holds(currency, body.target):
+        raise DomainError(ErrorCode.ACCOUNT_TYPE_NOT_ALLOWED)
+    ref = f"x{uuid.uuid4().hex}"
+    await call_wallet(request, uid, "transfer", uid, currency.id, amount, int(body.source), int(body.target), ref)
+    data = {"currency_id": currency.id, "balance": money(amount), "from": body.source.code, "to": body.target.code}
+    return envelope(data, translate(TRANSFERRED, lang))
+
+
+@router.post("/convert", dependencies=[SingleFlight])
+async def convert(body: ConvertIn, uid: CurrentUid, request: Request, lang: Lang) -> Any:
+    """Convert BTC or ETH of the change account into USDT at the currency's USD price (rounded down)."""
+    currency = await _currency(body.currency_id)
+    if currency.code not in CONVERTIBLE:
+        raise DomainError(ErrorCode.CONVERT_NOT_SUPPORTED)
+    amount = parse_amount(body.number, missing=ErrorCode.QUANTITY_REQUIRED, places=currency.decimals)
+    usdt = await Currency.get(code=CONVERT_TO)
+    price = currency.usd_price / usdt.usd_price
+    value = (amount * price).quantize(Decimal(1).scaleb(-usdt.decimals), rounding=ROUND_DOWN)
+    if value <= 0:
+        raise DomainError(ErrorCode.AMOUNT_TOO_SMALL)
+    conversion = Conversion(uid, currency.id, usdt.id, amount, value, price, currency.code, usdt.code)
+    await call_wallet(request, uid, "convert", conversion, f"c{uuid.uuid4().hex}")
+    data = {"currency_id": currency.id, "number": money(amount), "price": money(price), "usdt": money(value)}
+    return envelope(data, translate(CONVERTED, lang))
+
+
+@router.get("/transfer_log")
+async def transfer_log(
+    uid: CurrentUid,
+    lang: Lang,
+    currency_id: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None,
+    page: Annotated[int, Query(ge=1, le=INT_MAX)] = 1,
+) -> Any:
+    """The user's transfers between accounts, newest first (one row per transfer, 15 a page)."""
+    query = AccountLog.filter(user_id=uid, log_type="transfer", amount__lt=0)
+    if currency_id is not None:
+        query = query.filter(currency_id=currency_id)
+    query = query.order_by("-id").prefetch_related("currency")
+    page_data = await paginate(query, page, RECORDS_PER_PAGE, lambda r: record_public(r, lang))
+    for row in page_data["data"]:
+        row["value"] = row["value"].removeprefix("-")  # the amount moved, not the out leg's sign
+    return envelope(page_data)

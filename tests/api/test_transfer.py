@@ -1,0 +1,211 @@
+"""Transfers between a user's accounts, BTC/ETH conversion, the records pages and the transfer log."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import httpx
+import pytest
+
+from store.models import AccountLog, AccountType, Currency
+from tests.utils.users import Member, error, member, ok
+from tests.utils.wallets import BTC, ETH, LTC, USDT, balance, fund, system_totals
+
+CHANGE, LEGAL, LEVER, MICRO = 1, 2, 3, 4
+
+
+def transfer(api: httpx.Client, m: Member, amount: Any, source: Any = "change_account", target: Any = "legal_account",
+             currency_id: int = USDT) -> httpx.Response:  # fmt: skip
+    body = {"currency_id": currency_id, "balance": amount, "from": source, "to": target}
+    return api.post("account/transfer", json=body, headers=m.auth)
+
+
+def convert(api: httpx.Client, m: Member, number: Any, currency_id: int = BTC) -> httpx.Response:
+    return api.post("account/convert", json={"currency_id": currency_id, "number": number}, headers=m.auth)
+
+
+@pytest.fixture
+async def alice(api: httpx.Client, db: None) -> Member:
+    user = member(api)
+    await fund(user, "USDT", "1000")
+    await fund(user, "BTC", "1")
+    await fund(user, "ETH", "2")
+    return user
+
+
+# --- account/transfer ------------------------------------------------------------------------------
+
+
+def test_alice_moves_usdt_from_her_trade_account_to_her_legal_account(api: httpx.Client, alice: Member) -> None:
+    response = transfer(api, alice, "250.5")
+    assert ok(response) == {"currency_id": USDT, "balance": "250.5", "from": "change_account", "to": "legal_account"}
+    assert response.json()["msg"] == "Transferred"
+    assert balance(api, alice, USDT, CHANGE) == (Decimal("749.5"), 0)
+    assert balance(api, alice, USDT, LEGAL) == (Decimal("250.5"), 0)
+    # and back, naming the accounts by number
+    ok(transfer(api, alice, 50, LEGAL, CHANGE))
+    assert balance(api, alice, USDT, LEGAL) == (Decimal("200.5"), 0)
+    ok(transfer(api, alice, "0.5", "legal", "lever"))
+    groups = {g["account_code"]: g for g in ok(api.get("account/list", headers=alice.auth))}
+    lever_usdt = next(a for a in groups["lever_account"]["accounts"] if a["currency_id"] == USDT)
+    assert lever_usdt["balance"] == "0.5"
+
+
+def test_records_show_both_legs_and_the_transfer_log_one_row(api: httpx.Client, alice: Member) -> None:
+    ok(transfer(api, alice, "100"))
+    change = ok(api.get("account_log/change", params={"currency_id": USDT}, headers=alice.auth))
+    legal = ok(api.get("account_log/legal", headers=alice.auth))
+    out, into = change["data"][0], legal["data"][0]
+    assert (out["value"], out["log_type"], out["notes"]) == ("-100", "transfer", "Transfer")
+    assert out["extra_data"] == {"from": "change_account", "to": "legal_account"}
+    assert (into["value"], into["currency"]["code"], into["balance_after"]) == ("100", "USDT", "100")
+    assert change["per_page"] == 15 and [r["log_type"] for r in change["data"]] == ["transfer", "deposit"]
+    log = ok(api.get("account/transfer_log", headers=alice.auth))
+    assert log["total"] == 1 and log["data"][0]["value"] == "100"
+    assert log["data"][0]["extra_data"]["to"] == "legal_account"
+    assert ok(api.get("account/transfer_log", params={"currency_id": BTC}, headers=alice.auth))["total"] == 0
+    translated = ok(api.get("account_log/legal", headers={**alice.auth, "lang": "hk"}))["data"][0]["notes"]
+    assert translated and translated != "Transfer"
+
+
+def test_records_are_paged_by_15_and_filtered_by_currency(api: httpx.Client, alice: Member) -> None:
+    for _ in range(16):
+        ok(transfer(api, alice, "1"))
+    first = ok(api.get("account_log/legal", headers=alice.auth))
+    assert (first["total"], first["per_page"], first["last_page"], len(first["data"])) == (16, 15, 2, 15)
+    second = ok(api.get("account_log/legal", params={"page": 2}, headers=alice.auth))
+    assert len(second["data"]) == 1 and second["current_page"] == 2
+    assert ok(api.get("account_log/legal", params={"currency_id": BTC}, headers=alice.auth))["total"] == 0
+    assert ok(api.get("account/transfer_log", params={"page": 2}, headers=alice.auth))["data"][0]["value"] == "1"
+    assert ok(api.get("account_log/micro", headers=alice.auth))["total"] == 0
+    assert ok(api.get("account_log/financial", headers=alice.auth))["total"] == 0
+    assert error(api.get("account_log/savings", headers=alice.auth), 400)
+    assert error(api.get("account_log/legal", params={"page": 0}, headers=alice.auth), 400)
+    assert error(api.get("account_log/legal", params={"currency_id": "x"}, headers=alice.auth), 400)
+
+
+@pytest.mark.parametrize(
+    ("amount", "message"),
+    [
+        ("", "Please enter the transfer amount"),
+        (None, "Please enter the transfer amount"),
+        ("0", "Please enter the transfer amount"),
+        ("-5", "Please enter the transfer amount"),
+        ("abc", "Please enter the transfer amount"),
+        ("NaN", "Please enter the transfer amount"),
+        ("1e40", "Please enter the transfer amount"),
+        ("1.0000001", "The amount can have at most 6 decimal places"),
+    ],
+)
+def test_transfer_amount_rules(api: httpx.Client, alice: Member, amount: Any, message: str) -> None:
+    assert error(transfer(api, alice, amount), 400) == message
+    assert balance(api, alice, USDT) == (Decimal(1000), 0)
+
+
+def test_transfer_refusals_leave_every_balance_untouched(api: httpx.Client, alice: Member) -> None:
+    assert error(transfer(api, alice, "1000.01"), 400) == "Insufficient balance"
+    assert error(transfer(api, alice, "1", "legal", "change"), 400) == "Insufficient balance"
+    assert error(transfer(api, alice, "1", "change", "change_account"), 400) == "Choose two different accounts"
+    assert error(transfer(api, alice, "1", "savings"), 400) == "Please choose an account"
+    assert error(transfer(api, alice, "1", 9), 400) == "Please choose an account"
+    assert error(transfer(api, alice, "1", None), 400) == "Please choose an account"
+    body = {"currency_id": USDT, "balance": "1", "from": "change"}
+    assert error(api.post("account/transfer", json=body, headers=alice.auth), 400) == "Please choose an account"
+    assert error(transfer(api, alice, "1", currency_id=999), 404) == "Currency not found"
+    assert error(transfer(api, alice, "1", currency_id=2**40), 400)
+    assert error(transfer(api, alice, "1", currency_id=0), 400)
+    assert balance(api, alice, USDT) == (Decimal(1000), 0)
+    assert balance(api, alice, USDT, LEGAL) == (0, 0)
+
+
+async def test_transfer_only_between_accounts_the_currency_allows(api: httpx.Client, alice: Member) -> None:
+    await fund(alice, "ACB", "10")
+    acb = await Currency.get(code="ACB")
+    original = acb.account_types
+    await Currency.filter(id=acb.id).update(account_types="1,4")
+    try:
+        message = error(transfer(api, alice, "1", "change", "legal", currency_id=acb.id), 400)
+        assert message == "This account cannot hold that currency"
+        ok(transfer(api, alice, "1", "change", "micro", currency_id=acb.id))
+    finally:
+        await Currency.filter(id=acb.id).update(account_types=original)
+
+
+def test_transfer_needs_login(api: httpx.Client) -> None:
+    body = {"currency_id": USDT, "balance": "1", "from": 1, "to": 2}
+    assert error(api.post("account/transfer", json=body), 401, 999)
+    assert error(api.get("account_log/change"), 401, 999)
+    assert error(api.get("account/transfer_log"), 401, 999)
+    assert error(api.post("account/convert", json={"currency_id": BTC, "number": "1"}), 401, 999)
+
+
+def test_one_user_cannot_see_or_move_another_users_funds(api: httpx.Client, alice: Member) -> None:
+    mallory = member(api)
+    ok(transfer(api, alice, "10"))
+    # Every route acts on the session's user: a user id in the body is ignored.
+    body = {"currency_id": USDT, "balance": "10", "from": 1, "to": 2, "user_id": alice.uid, "uid": alice.uid}
+    assert error(api.post("account/transfer", json=body, headers=mallory.auth), 400) == "Insufficient balance"
+    convert_body = {"currency_id": BTC, "number": "0.1", "user_id": alice.uid}
+    assert error(api.post("account/convert", json=convert_body, headers=mallory.auth), 400) == "Insufficient balance"
+    for path in ("account_log/change", "account_log/legal", "account/transfer_log"):
+        assert ok(api.get(path, params={"user_id": alice.uid}, headers=mallory.auth))["total"] == 0, path
+    assert balance(api, alice, USDT) == (Decimal(990), 0)
+    assert balance(api, alice, BTC) == (Decimal(1), 0)
+
+
+# --- account/convert -------------------------------------------------------------------------------
+
+
+def test_alice_converts_btc_and_eth_into_usdt_at_the_usd_price(api: httpx.Client, alice: Member) -> None:
+    response = convert(api, alice, "0.25")
+    assert ok(response) == {"currency_id": BTC, "number": "0.25", "price": "68000", "usdt": "17000"}
+    assert response.json()["msg"] == "Converted"
+    assert balance(api, alice, BTC) == (Decimal("0.75"), 0)
+    assert balance(api, alice, USDT) == (Decimal(18000), 0)
+    ok(convert(api, alice, "0.00000001", ETH))  # 3500 × 1e-8 = 0.000035 USDT
+    assert balance(api, alice, USDT) == (Decimal("18000.000035"), 0)
+    record = ok(api.get("account_log/change", params={"currency_id": BTC}, headers=alice.auth))["data"][0]
+    assert (record["value"], record["notes"], record["extra_data"]) == (
+        "-0.25", "Conversion", {"from": "BTC", "to": "USDT", "price": "68000"},
+    )  # fmt: skip
+
+
+def test_convert_rules(api: httpx.Client, alice: Member) -> None:
+    assert error(convert(api, alice, "1", USDT), 400) == "Only BTC and ETH can be converted"
+    assert error(convert(api, alice, "1", LTC), 400) == "Only BTC and ETH can be converted"
+    assert error(convert(api, alice, ""), 400) == "Please enter a quantity"
+    assert error(convert(api, alice, "-1"), 400) == "Please enter a quantity"
+    assert error(convert(api, alice, "0.000000001"), 400) == "The amount can have at most 8 decimal places"
+    assert error(convert(api, alice, "1.5"), 400) == "Insufficient balance"
+    assert error(convert(api, alice, "1", 999), 404) == "Currency not found"
+    assert balance(api, alice, BTC) == (Decimal(1), 0)
+    assert balance(api, alice, USDT) == (Decimal(1000), 0)
+
+
+# --- conservation ----------------------------------------------------------------------------------
+
+
+async def test_conservation_across_transfers_and_conversions(api: httpx.Client, db: None) -> None:
+    """Transfers move nothing in or out of the system; a conversion moves exactly its two legs."""
+    before = await system_totals()
+    bob = member(api)
+    await fund(bob, "USDT", "500")
+    await fund(bob, "BTC", "0.5")
+    ok(transfer(api, bob, "123.456789"))
+    ok(transfer(api, bob, "0.1", "change", "lever", BTC))
+    ok(transfer(api, bob, "23.456789", "legal", "micro"))
+    ok(convert(api, bob, "0.2"))
+    error(transfer(api, bob, "99999"), 400)
+    after = await system_totals()
+    converted = await AccountLog.filter(user_id=bob.uid, log_type="convert").values_list("currency_id", "amount")
+    expected = {USDT: Decimal(500), BTC: Decimal("0.5")}
+    for currency_id, amount in converted:
+        expected[currency_id] += amount  # the house gave USDT and took BTC
+    assert expected == {USDT: Decimal(500 + 13600), BTC: Decimal("0.3")}
+    for currency_id, delta in expected.items():
+        assert after[currency_id] - before.get(currency_id, Decimal(0)) == delta
+    for currency_id in (set(before) | set(after)) - set(expected):
+        assert after.get(currency_id, 0) == before.get(currency_id, 0), currency_id
+    assert sum([balance(api, bob, USDT, t)[0] for t in (CHANGE, LEGAL, MICRO)], Decimal(0)) == Decimal(14100)
+    assert await AccountLog.filter(user_id=bob.uid, account_type=AccountType.LEVER).count() == 1
