@@ -39,6 +39,8 @@ class ErrorCode(IntEnum):
     CURRENCY_NOT_FOUND = 2007
     AMOUNT_TOO_SMALL = 2008
     WALLET_UNAVAILABLE = 2009
+    RECHARGE_CLOSED = 2010
+    PROTOCOL_NOT_FOUND = 2011
     # 3xxx: matching and orders
     PAIR_NOT_FOUND = 3001
     PAIR_CLOSED = 3002

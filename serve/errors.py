@@ -64,6 +64,8 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.CURRENCY_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Currency not found")),
     ErrorCode.AMOUNT_TOO_SMALL: Outcome(CODE_ERROR, 400, N_("The amount is too small")),
     ErrorCode.WALLET_UNAVAILABLE: Outcome(CODE_ERROR, 503, N_("The wallet is busy, please try again")),
+    ErrorCode.RECHARGE_CLOSED: Outcome(CODE_ERROR, 400, N_("Deposits of this currency are closed")),
+    ErrorCode.PROTOCOL_NOT_FOUND: Outcome(CODE_ERROR, 400, N_("Please choose a chain this currency supports")),
     ErrorCode.PAIR_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Trading pair not found")),
     ErrorCode.PAIR_CLOSED: Outcome(CODE_ERROR, 400, N_("Trading is not currently supported")),
     ErrorCode.SELL_DISABLED: Outcome(CODE_ERROR, 400, N_("Selling is not currently supported on this pair")),

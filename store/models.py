@@ -310,3 +310,68 @@ class FeeLedger(Model):
     class Meta:
         table = "fee_ledger"
         unique_together = (("trade_id", "side"),)
+
+
+class CurrencyProtocol(Model):
+    """A chain a currency moves on (USDT on ERC20 and TRC20); ``uses_memo`` chains share one address."""
+
+    id = fields.IntField(primary_key=True)
+    currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField("models.Currency", related_name="protocols")
+    chain_protocol = fields.CharField(max_length=16)
+    token_address = fields.CharField(max_length=128, default="")
+    uses_memo = fields.BooleanField(default=False)
+    sort = fields.IntField(default=0)
+
+    class Meta:
+        table = "currency_protocols"
+        unique_together = (("currency", "chain_protocol"),)
+        ordering = ["sort", "id"]
+
+
+class DepositAddress(Model):
+    """A user deposit address on one currency protocol, made once by the chain gateway, then stable."""
+
+    id = fields.IntField(primary_key=True)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="deposit_addresses")
+    currency_protocol: fields.ForeignKeyRelation[CurrencyProtocol] = fields.ForeignKeyField(
+        "models.CurrencyProtocol", related_name="deposit_addresses"
+    )
+    address = fields.CharField(max_length=128)
+    memo = fields.CharField(max_length=64, default="")
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "deposit_addresses"
+        unique_together = (("user", "currency_protocol"), ("address", "memo"))
+
+
+class DepositStatus(IntEnum):
+    CONFIRMING = 0
+    CREDITED = 1
+    BELOW_MINIMUM = 2
+
+
+class ChainDeposit(Model):
+    """A transfer seen on a chain to a deposit address; credited once, when confirmed (ref is the hash)."""
+
+    id = fields.IntField(primary_key=True)
+    tx_hash = fields.CharField(max_length=128, unique=True)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="chain_deposits")
+    currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
+        "models.Currency", related_name="chain_deposits"
+    )
+    currency_protocol: fields.ForeignKeyRelation[CurrencyProtocol] = fields.ForeignKeyField(
+        "models.CurrencyProtocol", related_name="chain_deposits"
+    )
+    address = fields.CharField(max_length=128)
+    memo = fields.CharField(max_length=64, default="")
+    amount = MoneyField()
+    confirmations = fields.IntField(default=0)
+    status = fields.IntEnumField(DepositStatus, default=DepositStatus.CONFIRMING)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "chain_deposits"
+        indexes = (("user_id", "currency_id"),)
+

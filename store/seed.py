@@ -16,14 +16,14 @@ from typing import Any
 from tortoise import connections
 from tortoise.transactions import in_transaction
 
-from store.models import Area, Currency, CurrencyMatch, News, NewsCategory, Quotation, SiteSetting
+from store.models import Area, Currency, CurrencyMatch, CurrencyProtocol, News, NewsCategory, Quotation, SiteSetting
 
 SEED_DIR = Path(__file__).resolve().parent.parent / "config" / "seed"
 PAIR_FIELDS = (
     "open_change", "open_lever", "open_microtrade", "sell_disabled", "added", "price_decimals",
     "qty_decimals", "maker_fee", "taker_fee", "lever_point_rate", "lever_share_num", "lever_fee_rate",
 )  # fmt: skip
-EXPLICIT_ID_TABLES = ("currencies", "currency_matches", "areas", "news_categories", "news")
+EXPLICIT_ID_TABLES = ("currencies", "currency_protocols", "currency_matches", "areas", "news_categories", "news")
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -37,7 +37,8 @@ def _decimals(row: dict[str, Any], *names: str) -> dict[str, Any]:
 
 async def seed() -> dict[str, int]:
     """Upsert everything; returns how many rows of each kind the files hold."""
-    currencies = _load("currencies.toml")["currency"]
+    coins = _load("currencies.toml")
+    currencies, protocols = coins["currency"], coins.get("protocol", [])
     pairs = _load("pairs.toml")
     site = _load("site.toml")
     news = _load("news.toml")
@@ -46,6 +47,15 @@ async def seed() -> dict[str, int]:
             row = _decimals(row, "usd_price", "draw_rate", "draw_min", "draw_max", "recharge_min")
             await Currency.update_or_create(id=row.pop("id"), defaults=row)
         by_code = {c.code: c for c in await Currency.all()}
+        for sort, row in enumerate(protocols):
+            values = {
+                "currency": by_code[row["currency"]],
+                "chain_protocol": row["chain"],
+                "token_address": row.get("token_address", ""),
+                "uses_memo": row.get("memo", False),
+                "sort": sort,
+            }
+            await CurrencyProtocol.update_or_create(id=row["id"], defaults=values)
         for sort, row in enumerate(pairs["pair"]):
             fields = {**pairs["defaults"], **row}
             values = _decimals(
@@ -78,6 +88,7 @@ async def seed() -> dict[str, int]:
     await _advance_sequences()
     return {
         "currencies": len(currencies),
+        "protocols": len(protocols),
         "pairs": len(pairs["pair"]),
         "areas": len(site["areas"]["list"]),
         "news": len(news["news"]),

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query
 from actors.errors import DomainError, ErrorCode
 from actors.money import money
 from serve.api.deps import CurrentUid
+from serve.api.routes.wallet import protocol_public
 from serve.errors import envelope
 from store.models import INT_MAX, Account, AccountType, Currency
 
@@ -18,6 +19,7 @@ GROUP_ORDER = (AccountType.LEGAL, AccountType.LEVER, AccountType.CHANGE, Account
 
 
 def account_public(currency: Currency, account_type: AccountType, row: Account | None, uid: int) -> dict[str, Any]:
+    """An account of spec §3; ``currency.protocols`` must be prefetched."""
     balance = row.balance if row else Decimal(0)
     lock = row.lock_balance if row else Decimal(0)
     return {
@@ -39,6 +41,15 @@ def account_public(currency: Currency, account_type: AccountType, row: Account |
             "draw_min": money(currency.draw_min),
             "draw_max": money(currency.draw_max),
             "usd_price": money(currency.usd_price),
+            "is_recharge_account": int(account_type == AccountType.CHANGE),
+            "account_types": [
+                {"id": int(t), "name": t.name.lower(), "account_code": t.code}
+                for t in AccountType
+                if str(int(t)) in currency.account_types.split(",")
+            ],
+            "currency_protocols": [
+                protocol_public(p) for p in sorted(currency.protocols, key=lambda p: (p.sort, p.id))
+            ],
         },
     }
 
@@ -46,7 +57,7 @@ def account_public(currency: Currency, account_type: AccountType, row: Account |
 @router.get("/list")
 async def account_list(uid: CurrentUid) -> Any:
     """Every account group with one account per currency it may hold (zero when never used)."""
-    currencies = await Currency.all().order_by("sort", "id")
+    currencies = await Currency.all().order_by("sort", "id").prefetch_related("protocols")
     rows = {(a.currency_id, a.account_type): a for a in await Account.filter(user_id=uid)}  # type: ignore[attr-defined]
     groups = []
     for account_type in GROUP_ORDER:
@@ -75,7 +86,7 @@ async def account_detail(
     account_type_id: Annotated[int, Query(ge=1, le=5)] = 1,
 ) -> Any:
     """One account's balance (default: the change account, type 1)."""
-    currency = await Currency.get_or_none(id=currency_id)
+    currency = await Currency.get_or_none(id=currency_id).prefetch_related("protocols")
     if currency is None:
         raise DomainError(ErrorCode.NOT_FOUND)
     account_type = AccountType(account_type_id)

@@ -1,0 +1,111 @@
+"""Deposits: wallet/wallet (a user's address per chain), wallet/deposits (what arrived) and
+block_chain/currency_protocols (the chains of every currency)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from actors.errors import DomainError, ErrorCode
+from actors.money import money
+from serve.api.deps import CurrentUid, Lang, Svc
+from serve.api.paging import paginate
+from serve.errors import envelope
+from serve.i18n import N_, translate
+from store import deposits
+from store.chain import gateway
+from store.models import INT_MAX, ChainDeposit, Currency, CurrencyProtocol, DepositAddress, DepositStatus
+
+router = APIRouter(tags=["wallet"])
+
+DEPOSIT_STATES = {
+    DepositStatus.CONFIRMING: N_("Confirming"),
+    DepositStatus.CREDITED: N_("Credited"),
+    DepositStatus.BELOW_MINIMUM: N_("Below the minimum, not credited"),
+}
+
+
+def protocol_public(p: CurrencyProtocol) -> dict[str, Any]:
+    """A currency protocol of spec §3: id, token_address, chain_protocol.code."""
+    return {
+        "id": p.id,
+        "currency_id": p.currency_id,  # type: ignore[attr-defined]
+        "token_address": p.token_address,
+        "chain_protocol": {"code": p.chain_protocol},
+        "uses_memo": int(p.uses_memo),
+    }
+
+
+def wallet_public(address: DepositAddress, p: CurrencyProtocol) -> dict[str, Any]:
+    """A wallet of spec §3: id, address, memo, chain_protocol.code, token_address."""
+    return {
+        "id": address.id,
+        "currency_protocol_id": p.id,
+        "address": address.address,
+        "memo": address.memo,
+        "chain_protocol": {"code": p.chain_protocol},
+        "token_address": p.token_address,
+    }
+
+
+@router.get("/wallet/wallet")
+async def wallet(uid: CurrentUid, svc: Svc, currency_id: Annotated[int, Query(ge=1, le=INT_MAX)]) -> Any:
+    """The user's deposit address (and memo on memo chains) for every chain of a currency; stable."""
+    currency = await Currency.get_or_none(id=currency_id)
+    if currency is None:
+        raise DomainError(ErrorCode.CURRENCY_NOT_FOUND)
+    if not currency.open_recharge:
+        raise DomainError(ErrorCode.RECHARGE_CLOSED)
+    chain = gateway(svc.settings)
+    protocols = await CurrencyProtocol.filter(currency_id=currency.id).order_by("sort", "id")
+    return envelope([wallet_public(await deposits.address_for(chain, uid, p), p) for p in protocols])
+
+
+@router.get("/wallet/deposits")
+async def deposit_list(
+    uid: CurrentUid,
+    lang: Lang,
+    currency_id: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None,
+    page: Annotated[int, Query(ge=1, le=INT_MAX)] = 1,
+) -> Any:
+    """Chain transfers to the user's addresses with their state (confirming, credited, below minimum)."""
+    query = ChainDeposit.filter(user_id=uid)
+    if currency_id is not None:
+        query = query.filter(currency_id=currency_id)
+    query = query.order_by("-id").prefetch_related("currency", "currency_protocol")
+
+    def shape(d: ChainDeposit) -> dict[str, Any]:
+        return {
+            "id": d.id,
+            "currency": {"code": d.currency.code},
+            "chain_protocol": {"code": d.currency_protocol.chain_protocol},
+            "tx_hash": d.tx_hash,
+            "address": d.address,
+            "memo": d.memo,
+            "amount": money(d.amount),
+            "confirmations": d.confirmations,
+            "status": int(d.status),
+            "status_name": translate(DEPOSIT_STATES[DepositStatus(d.status)], lang),
+            "created_at": d.created_at.isoformat(),
+        }
+
+    return envelope(await paginate(query, page, 15, shape))
+
+
+@router.get("/block_chain/currency_protocols")
+async def currency_protocols() -> Any:
+    """Every currency with the chains it moves on (for the bind-address and withdraw chain selectors)."""
+    currencies = await Currency.all().order_by("sort", "id").prefetch_related("protocols")
+    return envelope(
+        [
+            {
+                "id": c.id,
+                "code": c.code,
+                "open_recharge": int(c.open_recharge),
+                "open_draw": int(c.open_draw),
+                "currency_protocols": [protocol_public(p) for p in sorted(c.protocols, key=lambda p: (p.sort, p.id))],
+            }
+            for c in currencies
+        ]
+    )
