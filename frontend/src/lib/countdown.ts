@@ -1,5 +1,7 @@
 /** Seconds a send-code button stays disabled after a successful send (spec §9). */
 export const CODE_RESEND_SECONDS = 60;
+/** The assets pages' resend countdown (spec trading §4, §9): one second shorter. */
+export const ASSETS_CODE_RESEND_SECONDS = 59;
 
 export interface Countdown {
   /** Start (or restart) from `seconds`; `onTick` gets the seconds left, ending with 0. */

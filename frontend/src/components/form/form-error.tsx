@@ -1,3 +1,5 @@
+import './form.css';
+
 /** The form's current validation message, read by screen readers when it appears. */
 export function FormError({ message }: { message: string | null }) {
   if (!message) return null;

@@ -6,6 +6,8 @@ import { areaDigits, INPUT_LIMITS } from '@/lib/validation';
 import { useStores } from '@/stores/root-store';
 import type { Area } from '@/types/api';
 
+import './form.css';
+
 export interface PhoneValue {
   areaId: number | null;
   /** Dialling code, digits only. */

@@ -3,11 +3,19 @@ import { useTranslation } from 'react-i18next';
 
 import { CODE_RESEND_SECONDS, createCountdown } from '@/lib/countdown';
 
+import './form.css';
+
 /**
- * "Send code": `onSend` resolves true when a code went out; the button then counts down 60 s,
- * disabled, before it can send again (spec §4).
+ * "Send code": `onSend` resolves true when a code went out; the button then counts down `seconds`
+ * (60 s, 59 s on the assets pages: spec §4), disabled, before it can send again.
  */
-export function SendCodeButton({ onSend }: { onSend: () => Promise<boolean> }) {
+export function SendCodeButton({
+  onSend,
+  seconds = CODE_RESEND_SECONDS,
+}: {
+  onSend: () => Promise<boolean>;
+  seconds?: number;
+}) {
   const { t } = useTranslation();
   const [left, setLeft] = useState(0);
   const [sending, setSending] = useState(false);
@@ -21,7 +29,7 @@ export function SendCodeButton({ onSend }: { onSend: () => Promise<boolean> }) {
   const send = async () => {
     setSending(true);
     try {
-      if (await onSend()) countdown.current.start(CODE_RESEND_SECONDS);
+      if (await onSend()) countdown.current.start(seconds);
     } finally {
       setSending(false);
     }

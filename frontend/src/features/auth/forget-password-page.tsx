@@ -2,15 +2,15 @@ import { type FormEvent, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 
+import { FormError } from '@/components/form/form-error';
+import { PhoneField, type PhoneValue } from '@/components/form/phone-field';
+import { SendCodeButton } from '@/components/form/send-code-button';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { type AccountKind, checkAccount, INPUT_LIMITS, validateReset } from '@/lib/validation';
 
 import { CODE_PURPOSE, resetPassword, sendCode } from './api/auth-api';
 import { AuthTabs } from './components/auth-tabs';
-import { FormError } from './components/form-error';
-import { PhoneField, type PhoneValue } from './components/phone-field';
-import { SendCodeButton } from './components/send-code-button';
 import './auth.css';
 
 /** Forgotten password (trading spec §5): account, a type-2 code, a new password twice. */

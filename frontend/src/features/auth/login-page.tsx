@@ -4,6 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 
 import type { LoginReason } from '@/app/require-auth';
+import { FormError } from '@/components/form/form-error';
+import { PhoneField, type PhoneValue } from '@/components/form/phone-field';
+import { SendCodeButton } from '@/components/form/send-code-button';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { HOME_PATH, safeRedirect } from '@/lib/navigation';
@@ -13,9 +16,6 @@ import { useStores } from '@/stores/root-store';
 
 import { CODE_PURPOSE, sendCode } from './api/auth-api';
 import { AuthTabs } from './components/auth-tabs';
-import { FormError } from './components/form-error';
-import { PhoneField, type PhoneValue } from './components/phone-field';
-import { SendCodeButton } from './components/send-code-button';
 import './auth.css';
 
 /** What the register page hands over after a successful sign-up. */

@@ -3,6 +3,9 @@ import { type FormEvent, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 
+import { FormError } from '@/components/form/form-error';
+import { PhoneField, type PhoneValue } from '@/components/form/phone-field';
+import { SendCodeButton } from '@/components/form/send-code-button';
 import { noticePath, paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { type AccountKind, checkAccount, INPUT_LIMITS, validateRegister } from '@/lib/validation';
@@ -11,9 +14,6 @@ import { useStores } from '@/stores/root-store';
 
 import { CODE_PURPOSE, sendCode } from './api/auth-api';
 import { AuthTabs } from './components/auth-tabs';
-import { FormError } from './components/form-error';
-import { PhoneField, type PhoneValue } from './components/phone-field';
-import { SendCodeButton } from './components/send-code-button';
 import type { RegisteredState } from './login-page';
 import './auth.css';
 
