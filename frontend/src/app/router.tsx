@@ -19,6 +19,11 @@ function page(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject
 }
 
 const comingSoon = page(() => import('./routes/coming-soon'));
+// One page per shape: the five account groups share a component, and so do the record lists
+// (/personal/transactionLog and /coinlog show the account records) and the two binding pages.
+const accountPage = page(() => import('@/features/assets/account-page'));
+const recordsPage = page(() => import('@/features/assets/records-page'));
+const bindPage = page(() => import('@/features/personal/bind-page'));
 
 /** A screen of later work: the shell with a translated "coming soon" page titled `title`. */
 function soon(path: string, title: RouteHandle['title']): RouteObject {
@@ -83,35 +88,38 @@ const routes: RouteObject[] = [
           path: paths.assets.root,
           children: [
             { index: true, element: <Navigate to={paths.assets.tradeAccount} replace /> },
-            soon(paths.assets.tradeAccount, 'pages.tradeAccount'),
-            soon(paths.assets.legalAccount, 'pages.legalAccount'),
-            soon(paths.assets.leverAccount, 'pages.leverAccount'),
-            soon(paths.assets.secondAccount, 'pages.secondAccount'),
-            soon(paths.assets.financialAccount, 'pages.financialAccount'),
-            soon(paths.assets.dealRecords, 'pages.dealRecords'),
-            soon(paths.assets.transfer, 'pages.transfer'),
-            soon(paths.assets.chongzhi, 'pages.chongzhi'),
-            soon(paths.assets.withdral, 'pages.withdral'),
-            soon(paths.assets.transferLog, 'pages.transferLog'),
+            { path: paths.assets.tradeAccount, ...accountPage },
+            { path: paths.assets.legalAccount, ...accountPage },
+            { path: paths.assets.leverAccount, ...accountPage },
+            { path: paths.assets.secondAccount, ...accountPage },
+            { path: paths.assets.financialAccount, ...accountPage },
+            { path: paths.assets.dealRecords, ...recordsPage },
+            { path: paths.assets.transfer, ...page(() => import('@/features/assets/transfer-page')) },
+            { path: paths.assets.chongzhi, ...page(() => import('@/features/assets/deposit-page')) },
+            { path: paths.assets.withdral, ...page(() => import('@/features/assets/withdraw-page')) },
+            { path: paths.assets.transferLog, ...page(() => import('@/features/assets/transfer-log-page')) },
           ],
         },
         {
           path: paths.personal.root,
           children: [
             { index: true, element: <Navigate to={paths.personal.accountSettings} replace /> },
-            soon(paths.personal.accountSettings, 'account.settings'),
-            soon(paths.personal.transactionLog, 'pages.transactionLog'),
-            soon(paths.personal.collectionSettings, 'pages.collectionSettings'),
-            soon(paths.personal.authentication, 'account.authentication'),
-            soon(paths.personal.bindAddr, 'pages.bindAddr'),
-            soon(paths.personal.feedback, 'account.feedback'),
+            { path: paths.personal.accountSettings, ...page(() => import('@/features/personal/account-settings-page')) },
+            { path: paths.personal.transactionLog, ...recordsPage },
+            {
+              path: paths.personal.collectionSettings,
+              ...page(() => import('@/features/personal/collection-settings-page')),
+            },
+            { path: paths.personal.authentication, ...page(() => import('@/features/personal/authentication-page')) },
+            { path: paths.personal.bindAddr, ...page(() => import('@/features/personal/bind-addr-page')) },
+            { path: paths.personal.feedback, ...page(() => import('@/features/personal/feedback-page')) },
           ],
         },
-        soon(paths.resetPassword, 'pages.resetPassword'),
-        soon(paths.tradePassword, 'pages.tradePassword'),
-        soon(paths.bindAccount, 'pages.bindAccount'),
-        soon(paths.bindPhone, 'pages.bindPhone'),
-        soon(paths.coinlog, 'pages.coinlog'),
+        { path: paths.resetPassword, ...page(() => import('@/features/personal/reset-password-page')) },
+        { path: paths.tradePassword, ...page(() => import('@/features/personal/trade-password-page')) },
+        { path: paths.bindAccount, ...bindPage },
+        { path: paths.bindPhone, ...bindPage },
+        { path: paths.coinlog, ...recordsPage },
       ]),
       { path: '*', ...page(() => import('./routes/not-found')) },
     ],

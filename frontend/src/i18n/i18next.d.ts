@@ -1,12 +1,19 @@
 import 'i18next';
 
+import type assetsEn from './assets/en.json';
 import type en from './en.json';
+import type personalEn from './personal/en.json';
 import type tradeEn from './trade/en.json';
 
 // Makes t('some.key') type-checked against en.json.
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en; trade: typeof tradeEn };
+    resources: {
+      translation: typeof en;
+      trade: typeof tradeEn;
+      assets: typeof assetsEn;
+      personal: typeof personalEn;
+    };
   }
 }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
 
+import assetsEn from '../assets/en.json';
+import assetsFr from '../assets/fr.json';
+import assetsGm from '../assets/gm.json';
+import assetsHk from '../assets/hk.json';
+import assetsJp from '../assets/jp.json';
+import personalEn from '../personal/en.json';
+import personalFr from '../personal/fr.json';
+import personalGm from '../personal/gm.json';
+import personalHk from '../personal/hk.json';
+import personalJp from '../personal/jp.json';
 import en from '../en.json';
 import fr from '../fr.json';
 import gm from '../gm.json';
@@ -24,6 +34,8 @@ function flattenKeys(value: unknown, prefix = ''): string[] {
 const namespaces: Record<string, Record<string, unknown>> = {
   translation: { en, hk, jp, gm, fr },
   trade: { en: tradeEn, hk: tradeHk, jp: tradeJp, gm: tradeGm, fr: tradeFr },
+  assets: { en: assetsEn, hk: assetsHk, jp: assetsJp, gm: assetsGm, fr: assetsFr },
+  personal: { en: personalEn, hk: personalHk, jp: personalJp, gm: personalGm, fr: personalFr },
 };
 
 describe.each(Object.entries(namespaces))('translation files of namespace %s', (_ns, locales) => {

@@ -1,0 +1,42 @@
+/** The calls of the assets area (spec trading §7), through the one HTTP client. */
+import { apiClient, type ApiTransport } from '@/lib/api-client';
+import type { Paginated } from '@/types/api';
+
+import type { AccountGroup, AssetRecord, ProtocolCurrency, Wallet } from '../types';
+
+/** account_log/<kind>: the records of one account group. */
+export type RecordsKind = 'change' | 'legal' | 'lever' | 'micro' | 'financial';
+
+export interface DrawInput {
+  currency_id: number;
+  number: string;
+  address: string;
+  pay_password: string;
+  memo: string;
+  currency_protocol_id: number | null;
+}
+
+export interface TransferInput {
+  currency_id: number;
+  balance: string;
+  from: string;
+  to: string;
+}
+
+export function createAssetsApi(api: ApiTransport = apiClient) {
+  return {
+    accounts: () => api.get<AccountGroup[]>('account/list'),
+    wallets: (currencyId: number) => api.get<Wallet[]>('wallet/wallet', { params: { currency_id: currencyId } }),
+    protocols: () => api.get<ProtocolCurrency[]>('block_chain/currency_protocols'),
+    draw: (input: DrawInput) => api.post('account/draw', input, { loading: true, showMsg: true }),
+    convert: (input: { currency_id: number; number: string; currency_protocol_id: number | null }) =>
+      api.post('account/convert', input, { loading: true, showMsg: true }),
+    transfer: (input: TransferInput) => api.post('account/transfer', input, { loading: true, showMsg: true }),
+    records: (kind: RecordsKind, currencyId: number | null, page: number) =>
+      api.get<Paginated<AssetRecord>>(`account_log/${kind}`, { params: { currency_id: currencyId, page } }),
+    transferLog: (currencyId: number | null, page: number) =>
+      api.get<Paginated<AssetRecord>>('account/transfer_log', { params: { currency_id: currencyId, page } }),
+  };
+}
+
+export type AssetsApi = ReturnType<typeof createAssetsApi>;

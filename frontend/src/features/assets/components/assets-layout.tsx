@@ -1,0 +1,41 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { SideMenuLayout } from '@/components/layout/side-menu';
+import { paths } from '@/config/paths';
+
+import '../assets.css';
+
+/** The assets area's left menu (spec: deposit, withdraw, trade, leverage and micro accounts, transfer). */
+export function AssetsLayout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('assets');
+  const items = [
+    { to: paths.assets.chongzhi, label: t('menu.deposit') },
+    { to: paths.assets.withdral, label: t('menu.withdraw') },
+    { to: paths.assets.tradeAccount, label: t('menu.trade') },
+    { to: paths.assets.legalAccount, label: t('menu.legal') },
+    { to: paths.assets.leverAccount, label: t('menu.lever') },
+    { to: paths.assets.secondAccount, label: t('menu.micro') },
+    { to: paths.assets.financialAccount, label: t('menu.financial') },
+    { to: paths.assets.transfer, label: t('menu.transfer') },
+    { to: paths.assets.dealRecords, label: t('menu.records') },
+  ];
+  return (
+    <SideMenuLayout items={items} title={t('menu.title')}>
+      {children}
+    </SideMenuLayout>
+  );
+}
+
+/** The message shown when a list could not be read, with a retry. */
+export function LoadFailed({ onRetry }: { onRetry: () => void }) {
+  const { t } = useTranslation('assets');
+  return (
+    <div className="empty" role="alert" data-testid="load-failed">
+      <p>{t('common.loadFailed')}</p>
+      <button type="button" className="button small" onClick={onRetry}>
+        {t('common.retry')}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * Withdraw panel: chain selector, address, amount (draw_min as placeholder), fee percent and amount
+ * received computed live, memo, deal password (spec "Assets area", §5).
+ */
+import { observer } from 'mobx-react-lite';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+
+import { FormError } from '@/components/form/form-error';
+import { paths } from '@/config/paths';
+import { EMPTY, formatPrice } from '@/lib/format';
+
+import type { AssetsApi } from '../api/assets-api';
+import { WithdrawStore } from '../stores/withdraw-store';
+import type { Account } from '../types';
+
+export const WithdrawPanel = observer(function WithdrawPanel({
+  api,
+  account,
+  onDone,
+}: {
+  api: AssetsApi;
+  account: Account;
+  onDone: () => void;
+}) {
+  const { t } = useTranslation('assets');
+  const [store] = useState(() => new WithdrawStore(api, account));
+  const code = account.currency_code;
+  const c = account.currency;
+  useEffect(() => {
+    void store.loadProtocols();
+  }, [store]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (await store.submit()) onDone();
+  };
+
+  return (
+    <form className="asset-panel withdraw-form" onSubmit={(e) => void submit(e)} noValidate data-testid="withdraw-panel">
+      {store.protocols.length > 1 && (
+        <div className="tabs" role="tablist" aria-label={t('deposit.chain')} data-testid="withdraw-chains">
+          {store.protocols.map((p) => (
+            <button key={p.id} type="button" role="tab" aria-selected={p.id === store.protocolId}
+              className={`tab${p.id === store.protocolId ? ' active' : ''}`} onClick={() => store.setProtocol(p.id)}>
+              {p.chain_protocol?.code ?? code}
+            </button>
+          ))}
+        </div>
+      )}
+      <label className="field">
+        <span>{t('withdraw.address')}</span>
+        <input className="input mono" value={store.address} maxLength={128} placeholder={t('withdraw.pbtwaf')}
+          onChange={(e) => store.setField('address', e.target.value)} data-testid="withdraw-address" />
+      </label>
+      <label className="field">
+        <span>
+          {t('withdraw.amount')} <span className="muted">{t('withdraw.available', { amount: formatPrice(account.balance), code })}</span>
+        </span>
+        <input className="input" inputMode="decimal" value={store.amount}
+          placeholder={t('withdraw.minPlaceholder', { min: formatPrice(c?.draw_min), code })}
+          onChange={(e) => store.setAmount(e.target.value)} data-testid="withdraw-amount" />
+      </label>
+      <dl className="withdraw-sums">
+        <div>
+          <dt>{t('withdraw.fee', { percent: store.feePercent })}</dt>
+          <dd data-testid="withdraw-fee">{store.fee ?? EMPTY} {code}</dd>
+        </div>
+        <div>
+          <dt>{t('withdraw.receive')}</dt>
+          <dd data-testid="withdraw-receive">{store.receive ?? EMPTY} {code}</dd>
+        </div>
+      </dl>
+      <label className="field">
+        <span>{store.needsMemo ? t('withdraw.memoRequired') : t('withdraw.memo')}</span>
+        <input className="input" value={store.memo} maxLength={100} placeholder={t('withdraw.memoPlaceholder')}
+          onChange={(e) => store.setField('memo', e.target.value)} data-testid="withdraw-memo" />
+      </label>
+      <label className="field">
+        <span>{t('withdraw.payPassword')}</span>
+        <input className="input" type="password" autoComplete="off" value={store.payPassword} maxLength={16}
+          placeholder={t('withdraw.payPasswordPlaceholder')}
+          onChange={(e) => store.setField('payPassword', e.target.value)} data-testid="withdraw-pay-password" />
+      </label>
+      <p className="muted small-note">
+        {t('withdraw.noPayPassword')}{' '}
+        <Link className="link-accent" to={paths.tradePassword}>{t('withdraw.setPayPassword')}</Link>
+      </p>
+      <FormError message={store.problem ? t(`withdraw.problems.${store.problem}`, { min: formatPrice(c?.draw_min), max: formatPrice(c?.draw_max), code }) : null} />
+      <button type="submit" className="button" disabled={store.busy} data-testid="withdraw-submit">
+        {t('withdraw.submit')}
+      </button>
+    </form>
+  );
+});

@@ -1,0 +1,40 @@
+/** /assets/chongzhi: pick a currency open for deposit in the trade account, then its deposit panel. */
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+
+import { AssetsLayout, LoadFailed } from './components/assets-layout';
+import { CurrencyPicker } from './components/currency-picker';
+import { DepositPanel } from './components/deposit-panel';
+import { canDeposit } from './lib/rules';
+import { useAccounts } from './use-assets';
+
+export default observer(function DepositPage() {
+  const { t } = useTranslation('assets');
+  const { api, accounts } = useAccounts();
+  const [params, setParams] = useSearchParams();
+  const group = accounts.group('change_account');
+  const options = (group?.accounts ?? []).filter((a) => group && canDeposit(group, a));
+  const wanted = Number(params.get('currency_id'));
+  const current = options.find((a) => a.currency_id === wanted) ?? options[0];
+
+  return (
+    <AssetsLayout>
+      <section className="panel" data-testid="deposit-page">
+        <div className="panel-head">
+          <h2>{t('menu.deposit')}</h2>
+        </div>
+        {accounts.status === 'error' && <LoadFailed onRetry={() => void accounts.load()} />}
+        {accounts.status === 'ready' && !current && <p className="empty">{t('deposit.noCurrency')}</p>}
+        {current && (
+          <>
+            <CurrencyPicker testId="deposit-currency" value={current.currency_id}
+              options={options.map((a) => ({ id: a.currency_id, code: a.currency_code }))}
+              onChange={(id) => setParams({ currency_id: String(id) }, { replace: true })} />
+            <DepositPanel key={current.currency_id} api={api} currencyId={current.currency_id} code={current.currency_code} />
+          </>
+        )}
+      </section>
+    </AssetsLayout>
+  );
+});

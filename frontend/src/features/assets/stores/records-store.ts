@@ -1,0 +1,67 @@
+/** A paged record list: account_log/<kind> or the transfer log, 15 a page, with a currency filter. */
+import { makeAutoObservable, runInAction } from 'mobx';
+
+import { RECORDS_PER_PAGE } from '@/lib/paging';
+import type { Paginated } from '@/types/api';
+
+import type { AssetsApi, RecordsKind } from '../api/assets-api';
+import type { AssetRecord } from '../types';
+import type { LoadStatus } from './accounts-store';
+
+export type RecordsSource = { kind: 'records'; of: RecordsKind } | { kind: 'transferLog' };
+
+export class RecordsStore {
+  rows: AssetRecord[] = [];
+  total = 0;
+  perPage = RECORDS_PER_PAGE;
+  page = 1;
+  currencyId: number | null = null;
+  status: LoadStatus = 'idle';
+  private seq = 0;
+
+  constructor(
+    private readonly api: AssetsApi,
+    public source: RecordsSource,
+  ) {
+    makeAutoObservable<RecordsStore, 'api' | 'seq'>(this, { api: false, seq: false });
+  }
+
+  async load(): Promise<void> {
+    const seq = ++this.seq;
+    this.status = 'loading';
+    try {
+      const answer: Paginated<AssetRecord> | undefined =
+        this.source.kind === 'records'
+          ? await this.api.records(this.source.of, this.currencyId, this.page)
+          : await this.api.transferLog(this.currencyId, this.page);
+      if (seq !== this.seq) return;
+      runInAction(() => {
+        this.rows = answer?.data ?? [];
+        this.total = Number(answer?.total ?? this.rows.length);
+        this.perPage = Number(answer?.per_page) || RECORDS_PER_PAGE;
+        this.status = 'ready';
+      });
+    } catch {
+      runInAction(() => {
+        if (seq === this.seq) this.status = 'error';
+      });
+    }
+  }
+
+  setSource(source: RecordsSource): void {
+    this.source = source;
+    this.page = 1;
+    void this.load();
+  }
+
+  setCurrency(id: number | null): void {
+    this.currencyId = id;
+    this.page = 1;
+    void this.load();
+  }
+
+  setPage(page: number): void {
+    this.page = page;
+    void this.load();
+  }
+}

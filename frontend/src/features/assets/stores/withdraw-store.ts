@@ -1,0 +1,111 @@
+/** The withdraw panel of one currency: chain, address, amount with live fee and received, memo, deal password. */
+import { makeAutoObservable, runInAction } from 'mobx';
+
+import { sanitizeDecimal } from '@/lib/format';
+
+import type { AssetsApi } from '../api/assets-api';
+import { AMOUNT_DECIMALS, checkWithdraw, feePercent, type WithdrawProblem, withdrawFee, withdrawReceive } from '../lib/rules';
+import type { Account, CurrencyProtocol } from '../types';
+
+export class WithdrawStore {
+  protocolId: number | null = null;
+  /** The currency's chains: from account/list when it sends them, else block_chain/currency_protocols. */
+  protocols: CurrencyProtocol[];
+  address = '';
+  amount = '';
+  memo = '';
+  payPassword = '';
+  problem: WithdrawProblem | null = null;
+  busy = false;
+
+  constructor(
+    private readonly api: AssetsApi,
+    readonly account: Account,
+  ) {
+    this.protocols = account.currency?.currency_protocols ?? [];
+    this.protocolId = this.protocols[0]?.id ?? null;
+    makeAutoObservable<WithdrawStore, 'api'>(this, { api: false, account: false });
+  }
+
+  /** Reads the chains when account/list did not send them; without them a multi-chain withdrawal is refused. */
+  async loadProtocols(): Promise<void> {
+    if (this.account.currency?.currency_protocols) return;
+    const list = await this.api.protocols().catch(() => undefined);
+    const mine = (Array.isArray(list) ? list : []).find((c) => c.id === this.account.currency_id);
+    runInAction(() => {
+      this.protocols = mine?.currency_protocols ?? [];
+      if (!this.protocols.some((p) => p.id === this.protocolId)) this.protocolId = this.protocols[0]?.id ?? null;
+    });
+  }
+
+  get protocol(): CurrencyProtocol | undefined {
+    return this.protocols.find((p) => p.id === this.protocolId);
+  }
+
+  /** Memo chains (XRP, EOS) need the receiver's memo. */
+  get needsMemo(): boolean {
+    return Number(this.protocol?.uses_memo) === 1;
+  }
+
+  get rate(): string {
+    return String(this.account.currency?.draw_rate ?? '0');
+  }
+
+  get feePercent(): string {
+    return feePercent(this.rate);
+  }
+
+  get fee(): string | null {
+    return withdrawFee(this.amount, this.rate);
+  }
+
+  get receive(): string | null {
+    return withdrawReceive(this.amount, this.rate);
+  }
+
+  setField(field: 'address' | 'memo' | 'payPassword', value: string): void {
+    this[field] = value;
+    this.problem = null;
+  }
+
+  setAmount(text: string): void {
+    this.amount = sanitizeDecimal(text, AMOUNT_DECIMALS);
+    this.problem = null;
+  }
+
+  setProtocol(id: number): void {
+    this.protocolId = id;
+  }
+
+  /** Validates in the spec's order, then requests the withdrawal; true once the server took it. */
+  async submit(): Promise<boolean> {
+    const c = this.account.currency;
+    this.problem = checkWithdraw(
+      { address: this.address, amount: this.amount, payPassword: this.payPassword, memo: this.memo, needsMemo: this.needsMemo },
+      { min: c?.draw_min, max: c?.draw_max, available: this.account.balance },
+    );
+    if (this.problem || this.busy) return false;
+    this.busy = true;
+    try {
+      await this.api.draw({
+        currency_id: this.account.currency_id,
+        number: this.amount,
+        address: this.address.trim(),
+        pay_password: this.payPassword,
+        memo: this.memo.trim(),
+        currency_protocol_id: this.protocolId,
+      });
+      runInAction(() => {
+        this.amount = '';
+        this.payPassword = '';
+      });
+      return true;
+    } catch {
+      return false;
+    } finally {
+      runInAction(() => {
+        this.busy = false;
+      });
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Shapes of the assets API (spec trading §3, §7). Field names are the spec's: account/list,
+ * wallet/wallet, account_log/*, block_chain/currency_protocols. Money is a decimal string.
+ */
+import type { Decimal } from '@/lib/format';
+
+/** account_code of the five account groups. */
+export const ACCOUNT_CODES = [
+  'legal_account',
+  'lever_account',
+  'change_account',
+  'micro_account',
+  'financial_account',
+] as const;
+export type AccountCode = (typeof ACCOUNT_CODES)[number];
+
+export function isAccountCode(value: unknown): value is AccountCode {
+  return ACCOUNT_CODES.some((code) => code === value);
+}
+
+export interface CurrencyProtocol {
+  id: number;
+  token_address?: string | null;
+  chain_protocol?: { code: string } | null;
+  /** 1 on chains where a deposit or withdrawal needs a memo (XRP, EOS). */
+  uses_memo?: number;
+}
+
+export interface AccountCurrency {
+  id: number;
+  code: string;
+  open_recharge: number;
+  open_draw: number;
+  draw_rate: Decimal;
+  draw_min: Decimal;
+  draw_max: Decimal;
+  usd_price: Decimal;
+  is_recharge_account?: number;
+  account_types?: { name: string; account_code: string }[];
+  currency_protocols?: CurrencyProtocol[];
+}
+
+export interface Account {
+  id: number | null;
+  currency_id: number;
+  currency_code: string;
+  balance: Decimal;
+  lock_balance: Decimal;
+  convert_usd: Decimal;
+  user_id?: number;
+  currency: AccountCurrency;
+}
+
+export interface AccountGroup {
+  account_code: string;
+  is_recharge: number;
+  convert_usd: Decimal;
+  accounts: Account[];
+}
+
+export interface Wallet {
+  id: number;
+  address: string;
+  memo?: string | null;
+  chain_protocol?: { code: string } | null;
+  token_address?: string | null;
+  currency_protocol_id?: number | null;
+}
+
+export interface AssetRecord {
+  id: number;
+  currency?: { code: string } | null;
+  currency_code?: string;
+  value: Decimal;
+  memo?: string | null;
+  notes?: string | null;
+  extra_data?: { from?: string | null } | null;
+  created_at: string | number;
+}
+
+/** A currency of block_chain/currency_protocols with the chains it can be withdrawn on. */
+export interface ProtocolCurrency {
+  id: number;
+  code: string;
+  currency_protocols: CurrencyProtocol[];
+}

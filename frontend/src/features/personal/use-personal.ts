@@ -1,0 +1,9 @@
+import { useState } from 'react';
+
+import { createPersonalApi, type PersonalApi } from './api/personal-api';
+
+/** A page's own store, built once over the personal API. */
+export function usePersonalStore<T>(make: (api: PersonalApi) => T): T {
+  const [store] = useState(() => make(createPersonalApi()));
+  return store;
+}
