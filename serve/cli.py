@@ -7,13 +7,15 @@ import fcntl
 import logging
 import signal
 import threading
+from collections.abc import Awaitable, Callable
 from decimal import Decimal, InvalidOperation
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
 from config.settings import get_settings
 
+T = TypeVar("T")
 app = typer.Typer(help="Operate the exchange.", no_args_is_help=True, add_completion=False)
 
 
@@ -142,6 +144,80 @@ def chain_deposit(
     state = {0: "confirming", 1: "credited", 2: "below the minimum, not credited"}[int(outcome.deposit.status)]
     note = " (now)" if outcome.credited_now else ""
     typer.echo(f"tx {tx_hash}: {money(value)} with {outcome.deposit.confirmations} confirmation(s): {state}{note}")
+
+
+withdrawal_app = typer.Typer(help="Decide a withdrawal request.", no_args_is_help=True)
+app.add_typer(withdrawal_app, name="withdrawal")
+
+
+def _db_run(work: Callable[[], Awaitable[T]]) -> T:
+    """Run ``work`` with the ORM open on the configured database."""
+    from store.db import close_db, init_db
+
+    async def run() -> T:
+        await init_db(get_settings())
+        try:
+            return await work()
+        finally:
+            await close_db()
+
+    return asyncio.run(run())
+
+
+@app.command()
+def withdrawals(
+    status: Annotated[str, typer.Option(help="pending, completed, rejected or all")] = "pending",
+) -> None:
+    """List withdrawal requests (oldest first): id, user, amount, fee, chain, address, state."""
+    from actors.money import money
+    from store.models import Withdrawal, WithdrawalStatus
+
+    states = {"pending": WithdrawalStatus.PENDING, "completed": WithdrawalStatus.COMPLETED,
+              "rejected": WithdrawalStatus.REJECTED}  # fmt: skip
+    if status != "all" and status not in states:
+        raise typer.BadParameter("status must be pending, completed, rejected or all")
+
+    async def rows() -> list[Withdrawal]:
+        query = Withdrawal.all() if status == "all" else Withdrawal.filter(status=states[status])
+        return await query.order_by("id").prefetch_related("user", "currency", "currency_protocol")
+
+    found = _db_run(rows)
+    for w in found:
+        chain = w.currency_protocol.chain_protocol if w.currency_protocol else "-"
+        memo = f" memo {w.memo}" if w.memo else ""
+        typer.echo(
+            f"{w.id}\t{w.user.email or w.user.mobile}\t{money(w.amount)} {w.currency.code}\tfee {money(w.fee)}"
+            f"\t{chain} {w.address}{memo}\t{WithdrawalStatus(w.status).name.lower()}\t{w.created_at:%Y-%m-%d %H:%M}"
+        )
+    if not found:
+        typer.echo(f"no {status} withdrawals" if status != "all" else "no withdrawals")
+
+
+def _decide(withdrawal_id: int, approve: bool) -> None:
+    from actors.errors import DomainError
+    from actors.money import money
+    from store import withdrawals as store_withdrawals
+
+    try:
+        row = _db_run(lambda: store_withdrawals.decide(withdrawal_id, approve=approve))
+    except (LookupError, DomainError) as exc:
+        message = str(exc) if isinstance(exc, LookupError) else "this withdrawal has already been decided"
+        typer.echo(f"error: {message}", err=True)
+        raise typer.Exit(1) from exc
+    verb = "approved: send" if approve else "rejected: returned"
+    typer.echo(f"withdrawal {row.id} {verb} {money(row.amount - row.fee if approve else row.amount)}")
+
+
+@withdrawal_app.command()
+def approve(withdrawal_id: Annotated[int, typer.Argument(help="the request id (see `exchange withdrawals`)")]) -> None:
+    """Settle a pending withdrawal: its locked amount leaves the account (the chain gets amount - fee)."""
+    _decide(withdrawal_id, True)
+
+
+@withdrawal_app.command()
+def reject(withdrawal_id: Annotated[int, typer.Argument(help="the request id (see `exchange withdrawals`)")]) -> None:
+    """Reject a pending withdrawal: its locked amount returns to the user's balance."""
+    _decide(withdrawal_id, False)
 
 
 if __name__ == "__main__":

@@ -375,3 +375,54 @@ class ChainDeposit(Model):
         table = "chain_deposits"
         indexes = (("user_id", "currency_id"),)
 
+
+class WithdrawalStatus(IntEnum):
+    PENDING = 1
+    COMPLETED = 2
+    REJECTED = 3
+
+
+class Withdrawal(Model):
+    """A withdrawal request. Its amount is locked in the change account from the moment it exists (the
+    row is written in the transaction of the lock); an operator approves (the lock leaves) or rejects
+    (the lock returns to the balance). ``fee`` stays with the house; the chain sends amount minus fee."""
+
+    id = fields.IntField(primary_key=True)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="withdrawals")
+    currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
+        "models.Currency", related_name="withdrawals"
+    )
+    currency_protocol: fields.ForeignKeyNullableRelation[CurrencyProtocol] = fields.ForeignKeyField(
+        "models.CurrencyProtocol", related_name="withdrawals", null=True
+    )
+    address = fields.CharField(max_length=128)
+    memo = fields.CharField(max_length=64, default="")
+    amount = MoneyField()
+    fee = MoneyField()
+    status = fields.IntEnumField(WithdrawalStatus, default=WithdrawalStatus.PENDING)
+    ref = fields.CharField(max_length=64, unique=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "withdrawals"
+        indexes = (("user_id", "status"), ("status", "id"))
+
+
+class WithdrawAddress(Model):
+    """A withdrawal address a user bound for one currency and chain (user/addr)."""
+
+    id = fields.IntField(primary_key=True)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="withdraw_addresses")
+    currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
+        "models.Currency", related_name="withdraw_addresses"
+    )
+    currency_protocol: fields.ForeignKeyRelation[CurrencyProtocol] = fields.ForeignKeyField(
+        "models.CurrencyProtocol", related_name="withdraw_addresses"
+    )
+    address = fields.CharField(max_length=128)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "withdraw_addresses"
+        unique_together = (("user", "currency_protocol", "address"),)

@@ -20,7 +20,7 @@ import ray
 from actors.pair.state import ORPHAN_GRACE_MS
 from actors.runtime import DbActor, GroupCommit
 from actors.wallet import legs
-from store import ledger, spot
+from store import ledger, spot, withdrawals
 from store.models import Account, AccountType
 
 log = logging.getLogger(__name__)
@@ -75,6 +75,15 @@ class WalletShard(DbActor):
 
         Raises INSUFFICIENT_BALANCE; idempotent by ref."""
         return await self._apply(conversion.uid, legs.convert(conversion, ref))
+
+    async def draw(self, uid: int, request: dict[str, Any]) -> int:
+        """Lock a withdrawal's amount and create the request in one transaction; answers its id.
+
+        ``request``: currency_id, protocol_id, address, memo, amount, fee, ref (see
+        ``store.withdrawals.request``). Raises INSUFFICIENT_BALANCE; idempotent by ref."""
+        await self._ready()
+        async with self._locks[uid]:
+            return await withdrawals.request(uid=uid, **request)
 
     async def reconcile(self, grace_ms: int = ORPHAN_GRACE_MS) -> int:
         """Release freezes whose order never reached its pair (this shard's users); returns how many.

@@ -1,0 +1,204 @@
+"""Withdrawals: account/draw (lock the amount and create a request through the wallet shard),
+account/withdrawals (the user's requests and their state) and user/addr (bound withdrawal addresses)."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from decimal import ROUND_UP, Decimal
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from actors.errors import DomainError, ErrorCode
+from actors.money import money
+from serve.api.amounts import parse_amount
+from serve.api.deps import CurrentUid, CurrentUser, Lang, SingleFlight, Svc, client_ip
+from serve.api.paging import paginate
+from serve.api.routes.transfer import call_wallet
+from serve.errors import envelope
+from serve.i18n import N_, translate
+from serve.security import verify_password
+from store.models import INT_MAX, Currency, CurrencyProtocol, WithdrawAddress, Withdrawal, WithdrawalStatus
+
+router = APIRouter(tags=["withdraw"])
+
+REQUESTED = N_("Withdrawal requested")
+ADDRESS_BOUND = N_("Address bound")
+STATUS_NAMES = {
+    WithdrawalStatus.PENDING: N_("Under review"),
+    WithdrawalStatus.COMPLETED: N_("Completed"),
+    WithdrawalStatus.REJECTED: N_("Rejected"),
+}
+ADDRESS_RULES = {
+    "ERC20": re.compile(r"^0x[0-9a-fA-F]{40}$"),
+    "ETC": re.compile(r"^0x[0-9a-fA-F]{40}$"),
+    "TRC20": re.compile(r"^T[1-9A-HJ-NP-Za-km-z]{33}$"),
+}
+ANY_ADDRESS = re.compile(r"^[A-Za-z0-9:._-]{10,128}$")
+MEMO_RE = re.compile(r"^[A-Za-z0-9 _-]{1,64}$")
+
+
+def address_ok(chain: str, address: str) -> bool:
+    return bool(ADDRESS_RULES.get(chain, ANY_ADDRESS).match(address))
+
+
+class DrawIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    currency_id: int = Field(ge=1, le=INT_MAX)
+    number: str | int | None = None
+    address: str = ""
+    pay_password: str = ""
+    memo: str = ""
+    currency_protocol_id: int | None = Field(default=None, ge=1, le=INT_MAX)
+
+
+async def _protocol(currency: Currency, protocol_id: int | None) -> CurrencyProtocol | None:
+    """The chosen chain of the currency; may be omitted when the currency has only one."""
+    protocols = await CurrencyProtocol.filter(currency_id=currency.id).order_by("sort", "id")
+    if protocol_id is None:
+        if len(protocols) > 1:
+            raise DomainError(ErrorCode.PROTOCOL_NOT_FOUND)
+        return protocols[0] if protocols else None
+    for p in protocols:
+        if p.id == protocol_id:
+            return p
+    raise DomainError(ErrorCode.PROTOCOL_NOT_FOUND)
+
+
+async def _check_pay_password(svc: Svc, request: Request, user: Any, password: str) -> None:
+    """The deal password, with the login throttle's failure count (its own key per user)."""
+    if user.pay_password_hash is None:
+        raise DomainError(ErrorCode.PAY_PASSWORD_NOT_SET)
+    key, ip = f"pay:{user.id}", client_ip(request)
+    await svc.throttle.check(key, ip)
+    if not await verify_password(user.pay_password_hash, password):
+        await svc.throttle.failed(key, ip)
+        raise DomainError(ErrorCode.PAY_PASSWORD_WRONG)
+    await svc.throttle.succeeded(key)
+
+
+@router.post("/account/draw", dependencies=[SingleFlight])
+async def draw(body: DrawIn, user: CurrentUser, svc: Svc, request: Request, lang: Lang) -> Any:
+    """Request a withdrawal from the change account: the amount is locked until an operator decides."""
+    address, memo = body.address.strip(), body.memo.strip()
+    if not address:  # spec §5 order: address, amount, trade password
+        raise DomainError(ErrorCode.ADDRESS_REQUIRED)
+    if body.number is None or str(body.number).strip() == "":
+        raise DomainError(ErrorCode.DRAW_AMOUNT_REQUIRED)
+    if not body.pay_password:
+        raise DomainError(ErrorCode.PAY_PASSWORD_REQUIRED)
+    currency = await Currency.get_or_none(id=body.currency_id)
+    if currency is None:
+        raise DomainError(ErrorCode.CURRENCY_NOT_FOUND)
+    if not currency.open_draw:
+        raise DomainError(ErrorCode.DRAW_CLOSED)
+    amount = parse_amount(body.number, missing=ErrorCode.DRAW_AMOUNT_REQUIRED, places=currency.decimals)
+    if amount < currency.draw_min:
+        raise DomainError(ErrorCode.DRAW_BELOW_MIN, min=money(currency.draw_min))
+    if currency.draw_max > 0 and amount > currency.draw_max:
+        raise DomainError(ErrorCode.DRAW_ABOVE_MAX, max=money(currency.draw_max))
+    protocol = await _protocol(currency, body.currency_protocol_id)
+    if not address_ok(protocol.chain_protocol if protocol else "", address):
+        raise DomainError(ErrorCode.ADDRESS_INVALID)
+    if protocol is not None and protocol.uses_memo and not memo:
+        raise DomainError(ErrorCode.MEMO_REQUIRED)
+    if memo and not MEMO_RE.match(memo):
+        raise DomainError(ErrorCode.ADDRESS_INVALID)
+    await _check_pay_password(svc, request, user, body.pay_password)
+    fee = (amount * currency.draw_rate).quantize(Decimal(1).scaleb(-currency.decimals), rounding=ROUND_UP)
+    fields = {"currency_id": currency.id, "protocol_id": protocol.id if protocol else None, "address": address,
+              "memo": memo, "amount": amount, "fee": fee, "ref": f"d{uuid.uuid4().hex}"}  # fmt: skip
+    withdrawal_id = await call_wallet(request, user.id, "draw", user.id, fields)
+    row = await Withdrawal.get(id=withdrawal_id).prefetch_related("currency", "currency_protocol")
+    return envelope(withdrawal_public(row, lang), translate(REQUESTED, lang))
+
+
+def withdrawal_public(w: Withdrawal, lang: str) -> dict[str, Any]:
+    return {
+        "id": w.id,
+        "currency_id": w.currency_id,  # type: ignore[attr-defined]
+        "currency": {"code": w.currency.code},
+        "chain_protocol": {"code": w.currency_protocol.chain_protocol if w.currency_protocol else ""},
+        "address": w.address,
+        "memo": w.memo,
+        "number": money(w.amount),
+        "fee": money(w.fee),
+        "real_number": money(w.amount - w.fee),
+        "status": int(w.status),
+        "status_name": translate(STATUS_NAMES[WithdrawalStatus(w.status)], lang),
+        "created_at": w.created_at.isoformat(),
+        "updated_at": w.updated_at.isoformat(),
+    }
+
+
+@router.get("/account/withdrawals")
+async def withdrawals(
+    uid: CurrentUid,
+    lang: Lang,
+    currency_id: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None,
+    page: Annotated[int, Query(ge=1, le=INT_MAX)] = 1,
+) -> Any:
+    """The user's withdrawal requests and their state, newest first (15 a page)."""
+    query = Withdrawal.filter(user_id=uid)
+    if currency_id is not None:
+        query = query.filter(currency_id=currency_id)
+    query = query.order_by("-id").prefetch_related("currency", "currency_protocol")
+    return envelope(await paginate(query, page, 15, lambda w: withdrawal_public(w, lang)))
+
+
+class AddrIn(BaseModel):
+    """``type`` is the currency id; ``vtype`` the chain of USDT (0 TRC20, 1 ERC20), 0 for other currencies."""
+
+    model_config = ConfigDict(extra="ignore")
+    type: int = Field(ge=1, le=INT_MAX)
+    addr: str = ""
+    vtype: int = Field(default=0, ge=0, le=1)
+
+
+def addr_public(a: WithdrawAddress) -> dict[str, Any]:
+    return {
+        "id": a.id,
+        "currency_id": a.currency_id,  # type: ignore[attr-defined]
+        "currency": {"code": a.currency.code},
+        "currency_protocol_id": a.currency_protocol_id,  # type: ignore[attr-defined]
+        "chain_protocol": {"code": a.currency_protocol.chain_protocol},
+        "address": a.address,
+        "created_at": a.created_at.isoformat(),
+    }
+
+
+@router.post("/user/addr", dependencies=[SingleFlight])
+async def bind_addr(body: AddrIn, uid: CurrentUid, lang: Lang) -> Any:
+    """Bind a withdrawal address for a currency and chain (binding the same one again is a no-op)."""
+    address = body.addr.strip()
+    if not address:
+        raise DomainError(ErrorCode.ADDRESS_REQUIRED_BIND)
+    currency = await Currency.get_or_none(id=body.type)
+    if currency is None:
+        raise DomainError(ErrorCode.CURRENCY_NOT_FOUND)
+    protocols = await CurrencyProtocol.filter(currency_id=currency.id).order_by("sort", "id")
+    by_chain = {p.chain_protocol: p for p in protocols}
+    if currency.code == "USDT":
+        protocol = by_chain.get("TRC20" if body.vtype == 0 else "ERC20")
+    else:
+        protocol = protocols[0] if body.vtype == 0 and protocols else None
+    if protocol is None:
+        raise DomainError(ErrorCode.PROTOCOL_NOT_FOUND)
+    if not address_ok(protocol.chain_protocol, address):
+        raise DomainError(ErrorCode.ADDRESS_INVALID)
+    row, _ = await WithdrawAddress.get_or_create(user_id=uid, currency_id=currency.id,
+                                                 currency_protocol_id=protocol.id, address=address)  # fmt: skip
+    await row.fetch_related("currency", "currency_protocol")
+    return envelope(addr_public(row), translate(ADDRESS_BOUND, lang))
+
+
+@router.get("/user/addr")
+async def addr_list(uid: CurrentUid, currency_id: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None) -> Any:
+    """The user's bound withdrawal addresses (optionally of one currency)."""
+    query = WithdrawAddress.filter(user_id=uid)
+    if currency_id is not None:
+        query = query.filter(currency_id=currency_id)
+    rows = await query.order_by("-id").prefetch_related("currency", "currency_protocol")
+    return envelope([addr_public(a) for a in rows])

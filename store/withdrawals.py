@@ -1,0 +1,80 @@
+"""Withdrawal requests: lock the amount and write the request in one transaction; an operator then
+approves (the locked amount leaves the system) or rejects (it returns to the balance). Each step is one
+ledger batch, idempotent by its ref, and a request is decided at most once."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from tortoise.backends.base.client import BaseDBAsyncClient
+
+from actors.errors import DomainError, ErrorCode
+from store import ledger
+from store.models import AccountType, Withdrawal, WithdrawalStatus
+
+CHANGE = AccountType.CHANGE
+LOG_REQUEST, LOG_DONE, LOG_BACK = "draw", "draw_done", "draw_back"
+
+
+async def request(
+    *,
+    uid: int,
+    currency_id: int,
+    protocol_id: int | None,
+    address: str,
+    memo: str,
+    amount: Decimal,
+    fee: Decimal,
+    ref: str,
+) -> int:
+    """Lock ``amount`` of the change account and create the request; answers its id.
+
+    Raises INSUFFICIENT_BALANCE (nothing written). Idempotent by ``ref``: a replay answers the same id."""
+    created: list[int] = []
+
+    async def write(conn: BaseDBAsyncClient) -> None:
+        row = await Withdrawal.create(
+            user_id=uid, currency_id=currency_id, currency_protocol_id=protocol_id, address=address, memo=memo,
+            amount=amount, fee=fee, ref=ref, using_db=conn,
+        )  # fmt: skip
+        created.append(row.id)
+
+    extra: dict[str, object] = {"address": address, "fee": str(fee)}
+    change = ledger.Change(uid, currency_id, CHANGE, -amount, amount, LOG_REQUEST, f"{ref}:lock", "withdrawal", extra)
+    if await ledger.apply([change], also=write):
+        return created[-1]
+    return (await Withdrawal.get(ref=ref)).id
+
+
+async def decide(withdrawal_id: int, *, approve: bool) -> Withdrawal:
+    """Approve (the lock is spent) or reject (the lock returns to the balance) a pending request.
+
+    Raises LookupError for an unknown id and DomainError(WITHDRAWAL_NOT_PENDING) for one already decided
+    the other way; deciding the same way twice changes nothing."""
+    row = await Withdrawal.get_or_none(id=withdrawal_id)
+    if row is None:
+        raise LookupError(f"no withdrawal {withdrawal_id}")
+    target = WithdrawalStatus.COMPLETED if approve else WithdrawalStatus.REJECTED
+    if row.status == target:
+        return row
+    uid = row.user_id  # type: ignore[attr-defined]
+    currency_id = row.currency_id  # type: ignore[attr-defined]
+
+    async def mark(conn: BaseDBAsyncClient) -> None:
+        # Conditional on PENDING: of an approval and a rejection racing, the second finds nothing and
+        # rolls its ledger batch back.
+        if not await Withdrawal.filter(id=row.id, status=WithdrawalStatus.PENDING).using_db(conn).update(status=target):
+            raise DomainError(ErrorCode.WITHDRAWAL_NOT_PENDING)
+
+    extra: dict[str, object] = {"withdrawal_id": row.id, "address": row.address, "fee": str(row.fee)}
+    if approve:
+        change = ledger.Change(uid, currency_id, CHANGE, ledger.ZERO, -row.amount, LOG_DONE, f"w{row.id}:done",
+                               "withdrawal completed", extra)  # fmt: skip
+    else:
+        change = ledger.Change(uid, currency_id, CHANGE, row.amount, -row.amount, LOG_BACK, f"w{row.id}:back",
+                               "withdrawal rejected", extra)  # fmt: skip
+    await ledger.apply([change], also=mark)
+    await row.refresh_from_db()
+    if row.status != target:
+        raise DomainError(ErrorCode.WITHDRAWAL_NOT_PENDING)
+    return row

@@ -1,0 +1,264 @@
+"""Withdrawals: the deal password, limits and fee, the lock through the wallet shard, the operator's
+approve and reject, the state in records; binding withdrawal addresses; and conservation end to end."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import httpx
+import pytest
+
+from config.settings import Settings
+from store.models import AccountLog, Currency
+from tests.utils.cli import exchange, exchange_ok
+from tests.utils.users import Member, error, fresh_code, member, ok
+from tests.utils.wallets import BTC, USDT, balance, fund, system_totals
+
+TRON = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"
+ETH_ADDR = "0x52908400098527886E0F7030069857D2E4169EE7"
+DEAL = "Deal1234"
+XRP = 5
+
+
+def set_deal_password(api: httpx.Client, settings: Settings, user: Member) -> None:
+    code = fresh_code(api, settings, user.account, 3, token=user.token)
+    ok(api.post("user/amend_pay_password", json={"password": DEAL, "auth_code": code}, headers=user.auth))
+
+
+def draw(api: httpx.Client, user: Member, number: Any = "100", **change: Any) -> httpx.Response:
+    body = {"currency_id": USDT, "number": number, "address": TRON, "pay_password": DEAL, "memo": "",
+            "currency_protocol_id": 2, **change}  # fmt: skip
+    return api.post("account/draw", json=body, headers=user.auth)
+
+
+@pytest.fixture
+async def alice(api: httpx.Client, settings: Settings, db: None) -> Member:
+    user = member(api)
+    await fund(user, "USDT", "1000")
+    set_deal_password(api, settings, user)
+    return user
+
+
+def request_id(out: str, withdrawal_id: int) -> bool:
+    return any(line.split("\t")[0] == str(withdrawal_id) for line in out.splitlines())
+
+
+def test_alice_withdraws_and_the_operator_approves(api: httpx.Client, settings: Settings, alice: Member) -> None:
+    response = draw(api, alice, "100")
+    data = ok(response)
+    assert response.json()["msg"] == "Withdrawal requested"
+    assert (data["number"], data["fee"], data["real_number"], data["status"]) == ("100", "1", "99", 1)
+    assert (data["status_name"], data["chain_protocol"]["code"], data["address"]) == ("Under review", "TRC20", TRON)
+    assert balance(api, alice, USDT) == (Decimal(900), Decimal(100))
+    listed = ok(api.get("account/withdrawals", headers=alice.auth))
+    assert listed["total"] == 1 and listed["data"][0]["id"] == data["id"]
+    record = ok(api.get("account_log/change", headers=alice.auth))["data"][0]
+    assert (record["value"], record["lock_value"], record["notes"]) == ("-100", "100", "Withdrawal requested")
+
+    assert request_id(exchange_ok(settings, "withdrawals"), data["id"])
+    assert "approved: send 99" in exchange_ok(settings, "withdrawal", "approve", str(data["id"]))
+    assert balance(api, alice, USDT) == (Decimal(900), 0)
+    state = ok(api.get("account/withdrawals", headers=alice.auth))["data"][0]
+    assert (state["status"], state["status_name"]) == (2, "Completed")
+    record = ok(api.get("account_log/change", headers=alice.auth))["data"][0]
+    assert (record["notes"], record["lock_value"], record["extra_data"]["withdrawal_id"]) == (
+        "Withdrawal completed", "-100", data["id"],
+    )  # fmt: skip
+    # Approving again changes nothing; rejecting a completed request is refused.
+    exchange_ok(settings, "withdrawal", "approve", str(data["id"]))
+    late = exchange(settings, "withdrawal", "reject", str(data["id"]))
+    assert late.returncode == 1 and "already been decided" in late.stderr
+    assert balance(api, alice, USDT) == (Decimal(900), 0)
+    assert not request_id(exchange_ok(settings, "withdrawals"), data["id"])
+    assert request_id(exchange_ok(settings, "withdrawals", "--status", "completed"), data["id"])
+
+
+def test_a_rejected_withdrawal_returns_the_funds(api: httpx.Client, settings: Settings, alice: Member) -> None:
+    data = ok(draw(api, alice, "10.5"))
+    assert data["fee"] == "0.105"
+    assert "rejected: returned 10.5" in exchange_ok(settings, "withdrawal", "reject", str(data["id"]))
+    assert balance(api, alice, USDT) == (Decimal(1000), 0)
+    state = ok(api.get("account/withdrawals", params={"currency_id": USDT}, headers=alice.auth))["data"][0]
+    assert (state["status"], state["status_name"]) == (3, "Rejected")
+    assert ok(api.get("account_log/change", headers=alice.auth))["data"][0]["notes"] == (
+        "Withdrawal rejected, funds returned"
+    )
+    late = exchange(settings, "withdrawal", "approve", str(data["id"]))
+    assert late.returncode == 1 and "already been decided" in late.stderr
+    assert exchange(settings, "withdrawal", "approve", "99999999").returncode == 1
+    assert balance(api, alice, USDT) == (Decimal(1000), 0)
+
+
+@pytest.mark.parametrize(
+    ("change", "status", "message"),
+    [
+        ({"address": "", "number": "", "pay_password": ""}, 400, "Please enter the withdrawal address"),
+        ({"number": "", "pay_password": ""}, 400, "Please enter the withdrawal amount"),
+        ({"pay_password": ""}, 400, "Please enter the trade password"),
+        ({"number": "abc"}, 400, "Please enter the withdrawal amount"),
+        ({"number": "-1"}, 400, "Please enter the withdrawal amount"),
+        ({"number": "9.99"}, 400, "The minimum withdrawal is 10"),
+        ({"number": "100000.01"}, 400, "The maximum withdrawal is 100000"),
+        ({"number": "10.0000001"}, 400, "The amount can have at most 6 decimal places"),
+        ({"number": "1000.01"}, 400, "Insufficient balance"),
+        ({"address": ETH_ADDR}, 400, "Please enter a valid address for this chain"),
+        ({"address": "T" + "0" * 33}, 400, "Please enter a valid address for this chain"),
+        ({"currency_protocol_id": None}, 400, "Please choose a chain this currency supports"),
+        ({"currency_protocol_id": 3}, 400, "Please choose a chain this currency supports"),
+        ({"pay_password": "Wrong999"}, 400, "The trade password is incorrect"),
+        ({"currency_id": 999}, 404, "Currency not found"),
+        ({"currency_id": 0}, 400, None),
+        ({"memo": "bad;memo"}, 400, "Please enter a valid address for this chain"),
+    ],
+)
+def test_withdraw_rules(
+    api: httpx.Client, alice: Member, change: dict[str, Any], status: int, message: str | None
+) -> None:
+    refused = error(draw(api, alice, **change), status)
+    assert message is None or refused == message
+    assert balance(api, alice, USDT) == (Decimal(1000), 0)
+    assert ok(api.get("account/withdrawals", headers=alice.auth))["total"] == 0
+
+
+def test_withdraw_on_erc20_and_memo_chains(api: httpx.Client, alice: Member) -> None:
+    ok(draw(api, alice, "20", address=ETH_ADDR, currency_protocol_id=1))
+    assert balance(api, alice, USDT) == (Decimal(980), Decimal(20))
+    memo_less = {"currency_id": XRP, "number": "30", "address": "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY",
+                 "pay_password": DEAL}  # fmt: skip
+    assert error(api.post("account/draw", json=memo_less, headers=alice.auth), 400) == "Please enter the memo"
+
+
+async def test_withdraw_needs_a_deal_password_and_an_open_currency(api: httpx.Client, db: None) -> None:
+    bob = member(api)
+    await fund(bob, "USDT", "100")
+    await fund(bob, "ACB", "100")
+    assert error(draw(api, bob, "10"), 400) == "Please set a deal password first"
+    acb = await Currency.get(code="ACB")
+    assert error(draw(api, bob, "10", currency_id=acb.id, address=ETH_ADDR), 400) == (
+        "Withdrawals of this currency are closed"
+    )
+
+
+def test_withdraw_needs_login(api: httpx.Client) -> None:
+    assert error(api.post("account/draw", json={"currency_id": USDT}), 401, 999)
+    assert error(api.get("account/withdrawals"), 401, 999)
+
+
+def test_wrong_deal_passwords_are_throttled(api: httpx.Client, settings: Settings, alice: Member) -> None:
+    for _ in range(settings.login_max_failures):
+        assert error(draw(api, alice, pay_password="Wrong999"), 400) == "The trade password is incorrect"
+    assert "Too many failed attempts" in error(draw(api, alice), 429)
+    assert balance(api, alice, USDT) == (Decimal(1000), 0)
+
+
+def test_nobody_sees_or_decides_another_users_withdrawals(api: httpx.Client, alice: Member) -> None:
+    mallory = member(api)
+    mine = ok(draw(api, alice, "50"))
+    assert ok(api.get("account/withdrawals", params={"user_id": alice.uid}, headers=mallory.auth))["total"] == 0
+    assert ok(api.get("account_log/change", headers=mallory.auth))["total"] == 0
+    # There is no user route to decide a request; a draw always spends the session user's own funds.
+    assert error(draw(api, mallory, "50", user_id=alice.uid), 400) == "Please set a deal password first"
+    assert error(api.post("account/withdrawals", json={"id": mine["id"]}, headers=mallory.auth), 405)
+    assert balance(api, alice, USDT) == (Decimal(950), Decimal(50))
+
+
+# --- user/addr ---------------------------------------------------------------------------------------
+
+
+def bind(api: httpx.Client, user: Member, currency_id: int, addr: str, vtype: int | None = None) -> httpx.Response:
+    body: dict[str, Any] = {"type": currency_id, "addr": addr}
+    if vtype is not None:
+        body["vtype"] = vtype
+    return api.post("user/addr", json=body, headers=user.auth)
+
+
+def test_bind_withdrawal_addresses_with_the_vtype_rule(api: httpx.Client) -> None:
+    user, other = member(api), member(api)
+    trc = ok(bind(api, user, USDT, TRON, 0))
+    assert (trc["chain_protocol"]["code"], trc["address"]) == ("TRC20", TRON)
+    erc = ok(bind(api, user, USDT, ETH_ADDR, 1))
+    assert erc["chain_protocol"]["code"] == "ERC20"
+    assert ok(bind(api, user, USDT, TRON, 0))["id"] == trc["id"]  # binding again is a no-op
+    btc = ok(bind(api, user, BTC, "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"))
+    assert btc["chain_protocol"]["code"] == "BTC"
+    assert [a["id"] for a in ok(api.get("user/addr", headers=user.auth))] == [btc["id"], erc["id"], trc["id"]]
+    assert [a["id"] for a in ok(api.get("user/addr", params={"currency_id": BTC}, headers=user.auth))] == [btc["id"]]
+    assert ok(api.get("user/addr", headers=other.auth)) == []
+
+
+@pytest.mark.parametrize(
+    ("currency_id", "addr", "vtype", "status", "message"),
+    [
+        (USDT, "", 0, 400, "Please enter the address"),
+        (USDT, "   ", 0, 400, "Please enter the address"),
+        (USDT, ETH_ADDR, 0, 400, "Please enter a valid address for this chain"),  # vtype 0 is TRC20
+        (USDT, TRON, 1, 400, "Please enter a valid address for this chain"),
+        (BTC, "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", 1, 400, "Please choose a chain this currency supports"),
+        (USDT, TRON, 2, 400, "Verification method is invalid"),
+        (999, TRON, 0, 404, "Currency not found"),
+        (BTC, "short", 0, 400, "Please enter a valid address for this chain"),
+    ],
+)
+def test_bind_address_rules(
+    api: httpx.Client, currency_id: int, addr: str, vtype: int, status: int, message: str
+) -> None:
+    user = member(api)
+    assert error(bind(api, user, currency_id, addr, vtype), status) == message
+    assert ok(api.get("user/addr", headers=user.auth)) == []
+
+
+def test_bind_address_needs_login(api: httpx.Client) -> None:
+    assert error(api.post("user/addr", json={"type": USDT, "addr": TRON}), 401, 999)
+    assert error(api.get("user/addr"), 401, 999)
+
+
+# --- conservation ------------------------------------------------------------------------------------
+
+
+def carol_deposits_transfers_converts_and_withdraws(
+    api: httpx.Client, settings: Settings
+) -> tuple[Member, dict[str, Any]]:
+    carol = member(api)
+    set_deal_password(api, settings, carol)
+    trc20 = ok(api.get("wallet/wallet", params={"currency_id": USDT}, headers=carol.auth))[1]["address"]
+    (btc_wallet,) = ok(api.get("wallet/wallet", params={"currency_id": BTC}, headers=carol.auth))
+    exchange_ok(settings, "chain-deposit", trc20, "700")
+    exchange_ok(settings, "chain-deposit", btc_wallet["address"], "0.1")
+    exchange_ok(settings, "chain-deposit", trc20, "0.5")  # below the minimum: not credited
+    ok(
+        api.post(
+            "account/transfer", json={"currency_id": USDT, "balance": "200", "from": 1, "to": 2}, headers=carol.auth
+        )
+    )
+    ok(
+        api.post(
+            "account/transfer", json={"currency_id": USDT, "balance": "50", "from": 2, "to": 1}, headers=carol.auth
+        )
+    )
+    ok(api.post("account/convert", json={"currency_id": BTC, "number": "0.05"}, headers=carol.auth))
+    approved = ok(draw(api, carol, "100"))
+    rejected = ok(draw(api, carol, "40"))
+    exchange_ok(settings, "withdrawal", "approve", str(approved["id"]))
+    exchange_ok(settings, "withdrawal", "reject", str(rejected["id"]))
+    return carol, approved
+
+
+async def test_conservation_across_deposit_transfer_convert_withdraw_and_reject(
+    api: httpx.Client, settings: Settings, db: None
+) -> None:
+    before = await system_totals()
+    carol, approved = carol_deposits_transfers_converts_and_withdraws(api, settings)
+    after = await system_totals()
+    converted = dict(
+        await AccountLog.filter(user_id=carol.uid, log_type="convert").values_list("currency_id", "amount")
+    )
+    assert converted == {USDT: Decimal(3400), BTC: Decimal("-0.05")}
+    # in: deposits; out: the approved withdrawal (its fee included); the house: the conversion legs
+    expected = {USDT: Decimal(700) + Decimal(3400) - Decimal(100), BTC: Decimal("0.1") - Decimal("0.05")}
+    for currency_id, delta in expected.items():
+        assert after[currency_id] - before.get(currency_id, Decimal(0)) == delta, currency_id
+    for currency_id in (set(before) | set(after)) - set(expected):
+        assert after.get(currency_id, 0) == before.get(currency_id, 0), currency_id
+    assert balance(api, carol, USDT) == (Decimal(3850), 0)
+    assert balance(api, carol, USDT, 2) == (Decimal(150), 0)
