@@ -53,6 +53,10 @@ class ErrorCode(IntEnum):
     PAY_PASSWORD_WRONG = 2021
     MEMO_REQUIRED = 2022
     ADDRESS_REQUIRED_BIND = 2023
+    # 14xx: personal centre
+    UPLOAD_TOO_LARGE = 1401
+    REAL_NAME_SUBMITTED = 1402
+    IMAGE_NOT_OWN = 1403
     # 3xxx: matching and orders
     PAIR_NOT_FOUND = 3001
     PAIR_CLOSED = 3002

@@ -20,7 +20,22 @@ from actors.engine import Engine
 from actors.errors import DomainError, ErrorCode
 from config.settings import Settings
 from serve.api.deps import Services
-from serve.api.routes import account, default, dev, draw, market, news, notify, records, trade, transfer, user, wallet
+from serve.api.routes import (
+    account,
+    default,
+    dev,
+    draw,
+    market,
+    news,
+    notify,
+    personal,
+    records,
+    trade,
+    transfer,
+    upload,
+    user,
+    wallet,
+)
 from serve.errors import install_error_handlers
 from store.cache import connect_redis
 from store.db import close_db, init_db
@@ -30,7 +45,8 @@ API_PREFIX = "/api"
 
 def api_router(settings: Settings) -> APIRouter:
     router = APIRouter()
-    for module in (news, default, notify, user, market, trade, account, transfer, records, wallet, draw):
+    modules = (news, default, notify, user, market, trade, account, transfer, records, wallet, draw, personal, upload)
+    for module in modules:
         router.include_router(module.router)
     if settings.is_development:
         router.include_router(dev.router)

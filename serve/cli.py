@@ -220,5 +220,81 @@ def reject(withdrawal_id: Annotated[int, typer.Argument(help="the request id (se
     _decide(withdrawal_id, False)
 
 
+real_name_app = typer.Typer(help="Review real-name (KYC) submissions.", no_args_is_help=True)
+app.add_typer(real_name_app, name="real-name")
+
+
+@real_name_app.command("list")
+def real_name_list(
+    status: Annotated[str, typer.Option(help="review (under review), approved or all")] = "review",
+) -> None:
+    """List submissions: user id, account, name, ID number, state, image URLs."""
+    from store.models import RealName, ReviewStatus
+
+    states = {"review": [ReviewStatus.UNDER_REVIEW], "approved": [ReviewStatus.APPROVED], "all": list(ReviewStatus)}
+    if status not in states:
+        raise typer.BadParameter("status must be review, approved or all")
+
+    async def rows() -> list[RealName]:
+        return await RealName.filter(review_status__in=states[status]).order_by("id").prefetch_related("user")
+
+    found = _db_run(rows)
+    for r in found:
+        typer.echo(
+            f"{r.user_id}\t{r.user.email or r.user.mobile}\t{r.name}\t{r.card_id}"  # type: ignore[attr-defined]
+            f"\t{ReviewStatus(r.review_status).name.lower()}\t{r.front_pic} {r.reverse_pic} {r.hand_pic}"
+        )
+    if not found:
+        typer.echo("no submissions")
+
+
+def _review(user_id: int, approve: bool, reason: str) -> None:
+    from store.models import RealName, ReviewStatus
+
+    async def decide() -> int:
+        target = ReviewStatus.APPROVED if approve else ReviewStatus.NOT_SUBMITTED
+        return await RealName.filter(user_id=user_id, review_status=ReviewStatus.UNDER_REVIEW).update(
+            review_status=target, reject_reason="" if approve else reason
+        )
+
+    if not _db_run(decide):
+        typer.echo(f"error: user {user_id} has no submission under review", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"user {user_id}: real name {'approved' if approve else 'rejected (they may submit again)'}")
+
+
+@real_name_app.command("approve")
+def real_name_approve(
+    user_id: Annotated[int, typer.Argument(help="the user id (see `exchange real-name list`)")],
+) -> None:
+    """Approve a submission under review (review_status 2)."""
+    _review(user_id, True, "")
+
+
+@real_name_app.command("reject")
+def real_name_reject(
+    user_id: Annotated[int, typer.Argument(help="the user id (see `exchange real-name list`)")],
+    reason: Annotated[str, typer.Option(help="shown to the user")] = "",
+) -> None:
+    """Reject a submission under review: back to review_status 0 so the user can submit again."""
+    _review(user_id, False, reason[:255])
+
+
+@app.command()
+def feedback(limit: Annotated[int, typer.Option(min=1, max=1000, help="how many, newest first")] = 50) -> None:
+    """List users' feedback, newest first."""
+    from store.models import Feedback
+
+    async def rows() -> list[Feedback]:
+        return await Feedback.all().order_by("-id").limit(limit).prefetch_related("user")
+
+    found = _db_run(rows)
+    for f in found:
+        text = " ".join(f.content.split())
+        typer.echo(f"{f.id}\t{f.created_at:%Y-%m-%d %H:%M}\t{f.user.email or f.user.mobile}\t{text}")
+    if not found:
+        typer.echo("no feedback")
+
+
 if __name__ == "__main__":
     app()

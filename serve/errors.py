@@ -78,6 +78,11 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.PAY_PASSWORD_WRONG: Outcome(CODE_ERROR, 400, N_("The trade password is incorrect")),
     ErrorCode.MEMO_REQUIRED: Outcome(CODE_ERROR, 400, N_("Please enter the memo")),
     ErrorCode.ADDRESS_REQUIRED_BIND: Outcome(CODE_ERROR, 400, N_("Please enter the address")),
+    ErrorCode.UPLOAD_TOO_LARGE: Outcome(CODE_ERROR, 413, N_("The image can be at most {mb} MB")),
+    ErrorCode.REAL_NAME_SUBMITTED: Outcome(
+        CODE_ERROR, 409, N_("Your real-name information has already been submitted")
+    ),
+    ErrorCode.IMAGE_NOT_OWN: Outcome(CODE_ERROR, 400, N_("Please upload the image again")),
     ErrorCode.PAIR_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Trading pair not found")),
     ErrorCode.PAIR_CLOSED: Outcome(CODE_ERROR, 400, N_("Trading is not currently supported")),
     ErrorCode.SELL_DISABLED: Outcome(CODE_ERROR, 400, N_("Selling is not currently supported on this pair")),

@@ -426,3 +426,70 @@ class WithdrawAddress(Model):
     class Meta:
         table = "withdraw_addresses"
         unique_together = (("user", "currency_protocol", "address"),)
+
+
+class Upload(Model):
+    """An image a user uploaded (stored under the data directory); only its owner may attach it."""
+
+    id = fields.IntField(primary_key=True)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="uploads")
+    name = fields.CharField(max_length=64, unique=True)
+    content_type = fields.CharField(max_length=32)
+    size = fields.IntField()
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "uploads"
+
+
+class PayMethod(Model):
+    """A collection method of a user (alipay, wxpay or bank); ``raw_data`` holds the fields of spec 3."""
+
+    id = fields.IntField(primary_key=True)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="pay_methods")
+    type = fields.CharField(max_length=16)
+    raw_data = fields.JSONField()
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "pay_methods"
+        unique_together = (("user", "type"),)
+
+
+class ReviewStatus(IntEnum):
+    """Real-name review as the spec numbers it; a rejected submission goes back to NOT_SUBMITTED."""
+
+    NOT_SUBMITTED = 0
+    UNDER_REVIEW = 1
+    APPROVED = 2
+
+
+class RealName(Model):
+    """A real-name (KYC) submission, one per user."""
+
+    id = fields.IntField(primary_key=True)
+    user: fields.OneToOneRelation[User] = fields.OneToOneField("models.User", related_name="real_name")
+    name = fields.CharField(max_length=64)
+    card_id = fields.CharField(max_length=32)
+    front_pic = fields.CharField(max_length=255)
+    reverse_pic = fields.CharField(max_length=255)
+    hand_pic = fields.CharField(max_length=255)
+    review_status = fields.IntEnumField(ReviewStatus, default=ReviewStatus.UNDER_REVIEW)
+    reject_reason = fields.CharField(max_length=255, default="")
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "real_names"
+
+
+class Feedback(Model):
+    """A message a user sent from the personal centre; operators read it with `exchange feedback`."""
+
+    id = fields.IntField(primary_key=True)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="feedback")
+    content = fields.TextField()
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "feedback"

@@ -1,0 +1,86 @@
+"""common/image_upload (multipart field ``file``) and the images it stored, served back read-only."""
+
+from __future__ import annotations
+
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse
+
+from actors.errors import DomainError, ErrorCode
+from serve.api.deps import CurrentUid, Svc
+from serve.api.schemas import fail
+from serve.errors import envelope
+from serve.i18n import N_
+from store import uploads
+
+router = APIRouter(tags=["upload"])
+
+CHOOSE_IMAGE = N_("Please choose an image to upload")
+NOT_AN_IMAGE = N_("Only JPEG, PNG, GIF or WebP images can be uploaded")
+MULTIPART_OVERHEAD = 64 * 1024  # boundaries and part headers around the file
+
+
+def _file_part(content_type: str, body: bytes) -> bytes | None:
+    """The bytes of the ``file`` field (or the only file field) of a multipart/form-data body."""
+    head = f"Content-Type: {content_type}\r\nMIME-Version: 1.0\r\n\r\n".encode("latin-1", "replace")
+    message = BytesParser(policy=policy.HTTP).parsebytes(head + body)
+    if not isinstance(message, EmailMessage) or not message.is_multipart():
+        return None
+    files = [p for p in message.iter_parts() if p.get_param("filename", header="content-disposition") is not None]
+    named = [p for p in files if p.get_param("name", header="content-disposition") == "file"]
+    part = (named or files or [None])[0]
+    if part is None:
+        return None
+    payload = part.get_payload(decode=True)
+    return payload if isinstance(payload, bytes) else None
+
+
+@router.post("/common/image_upload")
+async def image_upload(request: Request, uid: CurrentUid, svc: Svc) -> Any:
+    """Store an image (JPEG, PNG, GIF or WebP, recognised by its content) and answer its URL."""
+    limit = svc.settings.upload_max_bytes
+    content_type = request.headers.get("content-type", "")
+    if not content_type.lower().startswith("multipart/form-data"):
+        raise fail(CHOOSE_IMAGE)
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit + MULTIPART_OVERHEAD:
+        raise DomainError(ErrorCode.UPLOAD_TOO_LARGE, mb=_mb(limit))
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit + MULTIPART_OVERHEAD:
+            raise DomainError(ErrorCode.UPLOAD_TOO_LARGE, mb=_mb(limit))
+    data = _file_part(content_type, bytes(body))
+    if not data:
+        raise fail(CHOOSE_IMAGE)
+    if len(data) > limit:
+        raise DomainError(ErrorCode.UPLOAD_TOO_LARGE, mb=_mb(limit))
+    kind = uploads.sniff(data)
+    if kind is None:
+        raise fail(NOT_AN_IMAGE)
+    stored = await uploads.store(svc.settings.data_dir, uid, data, *kind)
+    return envelope({"url": uploads.url_of(stored), "name": stored.name})
+
+
+def _mb(limit: int) -> str:
+    return f"{limit / 1024 / 1024:g}"
+
+
+@router.get("/uploads/{name}", include_in_schema=False)
+async def uploaded(name: str, svc: Svc) -> Any:
+    """An uploaded image by its random name; sent with its sniffed type and never as anything else."""
+    if not uploads.NAME_RE.match(name):
+        raise DomainError(ErrorCode.NOT_FOUND)
+    path = uploads.directory(svc.settings.data_dir) / name
+    if not path.is_file():
+        raise DomainError(ErrorCode.NOT_FOUND)
+    headers = {
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "default-src 'none'",
+        "Cache-Control": "private, max-age=86400",
+    }
+    return FileResponse(path, media_type=uploads.CONTENT_TYPES[name.rsplit(".", 1)[1]], headers=headers)
