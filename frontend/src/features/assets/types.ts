@@ -78,6 +78,30 @@ export interface AssetRecord {
   created_at: string | number;
 }
 
+/** A withdrawal request (account/withdrawals): 0 under review, 1 completed, 2 rejected as serve/api numbers them. */
+export interface Withdrawal {
+  id: number;
+  currency?: { code: string } | null;
+  chain_protocol?: { code: string } | null;
+  address: string;
+  memo?: string | null;
+  number: Decimal;
+  fee: Decimal;
+  real_number: Decimal;
+  status: number;
+  status_name?: string;
+  created_at: string | number;
+}
+
+/** A bound withdrawal address (GET user/addr). */
+export interface BoundAddress {
+  id: number;
+  currency_id: number;
+  currency_protocol_id?: number | null;
+  chain_protocol?: { code: string } | null;
+  address: string;
+}
+
 /** A currency of block_chain/currency_protocols with the chains it can be withdrawn on. */
 export interface ProtocolCurrency {
   id: number;

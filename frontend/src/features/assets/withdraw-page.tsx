@@ -1,14 +1,19 @@
 /** /assets/withdral: pick a currency open for withdrawal in the trade account, then its withdraw panel. */
 import { observer } from 'mobx-react-lite';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 
 import { paths } from '@/config/paths';
+import { formatPrice } from '@/lib/format';
 
 import { AssetsLayout, LoadFailed } from './components/assets-layout';
 import { CurrencyPicker } from './components/currency-picker';
+import { WithdrawalsTable } from './components/withdrawals-table';
 import { WithdrawPanel } from './components/withdraw-panel';
 import { canWithdraw } from './lib/rules';
+import { RecordsStore } from './stores/records-store';
+import type { Withdrawal } from './types';
 import { useAccounts } from './use-assets';
 
 export default observer(function WithdrawPage() {
@@ -19,6 +24,11 @@ export default observer(function WithdrawPage() {
   const options = (group?.accounts ?? []).filter((a) => group && canWithdraw(group, a));
   const wanted = Number(params.get('currency_id'));
   const current = options.find((a) => a.currency_id === wanted) ?? options[0];
+  const [requests] = useState(() => new RecordsStore<Withdrawal>(api, { kind: 'withdrawals' }));
+  const currencyId = current?.currency_id ?? null;
+  useEffect(() => {
+    if (currencyId !== null) requests.setCurrency(currencyId);
+  }, [requests, currencyId]);
 
   return (
     <AssetsLayout>
@@ -37,12 +47,21 @@ export default observer(function WithdrawPage() {
               options={options.map((a) => ({ id: a.currency_id, code: a.currency_code }))}
               onChange={(id) => setParams({ currency_id: String(id) }, { replace: true })} />
             <p className="muted" data-testid="withdraw-locked">
-              {t('withdraw.locked', { amount: current.lock_balance, code: current.currency_code })}
+              {t('withdraw.locked', { amount: formatPrice(current.lock_balance), code: current.currency_code })}
             </p>
             <WithdrawPanel key={`${current.currency_id}:${current.balance}`} api={api} account={current}
-              onDone={() => void accounts.load()} />
+              onDone={() => {
+                void accounts.load();
+                void requests.load();
+              }} />
           </>
         )}
+      </section>
+      <section className="panel" data-testid="withdrawals">
+        <div className="panel-head">
+          <h2>{t('withdrawals.title')}</h2>
+        </div>
+        <WithdrawalsTable store={requests} />
       </section>
     </AssetsLayout>
   );

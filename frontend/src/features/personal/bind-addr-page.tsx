@@ -65,6 +65,28 @@ export default observer(function BindAddrPage() {
             </button>
           </form>
         )}
+        {store.bound.length > 0 && (
+          <div className="table-wrap">
+            <table className="data-table" data-testid="bound-addresses">
+              <thead>
+                <tr>
+                  <th>{t('bindAddr.currency')}</th>
+                  <th>{t('bindAddr.chain')}</th>
+                  <th>{t('bindAddr.address')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {store.bound.map((b) => (
+                  <tr key={b.id} data-testid="bound-address">
+                    <td className="pair-base">{b.currency?.code}</td>
+                    <td>{b.chain_protocol?.code}</td>
+                    <td className="mono">{b.address}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
       </FormCard>
     </PersonalLayout>
   );

@@ -37,9 +37,11 @@ export interface ProtocolCurrency {
   currency_protocols: { id: number; token_address?: string | null; chain_protocol?: { code: string } | null }[];
 }
 
+/** A bound withdrawal address (GET user/addr). */
 export interface BoundAddress {
-  id?: number;
-  currency_id?: number;
-  addr?: string;
-  address?: string;
+  id: number;
+  currency_id: number;
+  currency?: { code: string } | null;
+  chain_protocol?: { code: string } | null;
+  address: string;
 }

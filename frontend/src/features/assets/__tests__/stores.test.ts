@@ -145,6 +145,24 @@ describe('WithdrawStore', () => {
   });
 });
 
+describe('WithdrawStore bound addresses', () => {
+  it('offers the addresses bound for the chosen chain, and none when the call fails', async () => {
+    transport.answer('user/addr', [
+      { id: 1, currency_id: 3, currency_protocol_id: 300, address: '0xaaa' },
+      { id: 2, currency_id: 3, currency_protocol_id: 301, address: 'Tbbb' },
+    ]);
+    const store = new WithdrawStore(createAssetsApi(transport.api), account('USDT', 3, '10'));
+    await store.loadBound();
+    expect(transport.get).toHaveBeenCalledWith('user/addr', { params: { currency_id: 3 }, quiet: true });
+    expect(store.boundForChain.map((b) => b.address)).toEqual(['0xaaa']);
+    store.setProtocol(301);
+    expect(store.boundForChain.map((b) => b.address)).toEqual(['Tbbb']);
+    transport.answer('user/addr', refused());
+    await store.loadBound();
+    expect(store.bound).toEqual([]);
+  });
+});
+
 describe('WithdrawStore chains', () => {
   it('reads the chains when account/list has none, and asks for the memo on memo chains', async () => {
     const xrp = account('XRP', 5, '100');
@@ -228,6 +246,14 @@ describe('RecordsStore', () => {
     expect(store.total).toBe(16);
     store.setPage(2);
     expect(transport.get).toHaveBeenLastCalledWith('account_log/lever', { params: { currency_id: 3, page: 2 } });
+  });
+
+  it('reads the withdrawal requests with their state', async () => {
+    transport.answer('account/withdrawals', { data: [{ id: 4, status: 0, status_name: 'Under review' }], total: 1, per_page: 15 });
+    const store = new RecordsStore(createAssetsApi(transport.api), { kind: 'withdrawals' });
+    await store.load();
+    expect(transport.get).toHaveBeenLastCalledWith('account/withdrawals', { params: { currency_id: null, page: 1 } });
+    expect(store.rows).toHaveLength(1);
   });
 
   it('reads the transfer log and reports an error answer', async () => {

@@ -2,7 +2,7 @@
 import { apiClient, type ApiTransport } from '@/lib/api-client';
 import type { Paginated } from '@/types/api';
 
-import type { AccountGroup, AssetRecord, ProtocolCurrency, Wallet } from '../types';
+import type { AccountGroup, AssetRecord, BoundAddress, ProtocolCurrency, Wallet, Withdrawal } from '../types';
 
 /** account_log/<kind>: the records of one account group. */
 export type RecordsKind = 'change' | 'legal' | 'lever' | 'micro' | 'financial';
@@ -34,6 +34,11 @@ export function createAssetsApi(api: ApiTransport = apiClient) {
     transfer: (input: TransferInput) => api.post('account/transfer', input, { loading: true, showMsg: true }),
     records: (kind: RecordsKind, currencyId: number | null, page: number) =>
       api.get<Paginated<AssetRecord>>(`account_log/${kind}`, { params: { currency_id: currencyId, page } }),
+    withdrawals: (currencyId: number | null, page: number) =>
+      api.get<Paginated<Withdrawal>>('account/withdrawals', { params: { currency_id: currencyId, page } }),
+    /** The user's bound withdrawal addresses of a currency; quiet, the panel works without them. */
+    boundAddresses: (currencyId: number) =>
+      api.get<BoundAddress[]>('user/addr', { params: { currency_id: currencyId }, quiet: true }),
     transferLog: (currencyId: number | null, page: number) =>
       api.get<Paginated<AssetRecord>>('account/transfer_log', { params: { currency_id: currencyId, page } }),
   };

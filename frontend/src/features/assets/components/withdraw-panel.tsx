@@ -30,6 +30,7 @@ export const WithdrawPanel = observer(function WithdrawPanel({
   const c = account.currency;
   useEffect(() => {
     void store.loadProtocols();
+    void store.loadBound();
   }, [store]);
 
   const submit = async (event: FormEvent) => {
@@ -48,6 +49,20 @@ export const WithdrawPanel = observer(function WithdrawPanel({
             </button>
           ))}
         </div>
+      )}
+      {store.boundForChain.length > 0 && (
+        <label className="field">
+          <span>{t('withdraw.bound')}</span>
+          <select className="input mono" value="" data-testid="withdraw-bound"
+            onChange={(e) => e.target.value && store.setField('address', e.target.value)}>
+            <option value="">{t('withdraw.chooseBound')}</option>
+            {store.boundForChain.map((b) => (
+              <option key={b.id} value={b.address}>
+                {b.address}
+              </option>
+            ))}
+          </select>
+        </label>
       )}
       <label className="field">
         <span>{t('withdraw.address')}</span>

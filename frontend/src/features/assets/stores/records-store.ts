@@ -5,13 +5,13 @@ import { RECORDS_PER_PAGE } from '@/lib/paging';
 import type { Paginated } from '@/types/api';
 
 import type { AssetsApi, RecordsKind } from '../api/assets-api';
-import type { AssetRecord } from '../types';
+import type { AssetRecord, Withdrawal } from '../types';
 import type { LoadStatus } from './accounts-store';
 
-export type RecordsSource = { kind: 'records'; of: RecordsKind } | { kind: 'transferLog' };
+export type RecordsSource = { kind: 'records'; of: RecordsKind } | { kind: 'transferLog' } | { kind: 'withdrawals' };
 
-export class RecordsStore {
-  rows: AssetRecord[] = [];
+export class RecordsStore<Row = AssetRecord> {
+  rows: Row[] = [];
   total = 0;
   perPage = RECORDS_PER_PAGE;
   page = 1;
@@ -23,17 +23,14 @@ export class RecordsStore {
     private readonly api: AssetsApi,
     public source: RecordsSource,
   ) {
-    makeAutoObservable<RecordsStore, 'api' | 'seq'>(this, { api: false, seq: false });
+    makeAutoObservable<RecordsStore<Row>, 'api' | 'seq' | 'fetch'>(this, { api: false, seq: false, fetch: false });
   }
 
   async load(): Promise<void> {
     const seq = ++this.seq;
     this.status = 'loading';
     try {
-      const answer: Paginated<AssetRecord> | undefined =
-        this.source.kind === 'records'
-          ? await this.api.records(this.source.of, this.currencyId, this.page)
-          : await this.api.transferLog(this.currencyId, this.page);
+      const answer = (await this.fetch()) as Paginated<Row> | undefined;
       if (seq !== this.seq) return;
       runInAction(() => {
         this.rows = answer?.data ?? [];
@@ -46,6 +43,13 @@ export class RecordsStore {
         if (seq === this.seq) this.status = 'error';
       });
     }
+  }
+
+  private fetch(): Promise<Paginated<AssetRecord> | Paginated<Withdrawal> | undefined> {
+    const { source, currencyId, page } = this;
+    if (source.kind === 'records') return this.api.records(source.of, currencyId, page);
+    if (source.kind === 'withdrawals') return this.api.withdrawals(currencyId, page);
+    return this.api.transferLog(currencyId, page);
   }
 
   setSource(source: RecordsSource): void {

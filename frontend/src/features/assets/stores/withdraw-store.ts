@@ -5,7 +5,7 @@ import { sanitizeDecimal } from '@/lib/format';
 
 import type { AssetsApi } from '../api/assets-api';
 import { AMOUNT_DECIMALS, checkWithdraw, feePercent, type WithdrawProblem, withdrawFee, withdrawReceive } from '../lib/rules';
-import type { Account, CurrencyProtocol } from '../types';
+import type { Account, BoundAddress, CurrencyProtocol } from '../types';
 
 export class WithdrawStore {
   protocolId: number | null = null;
@@ -17,6 +17,8 @@ export class WithdrawStore {
   payPassword = '';
   problem: WithdrawProblem | null = null;
   busy = false;
+  /** Addresses the user bound for this currency (personal centre), offered for the chosen chain. */
+  bound: BoundAddress[] = [];
 
   constructor(
     private readonly api: AssetsApi,
@@ -36,6 +38,19 @@ export class WithdrawStore {
       this.protocols = mine?.currency_protocols ?? [];
       if (!this.protocols.some((p) => p.id === this.protocolId)) this.protocolId = this.protocols[0]?.id ?? null;
     });
+  }
+
+  async loadBound(): Promise<void> {
+    const list = await this.api.boundAddresses(this.account.currency_id).catch(() => undefined);
+    runInAction(() => {
+      this.bound = Array.isArray(list) ? list : [];
+    });
+  }
+
+  /** Bound addresses of the chosen chain (all of them when the chain is unknown). */
+  get boundForChain(): BoundAddress[] {
+    if (this.protocolId === null) return this.bound;
+    return this.bound.filter((b) => b.currency_protocol_id == null || b.currency_protocol_id === this.protocolId);
   }
 
   get protocol(): CurrencyProtocol | undefined {

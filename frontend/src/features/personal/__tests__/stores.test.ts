@@ -162,6 +162,9 @@ describe('profile stores', () => {
       { type: 3, addr: 'TXabc', vtype: 0, currency_protocol_id: 32 },
       expect.anything(),
     );
+    transport.answer('user/addr', [{ id: 1, currency_id: 3, address: 'TXabc', chain_protocol: { code: 'TRC20' } }]);
+    await store.loadBound();
+    expect(store.bound).toHaveLength(1);
   });
 
   it('refuses feedback under 10 characters', async () => {

@@ -3,7 +3,7 @@ import { apiClient, type ApiTransport } from '@/lib/api-client';
 import type { AccountKind } from '@/lib/validation';
 import type { UserInfo } from '@/types/api';
 
-import type { PayMethod, PayMethodType, PayRawData, ProtocolCurrency, RealNameCenter } from '../types';
+import type { BoundAddress, PayMethod, PayMethodType, PayRawData, ProtocolCurrency, RealNameCenter } from '../types';
 
 /** notify/send_* purposes used here: 3 deal password, 6 binding. */
 export const CODE_PURPOSE = { payPassword: 3, bind: 6 } as const;
@@ -37,6 +37,7 @@ export function createPersonalApi(api: ApiTransport = apiClient) {
     protocols: () => api.get<ProtocolCurrency[]>('block_chain/currency_protocols'),
     bindAddress: (body: { type: number; addr: string; vtype: 0 | 1; currency_protocol_id: number | null }) =>
       api.post('user/addr', body, act),
+    boundAddresses: () => api.get<BoundAddress[]>('user/addr', { quiet: true }),
     feedback: (content: string) => api.post('feedback/submit', { content }, act),
   };
 }

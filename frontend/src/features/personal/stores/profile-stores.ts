@@ -9,7 +9,7 @@ import {
   checkRealName,
   type RealNameForm,
 } from '../lib/rules';
-import type { PayMethodCode, PayMethodType, PayRawData, ProtocolCurrency } from '../types';
+import type { BoundAddress, PayMethodCode, PayMethodType, PayRawData, ProtocolCurrency } from '../types';
 
 type Status = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -136,9 +136,18 @@ export class BindAddressStore {
   address = '';
   problem: 'p_addr' | null = null;
   status: Status = 'idle';
+  bound: BoundAddress[] = [];
 
   constructor(private readonly api: PersonalApi) {
     makeAutoObservable<BindAddressStore, 'api'>(this, { api: false });
+  }
+
+  /** The addresses already bound; an empty list when they cannot be read. */
+  async loadBound(): Promise<void> {
+    const list = await this.api.boundAddresses().catch(() => undefined);
+    runInAction(() => {
+      this.bound = Array.isArray(list) ? list : [];
+    });
   }
 
   get currency(): ProtocolCurrency | undefined {
@@ -158,6 +167,7 @@ export class BindAddressStore {
         this.status = 'ready';
         this.setCurrency(this.currencies[0]?.id ?? null);
       });
+      void this.loadBound();
     } catch {
       runInAction(() => {
         this.status = 'error';
@@ -193,7 +203,10 @@ export class BindAddressStore {
         currency_protocol_id: this.protocolId,
       }),
     );
-    if (ok) runInAction(() => (this.address = ''));
+    if (ok) {
+      runInAction(() => (this.address = ''));
+      await this.loadBound();
+    }
     return ok;
   }
 }
