@@ -57,6 +57,10 @@ class ErrorCode(IntEnum):
     UPLOAD_TOO_LARGE = 1401
     REAL_NAME_SUBMITTED = 1402
     IMAGE_NOT_OWN = 1403
+    # 15xx: walletMiddle
+    SIGN_INVALID = 1501
+    REQUEST_EXPIRED = 1502
+    NOT_YOUR_ACCOUNT = 1503
     # 3xxx: matching and orders
     PAIR_NOT_FOUND = 3001
     PAIR_CLOSED = 3002

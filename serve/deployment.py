@@ -9,6 +9,7 @@ from ray.serve import Application
 
 from config.settings import Settings
 from serve.app import create_app
+from serve.wallet_middle import create_wallet_middle_app
 
 
 @serve.deployment(
@@ -30,3 +31,19 @@ class ApiIngress:
 
 def build_app(settings: Settings) -> Application:
     return ApiIngress.options(num_replicas=settings.api_replicas).bind(settings.model_dump(mode="json"))
+
+
+@serve.deployment(ray_actor_options={"num_cpus": 0}, max_ongoing_requests=100)
+@serve.ingress()
+class WalletMiddle:
+    """The walletMiddle service (spec §7) under ``/walletMiddle/``: its own application and replicas."""
+
+    def __init__(self, settings: dict[str, Any]) -> None:
+        self._settings = Settings.model_validate(settings)
+
+    def __serve_build_asgi_app__(self) -> Any:
+        return create_wallet_middle_app(self._settings)
+
+
+def build_wallet_middle(settings: Settings) -> Application:
+    return WalletMiddle.bind(settings.model_dump(mode="json"))

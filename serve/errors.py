@@ -83,6 +83,9 @@ ERRORS: dict[ErrorCode, Outcome] = {
         CODE_ERROR, 409, N_("Your real-name information has already been submitted")
     ),
     ErrorCode.IMAGE_NOT_OWN: Outcome(CODE_ERROR, 400, N_("Please upload the image again")),
+    ErrorCode.SIGN_INVALID: Outcome(CODE_ERROR, 403, N_("Invalid signature")),
+    ErrorCode.REQUEST_EXPIRED: Outcome(CODE_ERROR, 403, N_("The request has expired, please try again")),
+    ErrorCode.NOT_YOUR_ACCOUNT: Outcome(CODE_ERROR, 403, N_("You can only act for your own account")),
     ErrorCode.PAIR_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Trading pair not found")),
     ErrorCode.PAIR_CLOSED: Outcome(CODE_ERROR, 400, N_("Trading is not currently supported")),
     ErrorCode.SELL_DISABLED: Outcome(CODE_ERROR, 400, N_("Selling is not currently supported on this pair")),

@@ -204,9 +204,11 @@ class Stack:
     def _deploy(self, settings: Settings) -> None:
         from ray import serve
 
-        from serve.deployment import build_app
+        from serve.deployment import build_app, build_wallet_middle
+        from serve.wallet_middle import ROUTE_PREFIX
 
         serve.start(http_options={"host": settings.http_host, "port": settings.http_port})
+        serve.run(build_wallet_middle(settings), name="wallet-middle", route_prefix=ROUTE_PREFIX)
         serve.run(build_app(settings), name="api", route_prefix="/")
 
     def _start_engine(self, settings: Settings) -> None:
