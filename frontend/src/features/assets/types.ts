@@ -72,6 +72,8 @@ export interface AssetRecord {
   currency?: { code: string } | null;
   currency_code?: string;
   value: Decimal;
+  /** The change of the locked balance (a withdrawal locks, then settles from the locked part). */
+  lock_value?: Decimal;
   memo?: string | null;
   notes?: string | null;
   extra_data?: { from?: string | null } | null;

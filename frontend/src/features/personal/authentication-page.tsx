@@ -41,7 +41,11 @@ export default observer(function AuthenticationPage() {
         {status === 2 && <p className="notice-box ok" data-testid="kyc-approved">{t('realName.approved')}</p>}
         {status !== null && status !== 1 && status !== 2 && (
           <form className="personal-form" onSubmit={(e) => void submit(e)} noValidate data-testid="kyc-form">
-            {status === 3 && <p className="notice-box">{t('realName.refused')}</p>}
+            {store.rejectReason && (
+              <p className="notice-box" data-testid="kyc-rejected">
+                {t('realName.refused')} {store.rejectReason}
+              </p>
+            )}
             <TextField label={t('realName.name')} value={store.form.name} maxLength={50}
               onChange={(v) => store.set('name', v)} testId="kyc-name" />
             <TextField label={t('realName.cardId')} value={store.form.card_id} maxLength={30}

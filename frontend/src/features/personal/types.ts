@@ -24,11 +24,12 @@ export interface PayMethod {
   raw_data?: PayRawData | null;
 }
 
-/** 0 not submitted, 1 under review, 2 approved (spec §3); 3 refused when the operator rejects. */
+/** 0 not submitted, 1 under review, 2 approved (spec §3); a rejection goes back to 0 with its reason. */
 export interface RealNameCenter {
   review_status: number;
   name?: string;
   card_id?: string;
+  reject_reason?: string;
 }
 
 export interface ProtocolCurrency {

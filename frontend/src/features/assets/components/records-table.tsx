@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 
 import { Pagination } from '@/components/ui/pagination';
-import { EMPTY, formatDateTime, formatPrice } from '@/lib/format';
+import { EMPTY, formatDateTime, formatPrice, toBig } from '@/lib/format';
 
 import type { RecordsStore } from '../stores/records-store';
 import { LoadFailed } from './assets-layout';
@@ -30,7 +30,12 @@ export const RecordsTable = observer(function RecordsTable({ store }: { store: R
               return (
                 <tr key={r.id} data-testid="record-row">
                   <td className="pair-base">{r.currency?.code ?? r.currency_code ?? EMPTY}</td>
-                  <td className={`num ${value.startsWith('-') ? 'down' : 'up'}`}>{formatPrice(r.value)}</td>
+                  <td className={`num ${value.startsWith('-') ? 'down' : 'up'}`}>
+                    {formatPrice(r.value)}
+                    {toBig(r.lock_value)?.eq(0) === false && (
+                      <span className="muted lock-change">{t('records.locked', { amount: formatPrice(r.lock_value) })}</span>
+                    )}
+                  </td>
                   <td>{r.notes || EMPTY}</td>
                   <td className="hide-sm muted">{r.memo || r.extra_data?.from || EMPTY}</td>
                   <td className="num muted">{formatDateTime(r.created_at)}</td>

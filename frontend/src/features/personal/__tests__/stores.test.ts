@@ -125,10 +125,11 @@ describe('profile stores', () => {
   });
 
   it('shows the review state and submits the real-name form', async () => {
-    transport.answer('user_real/center', { review_status: 0 });
+    transport.answer('user_real/center', { review_status: 0, reject_reason: 'Blurred photo' });
     const store = new RealNameStore(api());
     await store.load();
     expect(store.reviewStatus).toBe(0);
+    expect(store.rejectReason).toBe('Blurred photo');
     expect(await store.submit()).toBe(false);
     expect(store.problem).toBe('name');
     for (const [k, v] of [['name', ' Li Lei '], ['card_id', 'X1'], ['front_pic', '/a'], ['reverse_pic', '/b'], ['hand_pic', '/c']] as const)
@@ -174,6 +175,7 @@ describe('profile stores', () => {
     expect(store.problem).toBe('feedbackShort');
     store.setContent('The deposit page is lovely');
     expect(await store.submit()).toBe(true);
+    expect(transport.post).toHaveBeenLastCalledWith('feedback/add', { content: 'The deposit page is lovely' }, expect.anything());
     expect(store.sent).toBe(true);
     expect(store.content).toBe('');
   });

@@ -38,7 +38,7 @@ export function createPersonalApi(api: ApiTransport = apiClient) {
     bindAddress: (body: { type: number; addr: string; vtype: 0 | 1; currency_protocol_id: number | null }) =>
       api.post('user/addr', body, act),
     boundAddresses: () => api.get<BoundAddress[]>('user/addr', { quiet: true }),
-    feedback: (content: string) => api.post('feedback/submit', { content }, act),
+    feedback: (content: string) => api.post('feedback/add', { content }, act),
   };
 }
 

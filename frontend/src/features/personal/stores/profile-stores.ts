@@ -86,6 +86,8 @@ export class PayMethodStore {
 export class RealNameStore {
   /** 0 form, 1 under review, 2 approved; null until known. */
   reviewStatus: number | null = null;
+  /** Why the last request was refused (shown above the form again). */
+  rejectReason = '';
   status: Status = 'idle';
   form: RealNameForm = { name: '', card_id: '', front_pic: '', reverse_pic: '', hand_pic: '' };
   problem: keyof RealNameForm | null = null;
@@ -100,6 +102,7 @@ export class RealNameStore {
       const center = await this.api.realNameCenter();
       runInAction(() => {
         this.reviewStatus = Number(center?.review_status ?? 0);
+        this.rejectReason = center?.reject_reason ?? '';
         this.status = 'ready';
       });
     } catch {

@@ -164,9 +164,10 @@ export class BindStore {
   }
 
   setPhone(mobile: string, areaId: number | null): void {
+    // The country list arriving picks a default country: that alone keeps the shown problem.
+    if (mobile !== this.account) this.problem = null;
     this.account = mobile;
     this.areaId = areaId;
-    this.problem = null;
   }
 
   async sendCode(): Promise<boolean> {
