@@ -16,6 +16,8 @@ export default defineConfig({
     proxy: {
       '/api': { target: API_TARGET, changeOrigin: true },
       '/ws': { target: WS_TARGET, ws: true, changeOrigin: true },
+      // walletMiddle: its own Serve application on the API's host (spec §7).
+      '/walletMiddle': { target: API_TARGET, changeOrigin: true },
     },
   },
   build: {

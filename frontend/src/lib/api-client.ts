@@ -69,6 +69,8 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Appended to the URL as a query string; null/undefined values are skipped. */
   params?: Record<string, QueryValue>;
+  /** Another service of the same host with the same envelope (`/walletMiddle/`); `/api/` by default. */
+  baseUrl?: string;
   /** Plain objects are sent as JSON; FormData / URLSearchParams / strings are sent as is. */
   body?: unknown;
   headers?: Record<string, string>;
@@ -107,8 +109,8 @@ export function setApiFeedback(next: ApiFeedback | null): void {
   feedback = next;
 }
 
-function buildUrl(path: string, params?: RequestOptions['params']): string {
-  const url = API_BASE_URL + path.replace(/^\/+/, '');
+function buildUrl(path: string, params?: RequestOptions['params'], base = API_BASE_URL): string {
+  const url = base + path.replace(/^\/+/, '');
   if (!params) return url;
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
@@ -174,7 +176,7 @@ async function send<T>(path: string, options: RequestOptions): Promise<T | undef
   let response: Response;
   let payload: unknown;
   try {
-    response = await fetch(buildUrl(path, options.params), {
+    response = await fetch(buildUrl(path, options.params, options.baseUrl), {
       method: options.method ?? 'GET',
       headers,
       body,

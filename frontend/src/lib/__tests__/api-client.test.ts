@@ -37,6 +37,17 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+describe('apiClient addresses', () => {
+  it('calls /api/ by default and another service of the host when asked', async () => {
+    respond({ code: 1, data: null });
+    await apiClient.get('user/info', { params: { a: 1 } });
+    expect(lastRequest().url).toBe('/api/user/info?a=1');
+    respond({ code: 1, data: null });
+    await apiClient.post('SendVerificationcode', 'user_id=7', { baseUrl: '/walletMiddle/' });
+    expect(lastRequest().url).toBe('/walletMiddle/SendVerificationcode');
+  });
+});
+
 describe('apiClient envelope handling', () => {
   it('code 1 resolves with data', async () => {
     respond({ code: 1, msg: 'ok', data: [{ id: 1 }] });

@@ -2,6 +2,7 @@
 import { apiClient, type ApiTransport } from '@/lib/api-client';
 import type { Paginated } from '@/types/api';
 
+import { type DrawAddressPayload, signedForm, WALLET_MIDDLE_BASE_URL } from '../lib/wallet-middle';
 import type { AccountGroup, AssetRecord, BoundAddress, ProtocolCurrency, Wallet, Withdrawal } from '../types';
 
 /** account_log/<kind>: the records of one account group. */
@@ -23,8 +24,20 @@ export interface TransferInput {
   to: string;
 }
 
+const walletMiddle = { baseUrl: WALLET_MIDDLE_BASE_URL };
+
 export function createAssetsApi(api: ApiTransport = apiClient) {
   return {
+    /** walletMiddle: a code to the user's own e-mail (else phone) for binding a withdrawal address. */
+    sendDrawAddressCode: (userId: number) =>
+      api.post('SendVerificationcode', new URLSearchParams({ user_id: String(userId) }), {
+        ...walletMiddle,
+        loading: true,
+        showMsg: true,
+      }),
+    /** walletMiddle: bind a withdrawal address with that code, as a signed form. */
+    bindDrawAddress: (payload: DrawAddressPayload) =>
+      api.post<BoundAddress>('BindDrawAddress', signedForm(payload), { ...walletMiddle, loading: true, showMsg: true }),
     accounts: () => api.get<AccountGroup[]>('account/list'),
     wallets: (currencyId: number) => api.get<Wallet[]>('wallet/wallet', { params: { currency_id: currencyId } }),
     protocols: () => api.get<ProtocolCurrency[]>('block_chain/currency_protocols'),

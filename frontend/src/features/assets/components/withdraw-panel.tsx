@@ -8,8 +8,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
 import { FormError } from '@/components/form/form-error';
+import { SendCodeButton } from '@/components/form/send-code-button';
 import { paths } from '@/config/paths';
+import { ASSETS_CODE_RESEND_SECONDS } from '@/lib/countdown';
 import { EMPTY, formatPrice } from '@/lib/format';
+import { useStores } from '@/stores/root-store';
 
 import type { AssetsApi } from '../api/assets-api';
 import { WithdrawStore } from '../stores/withdraw-store';
@@ -25,6 +28,7 @@ export const WithdrawPanel = observer(function WithdrawPanel({
   onDone: () => void;
 }) {
   const { t } = useTranslation('assets');
+  const { session } = useStores();
   const [store] = useState(() => new WithdrawStore(api, account));
   const code = account.currency_code;
   const c = account.currency;
@@ -63,6 +67,32 @@ export const WithdrawPanel = observer(function WithdrawPanel({
             ))}
           </select>
         </label>
+      )}
+      <button type="button" className="button small ghost bind-toggle" onClick={() => store.toggleBinding()}
+        aria-expanded={store.binding} data-testid="bind-toggle">
+        {t('withdraw.bindNew')}
+      </button>
+      {store.binding && (
+        <div className="bind-box" data-testid="bind-address-box">
+          <label className="field">
+            <span>{t('withdraw.newAddress')}</span>
+            <input className="input mono" value={store.bindAddress} maxLength={128} placeholder={t('withdraw.p_addr')}
+              onChange={(e) => store.setBindField('bindAddress', e.target.value)} data-testid="bind-address" />
+          </label>
+          <label className="field">
+            <span>{t('withdraw.code')}</span>
+            <div className="input-group">
+              <input className="input" inputMode="numeric" maxLength={16} value={store.bindCode}
+                onChange={(e) => store.setBindField('bindCode', e.target.value)} data-testid="bind-code" />
+              <SendCodeButton seconds={ASSETS_CODE_RESEND_SECONDS} onSend={() => store.sendBindCode(session.uid)} />
+            </div>
+          </label>
+          <FormError message={store.bindProblem ? t(`withdraw.bindProblems.${store.bindProblem}`) : null} />
+          <button type="button" className="button small" onClick={() => void store.bind(session.uid)}
+            data-testid="bind-submit">
+            {t('withdraw.bind')}
+          </button>
+        </div>
       )}
       <label className="field">
         <span>{t('withdraw.address')}</span>

@@ -19,6 +19,11 @@ export class WithdrawStore {
   busy = false;
   /** Addresses the user bound for this currency (personal centre), offered for the chosen chain. */
   bound: BoundAddress[] = [];
+  /** Binding a new address through walletMiddle, with a code (59 s resend). */
+  binding = false;
+  bindAddress = '';
+  bindCode = '';
+  bindProblem: 'p_addr' | 'codeEmpty' | null = null;
 
   constructor(
     private readonly api: AssetsApi,
@@ -38,6 +43,55 @@ export class WithdrawStore {
       this.protocols = mine?.currency_protocols ?? [];
       if (!this.protocols.some((p) => p.id === this.protocolId)) this.protocolId = this.protocols[0]?.id ?? null;
     });
+  }
+
+  toggleBinding(): void {
+    this.binding = !this.binding;
+    this.bindProblem = null;
+  }
+
+  setBindField(field: 'bindAddress' | 'bindCode', value: string): void {
+    this[field] = value;
+    this.bindProblem = null;
+  }
+
+  /** Sends the walletMiddle code to the user's own e-mail or phone. */
+  async sendBindCode(userId: number | null): Promise<boolean> {
+    if (userId === null) return false;
+    try {
+      await this.api.sendDrawAddressCode(userId);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Binds the typed address on the chosen chain; on success it becomes the withdrawal address. */
+  async bind(userId: number | null, now: () => number = Date.now): Promise<boolean> {
+    if (!this.bindAddress.trim()) this.bindProblem = 'p_addr';
+    else if (!this.bindCode.trim()) this.bindProblem = 'codeEmpty';
+    if (this.bindProblem || userId === null) return false;
+    const address = this.bindAddress.trim();
+    try {
+      await this.api.bindDrawAddress({
+        user_id: userId,
+        address,
+        coin_name: this.account.currency_code,
+        contract_address: this.protocol?.token_address ?? '',
+        verificationcode: this.bindCode.trim(),
+        t: Math.floor(now() / 1000),
+      });
+    } catch {
+      return false;
+    }
+    runInAction(() => {
+      this.address = address;
+      this.bindAddress = '';
+      this.bindCode = '';
+      this.binding = false;
+    });
+    await this.loadBound();
+    return true;
   }
 
   async loadBound(): Promise<void> {
