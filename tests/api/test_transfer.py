@@ -209,3 +209,23 @@ async def test_conservation_across_transfers_and_conversions(api: httpx.Client, 
         assert after.get(currency_id, 0) == before.get(currency_id, 0), currency_id
     assert sum([balance(api, bob, USDT, t)[0] for t in (CHANGE, LEGAL, MICRO)], Decimal(0)) == Decimal(14100)
     assert await AccountLog.filter(user_id=bob.uid, account_type=AccountType.LEVER).count() == 1
+
+
+def test_amounts_sent_as_json_numbers_are_read_by_their_digits(api: httpx.Client, alice: Member) -> None:
+    ok(transfer(api, alice, 0.1))
+    ok(transfer(api, alice, 0.2))
+    assert balance(api, alice, USDT, LEGAL) == (Decimal("0.3"), 0)  # not 0.30000000000000004
+    assert error(transfer(api, alice, 1e-7), 400) == "The amount can have at most 6 decimal places"
+    assert error(transfer(api, alice, True), 400)
+    ok(convert(api, alice, 0.5))
+    assert balance(api, alice, BTC) == (Decimal("0.5"), 0)
+
+
+def test_account_detail_and_list_show_only_the_session_users_accounts(api: httpx.Client, alice: Member) -> None:
+    mallory = member(api)
+    mine = ok(api.get("account/detail", params={"currency_id": USDT}, headers=alice.auth))
+    theirs = api.get("account/detail", params={"currency_id": USDT, "id": mine["id"], "user_id": alice.uid},
+                     headers=mallory.auth)  # fmt: skip
+    assert (ok(theirs)["user_id"], ok(theirs)["balance"]) == (mallory.uid, "0")
+    for group in ok(api.get("account/list", params={"user_id": alice.uid}, headers=mallory.auth)):
+        assert all(a["balance"] == "0" and a["user_id"] == mallory.uid for a in group["accounts"])

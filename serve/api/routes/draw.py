@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from actors.errors import DomainError, ErrorCode
 from actors.money import money
-from serve.api.amounts import parse_amount
+from serve.api.amounts import AmountText, parse_amount
 from serve.api.deps import CurrentUid, CurrentUser, Lang, SingleFlight, Svc, client_ip
 from serve.api.paging import paginate
 from serve.api.routes.transfer import call_wallet
@@ -47,7 +47,7 @@ def address_ok(chain: str, address: str) -> bool:
 class DrawIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
     currency_id: int = Field(ge=1, le=INT_MAX)
-    number: str | int | None = None
+    number: AmountText = None
     address: str = ""
     pay_password: str = ""
     memo: str = ""

@@ -14,7 +14,7 @@ from ray.exceptions import RayActorError
 from actors.errors import DomainError, ErrorCode
 from actors.money import money
 from actors.wallet.legs import Conversion
-from serve.api.amounts import parse_amount
+from serve.api.amounts import AmountText, parse_amount
 from serve.api.deps import CurrentUid, Lang, SingleFlight
 from serve.api.paging import paginate
 from serve.api.routes.records import record_public
@@ -49,7 +49,7 @@ def _account_type(value: object) -> AccountType:
 class TransferIn(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
     currency_id: int = Field(ge=1, le=INT_MAX)
-    balance: str | int | None = None
+    balance: AmountText = None
     source: AccountType = Field(default=None, validation_alias="from", validate_default=True)  # type: ignore[assignment]
     target: AccountType = Field(default=None, validation_alias="to", validate_default=True)  # type: ignore[assignment]
 
@@ -62,7 +62,7 @@ class TransferIn(BaseModel):
 class ConvertIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
     currency_id: int = Field(ge=1, le=INT_MAX)
-    number: str | int | None = None
+    number: AmountText = None
     currency_protocol_id: int | None = None  # sent by the client; a conversion involves no chain
 
 
