@@ -313,7 +313,7 @@ class FeeLedger(Model):
 
 
 class CurrencyProtocol(Model):
-    """A chain a currency moves on (USDT on ERC20 and TRC20); ``uses_memo`` chains share one address."""
+    """A chain a currency moves on (USDT on ERC20 and TRC20), ``uses_memo`` chains share one address."""
 
     id = fields.IntField(primary_key=True)
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField("models.Currency", related_name="protocols")
@@ -352,7 +352,7 @@ class DepositStatus(IntEnum):
 
 
 class ChainDeposit(Model):
-    """A transfer seen on a chain to a deposit address; credited once, when confirmed (ref is the hash)."""
+    """A transfer seen on a chain to a deposit address, credited once, when confirmed (ref is the hash)."""
 
     id = fields.IntField(primary_key=True)
     tx_hash = fields.CharField(max_length=128, unique=True)

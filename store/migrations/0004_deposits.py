@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
                 ('uses_memo', fields.BooleanField(default=False)),
                 ('sort', fields.IntField(default=0)),
             ],
-            options={'table': 'currency_protocols', 'app': 'models', 'unique_together': (('currency', 'chain_protocol'),), 'pk_attr': 'id', 'table_description': 'A chain a currency moves on (USDT on ERC20 and TRC20); ``uses_memo`` chains share one address.'},
+            options={'table': 'currency_protocols', 'app': 'models', 'unique_together': (('currency', 'chain_protocol'),), 'pk_attr': 'id', 'table_description': 'A chain a currency moves on (USDT on ERC20 and TRC20), ``uses_memo`` chains share one address.'},
             bases=['Model'],
         ),
         ops.CreateModel(
@@ -40,7 +40,7 @@ class Migration(migrations.Migration):
                 ('created_at', fields.DatetimeField(auto_now=False, auto_now_add=True)),
                 ('updated_at', fields.DatetimeField(auto_now=True, auto_now_add=False)),
             ],
-            options={'table': 'chain_deposits', 'app': 'models', 'indexes': [Index(fields=['user_id', 'currency_id'])], 'pk_attr': 'id', 'table_description': 'A transfer seen on a chain to a deposit address; credited once, when confirmed (ref is the hash).'},
+            options={'table': 'chain_deposits', 'app': 'models', 'indexes': [Index(fields=['user_id', 'currency_id'])], 'pk_attr': 'id', 'table_description': 'A transfer seen on a chain to a deposit address, credited once, when confirmed (ref is the hash).'},
             bases=['Model'],
         ),
         ops.CreateModel(
