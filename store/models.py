@@ -429,7 +429,7 @@ class WithdrawAddress(Model):
 
 
 class Upload(Model):
-    """An image a user uploaded (stored under the data directory); only its owner may attach it."""
+    """An image a user uploaded (stored under the data directory), only its owner may attach it."""
 
     id = fields.IntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="uploads")
@@ -443,7 +443,7 @@ class Upload(Model):
 
 
 class PayMethod(Model):
-    """A collection method of a user (alipay, wxpay or bank); ``raw_data`` holds the fields of spec 3."""
+    """A collection method of a user (alipay, wxpay or bank), ``raw_data`` holds the fields of spec 3."""
 
     id = fields.IntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="pay_methods")
@@ -484,7 +484,7 @@ class RealName(Model):
 
 
 class Feedback(Model):
-    """A message a user sent from the personal centre; operators read it with `exchange feedback`."""
+    """A message a user sent from the personal centre, operators read it with `exchange feedback`."""
 
     id = fields.IntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="feedback")

@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
                 ('content', fields.TextField(unique=False)),
                 ('created_at', fields.DatetimeField(auto_now=False, auto_now_add=True)),
             ],
-            options={'table': 'feedback', 'app': 'models', 'pk_attr': 'id', 'table_description': 'A message a user sent from the personal centre; operators read it with `exchange feedback`.'},
+            options={'table': 'feedback', 'app': 'models', 'pk_attr': 'id', 'table_description': 'A message a user sent from the personal centre, operators read it with `exchange feedback`.'},
             bases=['Model'],
         ),
         ops.CreateModel(
@@ -33,7 +33,7 @@ class Migration(migrations.Migration):
                 ('raw_data', fields.JSONField(encoder=functools.partial(dumps, separators=(',', ':')), decoder=loads)),
                 ('updated_at', fields.DatetimeField(auto_now=True, auto_now_add=False)),
             ],
-            options={'table': 'pay_methods', 'app': 'models', 'unique_together': (('user', 'type'),), 'pk_attr': 'id', 'table_description': 'A collection method of a user (alipay, wxpay or bank); ``raw_data`` holds the fields of spec 3.'},
+            options={'table': 'pay_methods', 'app': 'models', 'unique_together': (('user', 'type'),), 'pk_attr': 'id', 'table_description': 'A collection method of a user (alipay, wxpay or bank), ``raw_data`` holds the fields of spec 3.'},
             bases=['Model'],
         ),
         ops.CreateModel(
@@ -64,7 +64,7 @@ class Migration(migrations.Migration):
                 ('size', fields.IntField()),
                 ('created_at', fields.DatetimeField(auto_now=False, auto_now_add=True)),
             ],
-            options={'table': 'uploads', 'app': 'models', 'pk_attr': 'id', 'table_description': 'An image a user uploaded (stored under the data directory); only its owner may attach it.'},
+            options={'table': 'uploads', 'app': 'models', 'pk_attr': 'id', 'table_description': 'An image a user uploaded (stored under the data directory), only its owner may attach it.'},
             bases=['Model'],
         ),
     ]
