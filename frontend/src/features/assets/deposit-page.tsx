@@ -1,12 +1,16 @@
 /** /assets/chongzhi: pick a currency open for deposit in the trade account, then its deposit panel. */
 import { observer } from 'mobx-react-lite';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 
 import { AssetsLayout, LoadFailed } from './components/assets-layout';
 import { CurrencyPicker } from './components/currency-picker';
 import { DepositPanel } from './components/deposit-panel';
+import { DepositsTable } from './components/deposits-table';
 import { canDeposit } from './lib/rules';
+import { RecordsStore } from './stores/records-store';
+import type { ChainDeposit } from './types';
 import { useAccounts } from './use-assets';
 
 export default observer(function DepositPage() {
@@ -17,6 +21,11 @@ export default observer(function DepositPage() {
   const options = (group?.accounts ?? []).filter((a) => group && canDeposit(group, a));
   const wanted = Number(params.get('currency_id'));
   const current = options.find((a) => a.currency_id === wanted) ?? options[0];
+  const [deposits] = useState(() => new RecordsStore<ChainDeposit>(api, { kind: 'deposits' }));
+  const currencyId = current?.currency_id ?? null;
+  useEffect(() => {
+    if (currencyId !== null) deposits.setCurrency(currencyId);
+  }, [deposits, currencyId]);
 
   return (
     <AssetsLayout>
@@ -34,6 +43,12 @@ export default observer(function DepositPage() {
             <DepositPanel key={current.currency_id} api={api} currencyId={current.currency_id} code={current.currency_code} />
           </>
         )}
+      </section>
+      <section className="panel" data-testid="deposits">
+        <div className="panel-head">
+          <h2>{t('deposits.title')}</h2>
+        </div>
+        <DepositsTable store={deposits} />
       </section>
     </AssetsLayout>
   );

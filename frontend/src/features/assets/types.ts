@@ -95,6 +95,19 @@ export interface Withdrawal {
   created_at: string | number;
 }
 
+/** A chain transfer to one of the user's deposit addresses (wallet/deposits) and its state. */
+export interface ChainDeposit {
+  id: number;
+  currency?: { code: string } | null;
+  chain_protocol?: { code: string } | null;
+  tx_hash: string;
+  amount: Decimal;
+  confirmations: number;
+  status: number;
+  status_name?: string;
+  created_at: string | number;
+}
+
 /** A bound withdrawal address (GET user/addr). */
 export interface BoundAddress {
   id: number;

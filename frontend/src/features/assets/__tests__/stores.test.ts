@@ -248,6 +248,15 @@ describe('RecordsStore', () => {
     expect(transport.get).toHaveBeenLastCalledWith('account_log/lever', { params: { currency_id: 3, page: 2 } });
   });
 
+  it('reads the deposits seen on chain with their state', async () => {
+    transport.answer('wallet/deposits', { data: [{ id: 2, status: 3, status_name: 'Below the minimum' }], total: 1, per_page: 15 });
+    const store = new RecordsStore(createAssetsApi(transport.api), { kind: 'deposits' });
+    store.setCurrency(3);
+    await vi.waitFor(() => expect(store.status).toBe('ready'));
+    expect(transport.get).toHaveBeenLastCalledWith('wallet/deposits', { params: { currency_id: 3, page: 1 } });
+    expect(store.rows).toHaveLength(1);
+  });
+
   it('reads the withdrawal requests with their state', async () => {
     transport.answer('account/withdrawals', { data: [{ id: 4, status: 0, status_name: 'Under review' }], total: 1, per_page: 15 });
     const store = new RecordsStore(createAssetsApi(transport.api), { kind: 'withdrawals' });

@@ -3,7 +3,15 @@ import { apiClient, type ApiTransport } from '@/lib/api-client';
 import type { Paginated } from '@/types/api';
 
 import { type DrawAddressPayload, signedForm, WALLET_MIDDLE_BASE_URL } from '../lib/wallet-middle';
-import type { AccountGroup, AssetRecord, BoundAddress, ProtocolCurrency, Wallet, Withdrawal } from '../types';
+import type {
+  AccountGroup,
+  AssetRecord,
+  BoundAddress,
+  ChainDeposit,
+  ProtocolCurrency,
+  Wallet,
+  Withdrawal,
+} from '../types';
 
 /** account_log/<kind>: the records of one account group. */
 export type RecordsKind = 'change' | 'legal' | 'lever' | 'micro' | 'financial';
@@ -47,6 +55,8 @@ export function createAssetsApi(api: ApiTransport = apiClient) {
     transfer: (input: TransferInput) => api.post('account/transfer', input, { loading: true, showMsg: true }),
     records: (kind: RecordsKind, currencyId: number | null, page: number) =>
       api.get<Paginated<AssetRecord>>(`account_log/${kind}`, { params: { currency_id: currencyId, page } }),
+    deposits: (currencyId: number | null, page: number) =>
+      api.get<Paginated<ChainDeposit>>('wallet/deposits', { params: { currency_id: currencyId, page } }),
     withdrawals: (currencyId: number | null, page: number) =>
       api.get<Paginated<Withdrawal>>('account/withdrawals', { params: { currency_id: currencyId, page } }),
     /** The user's bound withdrawal addresses of a currency; quiet, the panel works without them. */

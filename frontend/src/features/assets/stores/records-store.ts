@@ -5,10 +5,14 @@ import { RECORDS_PER_PAGE } from '@/lib/paging';
 import type { Paginated } from '@/types/api';
 
 import type { AssetsApi, RecordsKind } from '../api/assets-api';
-import type { AssetRecord, Withdrawal } from '../types';
+import type { AssetRecord, ChainDeposit, Withdrawal } from '../types';
 import type { LoadStatus } from './accounts-store';
 
-export type RecordsSource = { kind: 'records'; of: RecordsKind } | { kind: 'transferLog' } | { kind: 'withdrawals' };
+export type RecordsSource =
+  | { kind: 'records'; of: RecordsKind }
+  | { kind: 'transferLog' }
+  | { kind: 'withdrawals' }
+  | { kind: 'deposits' };
 
 export class RecordsStore<Row = AssetRecord> {
   rows: Row[] = [];
@@ -45,10 +49,11 @@ export class RecordsStore<Row = AssetRecord> {
     }
   }
 
-  private fetch(): Promise<Paginated<AssetRecord> | Paginated<Withdrawal> | undefined> {
+  private fetch(): Promise<Paginated<AssetRecord> | Paginated<Withdrawal> | Paginated<ChainDeposit> | undefined> {
     const { source, currencyId, page } = this;
     if (source.kind === 'records') return this.api.records(source.of, currencyId, page);
     if (source.kind === 'withdrawals') return this.api.withdrawals(currencyId, page);
+    if (source.kind === 'deposits') return this.api.deposits(currencyId, page);
     return this.api.transferLog(currencyId, page);
   }
 
