@@ -1,7 +1,9 @@
 """Browser tests: Debian's Chromium, driven by Playwright, against ``exchange up`` as ``make run`` starts it.
 
 One instance (its own SQLite, embedded Redis and Ray; market maker on, so books and candles move)
-serves the built frontend for the whole browser session. Screenshots are saved under
+serves the built frontend to every browser test. The instance, Playwright and the browser live for
+this package only: Playwright's sync API keeps an asyncio loop running in the main thread while it
+is open, which the async tests of later packages cannot share. Screenshots are saved under
 ``var/artifacts/screenshots`` for people to look at; the assertions never depend on them.
 """
 
@@ -21,10 +23,10 @@ ARTIFACTS = ROOT / "var" / "artifacts" / "screenshots"
 BROWSER_PAIRS = [1, 2, 3]  # BTC/USDT, ETH/USDT, LTC/USDT
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Instance]:
     assert (ROOT / "frontend" / "dist" / "index.html").exists(), "build the frontend first (make test does)"
-    instance = start(tmp_path_factory.mktemp("web"), pair_ids=BROWSER_PAIRS, market_maker=True)
+    instance = start(tmp_path_factory.mktemp("web"), pair_ids=BROWSER_PAIRS, market_maker=True, timeout_s=300)
     try:
         yield instance
     finally:
@@ -32,14 +34,14 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Instance]:
         assert (code, left) == (0, []), instance.log_tail()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def playwright() -> Iterator[Playwright]:
     assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium"
     with sync_playwright() as p:
         yield p
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     browser = playwright.chromium.launch(
         executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
