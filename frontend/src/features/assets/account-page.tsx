@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 
 import { paths } from '@/config/paths';
-import { formatPrice, truncate } from '@/lib/format';
+import { EMPTY, formatPrice, truncate } from '@/lib/format';
 
 import { AssetsLayout, LoadFailed } from './components/assets-layout';
 import { DepositPanel } from './components/deposit-panel';
@@ -167,6 +167,7 @@ const ConvertForm = observer(function ConvertForm({ account, accounts }: { accou
           data-testid="convert-amount" />
       </label>
       <p className="muted">{t('convert.rate', { code: account.currency_code, price: formatPrice(account.currency?.usd_price) })}</p>
+      <p data-testid="convert-estimate">{t('convert.estimate', { amount: accounts.convertEstimate(account) ?? EMPTY })}</p>
       {accounts.convertError && (
         <p className="form-error" role="alert">{t(`convert.problems.${accounts.convertError}`)}</p>
       )}

@@ -7,6 +7,7 @@ import {
   checkConvert,
   checkTransfer,
   checkWithdraw,
+  convertEstimate,
   feePercent,
   groupsHolding,
   recordsKindOf,
@@ -79,6 +80,13 @@ describe('checkTransfer and checkConvert', () => {
     expect(checkTransfer({ from: 'a', to: 'b', amount: '0' }, '5')).toBe('p_transfernum');
     expect(checkTransfer({ from: 'a', to: 'b', amount: '5.01' }, '5')).toBe('insufficient');
     expect(checkTransfer({ from: 'a', to: 'b', amount: '5' }, '5')).toBeNull();
+  });
+
+  it('estimates a conversion at the USD prices, cut to 8 decimals', () => {
+    expect(convertEstimate('0.001', '68012.5', '1')).toBe('68.0125');
+    expect(convertEstimate('0.1', '3', '0.9999')).toBe('0.30003');
+    expect(convertEstimate('', '68012.5', '1')).toBeNull();
+    expect(convertEstimate('1', null, '1')).toBeNull();
   });
 
   it('convert needs a quantity', () => {

@@ -113,6 +113,18 @@ export function checkTransfer(
   return null;
 }
 
+/**
+ * What a conversion pays, as serve/api computes it: amount × the coin's USD price ÷ USDT's USD price,
+ * cut to 8 decimals; null until an amount is typed or when a price is missing.
+ */
+export function convertEstimate(amount: unknown, usdPrice: unknown, usdtUsdPrice: unknown): string | null {
+  const a = positive(amount);
+  const price = positive(usdPrice);
+  const usdt = positive(usdtUsdPrice);
+  if (!a || !price || !usdt) return null;
+  return cut(a.times(price).div(usdt));
+}
+
 /** Convert needs an amount (trade.p_num) within the balance. */
 export function checkConvert(amount: string, available: unknown): 'p_num' | 'insufficient' | null {
   const a = positive(amount);

@@ -7,7 +7,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { sanitizeDecimal } from '@/lib/format';
 
 import type { AssetsApi } from '../api/assets-api';
-import { checkConvert } from '../lib/rules';
+import { checkConvert, convertEstimate } from '../lib/rules';
 import type { Account, AccountGroup } from '../types';
 
 export type RowAction = 'deposit' | 'withdraw' | 'convert';
@@ -59,6 +59,12 @@ export class AccountsStore {
 
   isOpen(currencyId: number, action?: RowAction): boolean {
     return this.open?.currencyId === currencyId && (!action || this.open.action === action);
+  }
+
+  /** The USDT a conversion of the typed amount of `account` would pay (USD prices of account/list). */
+  convertEstimate(account: Account): string | null {
+    const usdt = this.groups.flatMap((g) => g.accounts).find((a) => a.currency_code === 'USDT');
+    return convertEstimate(this.convertAmount, account.currency?.usd_price, usdt?.currency?.usd_price ?? 1);
   }
 
   setConvertAmount(text: string): void {
