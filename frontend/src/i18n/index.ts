@@ -1,16 +1,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
-import assetsEn from './assets/en.json';
-import assetsFr from './assets/fr.json';
-import assetsGm from './assets/gm.json';
-import assetsHk from './assets/hk.json';
-import assetsJp from './assets/jp.json';
-import personalEn from './personal/en.json';
-import personalFr from './personal/fr.json';
-import personalGm from './personal/gm.json';
-import personalHk from './personal/hk.json';
-import personalJp from './personal/jp.json';
 import en from './en.json';
 import fr from './fr.json';
 import gm from './gm.json';
@@ -24,15 +14,12 @@ import tradeHk from './trade/hk.json';
 import tradeJp from './trade/jp.json';
 
 export const resources = {
-  en: { translation: en, trade: tradeEn, assets: assetsEn, personal: personalEn },
-  hk: { translation: hk, trade: tradeHk, assets: assetsHk, personal: personalHk },
-  jp: { translation: jp, trade: tradeJp, assets: assetsJp, personal: personalJp },
-  gm: { translation: gm, trade: tradeGm, assets: assetsGm, personal: personalGm },
-  fr: { translation: fr, trade: tradeFr, assets: assetsFr, personal: personalFr },
-} as const satisfies Record<
-  Lang,
-  { translation: typeof en; trade: typeof tradeEn; assets: typeof assetsEn; personal: typeof personalEn }
->;
+  en: { translation: en, trade: tradeEn },
+  hk: { translation: hk, trade: tradeHk },
+  jp: { translation: jp, trade: tradeJp },
+  gm: { translation: gm, trade: tradeGm },
+  fr: { translation: fr, trade: tradeFr },
+} as const satisfies Record<Lang, { translation: typeof en; trade: typeof tradeEn }>;
 
 /** Initialise the shared i18next instance synchronously (resources are bundled). */
 export function initI18n(lang: Lang) {
@@ -46,6 +33,16 @@ export function initI18n(lang: Lang) {
     });
   }
   return i18n;
+}
+
+/**
+ * Adds a namespace that a lazy page brings with it (every language at once, so switching language
+ * needs no fetch). The assets and personal texts load with their pages, not with the home page.
+ */
+export function registerNamespace<T extends object>(ns: string, bundles: Record<Lang, T>): void {
+  for (const [lang, bundle] of Object.entries(bundles)) {
+    if (!i18n.hasResourceBundle(lang, ns)) i18n.addResourceBundle(lang, ns, bundle, true, true);
+  }
 }
 
 export { i18n };

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { SideMenuLayout } from '@/components/layout/side-menu';
 import { paths } from '@/config/paths';
 
+import '../i18n';
 import '../assets.css';
 
 /** The assets area's left menu (spec: deposit, withdraw, trade, leverage and micro accounts, transfer). */

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import '../i18n';
 
 /** A currency select; `testId` names it for the browser tests. */
 export function CurrencyPicker({

@@ -12,6 +12,7 @@ import type { AssetsApi } from '../api/assets-api';
 import { DepositStore } from '../stores/deposit-store';
 import { LoadFailed } from './assets-layout';
 import { QrCode } from './qr-code';
+import '../i18n';
 
 export const DepositPanel = observer(function DepositPanel({
   api,

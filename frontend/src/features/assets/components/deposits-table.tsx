@@ -7,6 +7,7 @@ import { EMPTY, formatDateTime, formatPrice } from '@/lib/format';
 import type { RecordsStore } from '../stores/records-store';
 import type { ChainDeposit } from '../types';
 import { LoadFailed } from './assets-layout';
+import '../i18n';
 
 /** Transfers seen on chain to the user's addresses: confirming, credited, or below the minimum. */
 export const DepositsTable = observer(function DepositsTable({ store }: { store: RecordsStore<ChainDeposit> }) {

@@ -6,6 +6,7 @@ import { EMPTY, formatDateTime, formatPrice, toBig } from '@/lib/format';
 
 import type { RecordsStore } from '../stores/records-store';
 import { LoadFailed } from './assets-layout';
+import '../i18n';
 
 /** Currency, amount, record, instruction, time; 15 a page, the pager only above 15 (spec "Assets area"). */
 export const RecordsTable = observer(function RecordsTable({ store }: { store: RecordsStore }) {

@@ -17,6 +17,7 @@ import { useStores } from '@/stores/root-store';
 import type { AssetsApi } from '../api/assets-api';
 import { WithdrawStore } from '../stores/withdraw-store';
 import type { Account } from '../types';
+import '../i18n';
 
 export const WithdrawPanel = observer(function WithdrawPanel({
   api,

@@ -7,6 +7,7 @@ import { EMPTY, formatDateTime, formatPrice } from '@/lib/format';
 import type { RecordsStore } from '../stores/records-store';
 import type { Withdrawal } from '../types';
 import { LoadFailed } from './assets-layout';
+import '../i18n';
 
 /** The user's withdrawal requests with their state (under review, completed, rejected), 15 a page. */
 export const WithdrawalsTable = observer(function WithdrawalsTable({ store }: { store: RecordsStore<Withdrawal> }) {

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import '../i18n';
 
 /** An image picker that shows what was uploaded (the server answers its URL). */
 export function ImageUpload({

@@ -5,6 +5,7 @@ import { SideMenuLayout } from '@/components/layout/side-menu';
 import { paths } from '@/config/paths';
 
 import '@/components/form/form.css';
+import '../i18n';
 import '../personal.css';
 
 /** The personal centre's left menu (spec: account, authentication, feedback, bind address). */
