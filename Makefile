@@ -13,7 +13,7 @@ FRONT_SRC   := $(shell find $(FRONT)/src $(FRONT)/public -type f 2>/dev/null) \
 
 export EXCHANGE_ENV ?= development
 
-.PHONY: run test install test-python test-frontend lint seed i18n clean
+.PHONY: run test loadtest install test-python test-frontend lint seed i18n clean
 
 run: install $(FRONT_BUILD)
 	exec $(BIN)/exchange up
@@ -36,6 +36,16 @@ $(NODE_STAMP): $(FRONT)/package.json $(FRONT)/package-lock.json
 
 $(FRONT_BUILD): $(NODE_STAMP) $(FRONT_SRC)
 	cd $(FRONT) && npm run build --silent
+
+# Against a running instance in development mode (make run in another terminal): a headless, bounded
+# Locust run that prints requests/s, failures and percentiles per request type (WS = push delivery).
+LOAD_HOST  ?= http://127.0.0.1:8000
+LOAD_USERS ?= 40
+LOAD_RATE  ?= 4
+LOAD_TIME  ?= 5m
+loadtest: install
+	$(BIN)/locust -f loadtest/locustfile.py --headless --host $(LOAD_HOST) -u $(LOAD_USERS) -r $(LOAD_RATE) \
+		-t $(LOAD_TIME) --stop-timeout 10 --only-summary
 
 lint: install
 	$(BIN)/ruff check actors serve store config tests bench loadtest

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import uuid
+from decimal import Decimal
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, Field
 
-from serve.api.deps import Svc
+from actors.errors import DomainError, ErrorCode
+from actors.money import money
+from serve.api.deps import CurrentUid, Svc
 from serve.errors import envelope
+from store.models import Currency
 
 router = APIRouter(prefix="/dev", tags=["dev"])
 
@@ -22,3 +28,22 @@ async def outbox(to: Annotated[str, Query(min_length=1, max_length=64)], svc: Sv
 async def noop() -> Any:
     """Does nothing (no database, no Redis): the baseline of bench/serve_bench.py."""
     return envelope({"ok": True})
+
+
+class CreditIn(BaseModel):
+    currency: str = Field(min_length=1, max_length=16, description="currency code, e.g. USDT")
+    amount: Decimal = Field(gt=0, le=Decimal(10) ** 12, decimal_places=8)
+
+
+@router.post("/credit")
+async def credit(body: CreditIn, uid: CurrentUid, request: Request) -> Any:
+    """Credit the caller's change account through their wallet shard, as a confirmed deposit does.
+
+    For load tests and demos: users a scenario creates can fund themselves. Development only.
+    """
+    coin = await Currency.get_or_none(code=body.currency.strip().upper())
+    if coin is None:
+        raise DomainError(ErrorCode.CURRENCY_NOT_FOUND)
+    ref = f"dev:{uuid.uuid4()}"
+    await request.app.state.engine.wallet(uid).credit.remote(uid, coin.id, body.amount, ref, "deposit", "dev credit")
+    return envelope({"currency": coin.code, "amount": money(body.amount), "ref": ref})
