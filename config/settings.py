@@ -66,6 +66,7 @@ class Settings(BaseSettings):
 
     wallet_middle_salt: str = DEV_WALLET_SALT
     wallet_middle_max_skew_seconds: int = Field(default=300, ge=10, le=86400)
+    withdraw_confirmations: int = Field(default=6, ge=1, le=1000)
     upload_max_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)
 
     @model_validator(mode="after")

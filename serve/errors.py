@@ -78,6 +78,9 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.PAY_PASSWORD_WRONG: Outcome(CODE_ERROR, 400, N_("The trade password is incorrect")),
     ErrorCode.MEMO_REQUIRED: Outcome(CODE_ERROR, 400, N_("Please enter the memo")),
     ErrorCode.ADDRESS_REQUIRED_BIND: Outcome(CODE_ERROR, 400, N_("Please enter the address")),
+    ErrorCode.DEPOSIT_UNCONFIRMED: Outcome(
+        CODE_ERROR, 400, N_("{amount} of your balance is waiting for deposit confirmations and cannot be withdrawn yet")
+    ),
     ErrorCode.UPLOAD_TOO_LARGE: Outcome(CODE_ERROR, 413, N_("The image can be at most {mb} MB")),
     ErrorCode.REAL_NAME_SUBMITTED: Outcome(
         CODE_ERROR, 409, N_("Your real-name information has already been submitted")

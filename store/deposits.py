@@ -98,3 +98,12 @@ async def report(*, address: str, memo: str, amount: Decimal, confirmations: int
     credited = await ledger.apply([change], also=mark_credited)
     await row.refresh_from_db()
     return Outcome(row, credited)
+
+
+async def unconfirmed_for_withdrawal(uid: int, currency_id: int, confirmations: int) -> Decimal:
+    """What the user's credited deposits of a currency with fewer than ``confirmations`` add up to: an
+    amount that may be traded but not yet withdrawn (spec: 1 confirmation to credit, 6 to withdraw)."""
+    amounts = await ChainDeposit.filter(
+        user_id=uid, currency_id=currency_id, status=DepositStatus.CREDITED, confirmations__lt=confirmations
+    ).values_list("amount", flat=True)
+    return sum((Decimal(a) for a in amounts), Decimal(0))

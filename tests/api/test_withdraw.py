@@ -262,3 +262,23 @@ async def test_conservation_across_deposit_transfer_convert_withdraw_and_reject(
         assert after.get(currency_id, 0) == before.get(currency_id, 0), currency_id
     assert balance(api, carol, USDT) == (Decimal(3850), 0)
     assert balance(api, carol, USDT, 2) == (Decimal(150), 0)
+
+
+def test_deposits_need_six_confirmations_before_they_can_be_withdrawn(api: httpx.Client, settings: Settings) -> None:
+    dave = member(api)
+    set_deal_password(api, settings, dave)
+    trc20 = ok(api.get("wallet/wallet", params={"currency_id": USDT}, headers=dave.auth))[1]["address"]
+    tx = "0xsix" + dave.account.split("@")[0]
+    exchange_ok(settings, "chain-deposit", trc20, "200", "--tx", tx)  # credited at 1 confirmation
+    assert balance(api, dave, USDT) == (Decimal(200), 0)
+    message = error(draw(api, dave, "150"), 400)
+    assert message == "200 of your balance is waiting for deposit confirmations and cannot be withdrawn yet"
+    ok(
+        api.post(
+            "account/transfer", json={"currency_id": USDT, "balance": "150", "from": 1, "to": 2}, headers=dave.auth
+        )
+    )
+    assert error(draw(api, dave, "60"), 400) == "Insufficient balance"  # the balance check comes first
+    exchange_ok(settings, "chain-deposit", trc20, "200", "--tx", tx, "--confirmations", "6")
+    ok(draw(api, dave, "50"))
+    assert balance(api, dave, USDT) == (0, Decimal(50))
