@@ -73,7 +73,14 @@ async def decide(withdrawal_id: int, *, approve: bool) -> Withdrawal:
     else:
         change = ledger.Change(uid, currency_id, CHANGE, row.amount, -row.amount, LOG_BACK, f"w{row.id}:back",
                                "withdrawal rejected", extra)  # fmt: skip
-    await ledger.apply([change], also=mark)
+    try:
+        await ledger.apply([change], also=mark)
+    except DomainError as exc:
+        # A racing decision committed first and spent the lock: this batch found it already gone.
+        await row.refresh_from_db()
+        if exc.code == ErrorCode.INSUFFICIENT_BALANCE and row.status != WithdrawalStatus.PENDING:
+            raise DomainError(ErrorCode.WITHDRAWAL_NOT_PENDING) from exc
+        raise
     await row.refresh_from_db()
     if row.status != target:
         raise DomainError(ErrorCode.WITHDRAWAL_NOT_PENDING)

@@ -54,3 +54,27 @@ def test_refs_are_distinct_per_side_and_leg() -> None:
 
 def test_sharding_rule() -> None:
     assert [shard_of(uid, 4) for uid in range(8)] == [0, 1, 2, 3, 0, 1, 2, 3]
+
+
+def test_a_transfer_is_two_legs_that_cancel_out() -> None:
+    from actors.wallet.legs import transfer
+    from store.models import AccountType
+
+    out, into = transfer(11, 1, Decimal("2.5"), AccountType.CHANGE, AccountType.LEGAL, "x1")
+    assert [(c.account_type, c.balance, c.lock, c.ref) for c in (out, into)] == [
+        (AccountType.CHANGE, Decimal("-2.5"), Decimal(0), "x1:out"),
+        (AccountType.LEGAL, Decimal("2.5"), Decimal(0), "x1:in"),
+    ]
+    assert out.extra == into.extra == {"from": "change_account", "to": "legal_account"}
+
+
+def test_a_conversion_takes_one_currency_and_gives_the_other() -> None:
+    from actors.wallet.legs import Conversion, convert
+
+    c = Conversion(11, 2, 1, Decimal("0.25"), Decimal("17000"), Decimal("68000"), "BTC", "USDT")
+    out, into = convert(c, "c1")
+    assert [(x.currency_id, x.balance, x.log_type) for x in (out, into)] == [
+        (2, Decimal("-0.25"), "convert"),
+        (1, Decimal("17000"), "convert"),
+    ]
+    assert into.extra == {"from": "BTC", "to": "USDT", "price": "68000"}
