@@ -7,11 +7,13 @@ client (a duplicate submit still in flight). The HTTP status tells the class for
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 from typing import Any, NamedTuple
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -168,7 +170,43 @@ FIELD_LABELS: dict[str, str] = {
 }
 
 
+class ErrorEnvelope(BaseModel):
+    """Every error answer: the envelope with no data."""
+
+    code: int = Field(description="0 business error, 999 log in first (token missing or expired), 996 ignore")
+    msg: str = Field(description="what went wrong, in the language of the `lang` header")
+    data: None = None
+
+
+def document_errors(app: FastAPI) -> None:
+    """List the error answers in the OpenAPI document: every operation may answer each status the
+    error table uses (and 405), with the error envelope. Validation errors answer 400, not 422."""
+    generate = app.openapi
+    statuses = sorted({o.status for o in ERRORS.values() if o.status < 500} | {405, 503})
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = generate()
+        schema.setdefault("components", {}).setdefault("schemas", {})["ErrorEnvelope"] = (
+            ErrorEnvelope.model_json_schema()
+        )
+        body = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}}
+        for item in schema.get("paths", {}).values():
+            for operation in item.values():
+                responses = operation.setdefault("responses", {})
+                responses.pop("422", None)
+                for status in statuses:
+                    responses.setdefault(str(status), {"description": HTTPStatus(status).phrase, "content": body})
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    document_errors(app)
+
     @app.exception_handler(DomainError)
     async def _domain(request: Request, exc: DomainError) -> JSONResponse:
         outcome = ERRORS[exc.code]
