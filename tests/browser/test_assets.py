@@ -1,0 +1,92 @@
+"""The assets area in Chromium: a funded user transfers, opens the deposit panel, asks for a
+withdrawal, and sees the operator's approval in the records (issue 5)."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from types import SimpleNamespace
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import ConsoleErrors
+from tests.utils.up import Instance
+from tests.utils.users import auth, end_resend_window, member, ok, send_code
+
+USDT = 1
+DEAL_PASSWORD = "Deal12345"
+ERC20_ADDRESS = "0x" + "ab" * 20
+
+
+def _balances(api: httpx.Client, token: str) -> dict[str, tuple[Decimal, Decimal]]:
+    """USDT (balance, lock) per account group."""
+    found = {}
+    for group in ok(api.get("account/list", headers=auth(token))):
+        for account in group["accounts"]:
+            if account["currency_id"] == USDT:
+                found[group["account_code"]] = (Decimal(account["balance"]), Decimal(account["lock_balance"]))
+    return found
+
+
+def test_transfer_deposit_panel_withdraw_and_approval(page: Page, web: Instance, console_errors: ConsoleErrors) -> None:
+    with httpx.Client(base_url=f"{web.url}/api/", timeout=30) as api:
+        m = member(api)
+        web.cli("deposit", m.account, "USDT", "1000")
+        # The deal password needs a code of its own; the sign-up code's 60 s resend window is skipped.
+        end_resend_window(SimpleNamespace(redis_url=f"unix://{web.data_dir}/redis.sock"), m.account)
+        code = send_code(api, m.account, 3, token=m.token)
+        ok(api.post("user/amend_pay_password", headers=auth(m.token),
+                    json={"password": DEAL_PASSWORD, "re_password": DEAL_PASSWORD, "auth_code": code}))  # fmt: skip
+        before = _balances(api, m.token)
+        assert before["change_account"] == (Decimal(1000), Decimal(0))
+
+        page.goto("/home")
+        page.evaluate("token => localStorage.setItem('token', token)", m.token)
+
+        # Transfer 100 USDT from the trade (change) account to another account the currency allows.
+        page.goto(f"/assets/transfer?currency_id={USDT}&from=change_account")
+        form = page.get_by_test_id("transfer-form")
+        expect(form.get_by_test_id("transfer-available")).to_contain_text("1000")
+        target = form.get_by_test_id("transfer-to").input_value()
+        assert target and target != "change_account"
+        form.get_by_test_id("transfer-amount").fill("100")
+        form.get_by_test_id("transfer-submit").click()
+        expect(form.get_by_test_id("transfer-available")).to_contain_text("900")
+        after = _balances(api, m.token)
+        assert after["change_account"] == (Decimal(900), Decimal(0))
+        assert after[target][0] == before[target][0] + 100
+
+        # The deposit panel: a chain, its address and the QR code of that address.
+        page.goto(f"/assets/chongzhi?currency_id={USDT}")
+        panel = page.get_by_test_id("deposit-panel")
+        expect(panel.get_by_test_id("deposit-address")).to_have_value(re.compile(r"\S{20,}"))
+        expect(panel.get_by_test_id("deposit-qr")).to_be_visible()
+
+        # Withdraw 50 USDT on ERC20: fee and amount received show as typed, then 50 is locked.
+        page.goto(f"/assets/withdral?currency_id={USDT}")
+        withdraw = page.get_by_test_id("withdraw-panel")
+        chains = withdraw.get_by_test_id("withdraw-chains")
+        if chains.count():
+            chains.get_by_text("ERC20").click()
+        withdraw.get_by_test_id("withdraw-address").fill(ERC20_ADDRESS)
+        withdraw.get_by_test_id("withdraw-amount").fill("50")
+        expect(withdraw.get_by_test_id("withdraw-fee")).not_to_have_text(re.compile(r"^--"))
+        expect(withdraw.get_by_test_id("withdraw-receive")).to_have_text(re.compile(r"\d"))
+        withdraw.get_by_test_id("withdraw-pay-password").fill(DEAL_PASSWORD)
+        withdraw.get_by_test_id("withdraw-submit").click()
+        expect(page.get_by_test_id("withdraw-locked")).to_contain_text("50")
+        rows = page.get_by_test_id("withdrawals").get_by_test_id("withdrawal-row")
+        expect(rows).to_have_count(1)
+        assert _balances(api, m.token)["change_account"] == (Decimal(850), Decimal(50))
+
+        # The operator approves it; the user sees it completed, and the lock is gone.
+        pending = [line for line in web.cli("withdrawals").splitlines() if m.account in line]
+        assert len(pending) == 1, pending
+        web.cli("withdrawal", "approve", pending[0].split("\t")[0])
+        page.reload()
+        expect(rows.first.get_by_test_id("withdrawal-status")).to_have_text(re.compile("Completed", re.I))
+        assert _balances(api, m.token)["change_account"] == (Decimal(850), Decimal(0))
+        page.goto("/assets/dealRecords")
+        expect(page.get_by_test_id("record-row").first).to_be_visible()
+    assert console_errors == []
