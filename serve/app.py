@@ -25,6 +25,7 @@ from serve.api.routes import (
     default,
     dev,
     draw,
+    health,
     market,
     news,
     notify,
@@ -45,7 +46,22 @@ API_PREFIX = "/api"
 
 def api_router(settings: Settings) -> APIRouter:
     router = APIRouter()
-    modules = (news, default, notify, user, market, trade, account, transfer, records, wallet, draw, personal, upload)
+    modules = (
+        health,
+        news,
+        default,
+        notify,
+        user,
+        market,
+        trade,
+        account,
+        transfer,
+        records,
+        wallet,
+        draw,
+        personal,
+        upload,
+    )
     for module in modules:
         router.include_router(module.router)
     if settings.is_development:

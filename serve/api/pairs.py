@@ -47,6 +47,12 @@ class PairCatalog:
             raise DomainError(ErrorCode.PAIR_NOT_FOUND)
         return pair
 
+    async def all(self) -> list[PairInfo]:
+        """Every pair, by id."""
+        if time.monotonic() - self._loaded_at > self._refresh_s:
+            await self._reload(0)
+        return sorted(self._pairs.values(), key=lambda p: p.id)
+
     async def _reload(self, pair_id: int) -> None:
         loaded_before = self._loaded_at
         async with self._lock:

@@ -1,0 +1,29 @@
+"""GET /api/health reports each part of the exchange, and 503 when one of them does not answer."""
+
+from __future__ import annotations
+
+import httpx
+import ray
+
+from serve.stack import Stack
+from tests.utils.users import ok
+
+
+def test_health_reports_every_part_up(api: httpx.Client, stack: Stack) -> None:
+    report = ok(api.get("health"))
+    assert (report["database"], report["redis"], report["fanout"]) == (True, True, True)
+    assert report["pairs"] == {symbol: True for _, symbol in stack.pairs}
+
+
+def test_health_answers_503_when_the_fanout_is_gone(api: httpx.Client, stack: Stack) -> None:
+    fanout = ray.get_actor("fanout")
+    ray.get(fanout.stop.remote())
+    ray.kill(fanout, no_restart=True)
+    try:
+        answer = api.get("health")
+        body = answer.json()
+        assert (answer.status_code, body["code"]) == (503, 0), body
+        assert body["data"]["fanout"] is False and body["data"]["database"] is True
+    finally:
+        stack._start_fanout(stack.settings)  # later tests push through it
+    assert ok(api.get("health"))["fanout"] is True
