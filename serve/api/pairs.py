@@ -35,12 +35,12 @@ class PairCatalog:
     def __init__(self, refresh_s: float = REFRESH_S) -> None:
         self._refresh_s = refresh_s
         self._pairs: dict[int, PairInfo] = {}
-        self._loaded_at = float("-inf")
+        self._loaded_at: float | None = None  # monotonic time of the last load
         self._lock = asyncio.Lock()
 
     async def get(self, pair_id: int) -> PairInfo:
         """The pair, or PAIR_NOT_FOUND."""
-        if time.monotonic() - self._loaded_at > self._refresh_s or pair_id not in self._pairs:
+        if self._older_than(self._refresh_s) or pair_id not in self._pairs:
             await self._reload(pair_id)
         pair = self._pairs.get(pair_id)
         if pair is None:
@@ -49,9 +49,13 @@ class PairCatalog:
 
     async def all(self) -> list[PairInfo]:
         """Every pair, by id."""
-        if time.monotonic() - self._loaded_at > self._refresh_s:
+        if self._older_than(self._refresh_s):
             await self._reload(0)
         return sorted(self._pairs.values(), key=lambda p: p.id)
+
+    def _older_than(self, seconds: float) -> bool:
+        """Whether the copy is older than ``seconds`` (or was never loaded)."""
+        return self._loaded_at is None or time.monotonic() - self._loaded_at > seconds
 
     async def _reload(self, pair_id: int) -> None:
         loaded_before = self._loaded_at
@@ -59,7 +63,7 @@ class PairCatalog:
             if self._loaded_at != loaded_before:  # another request reloaded while this one waited
                 return
             # An unknown id reloads at most once a second, so probing ids cannot hammer the database.
-            if pair_id not in self._pairs and time.monotonic() - self._loaded_at < 1.0:
+            if pair_id not in self._pairs and not self._older_than(1.0):
                 return
             rows = await CurrencyMatch.all().prefetch_related("base_currency", "quote_currency")
             self._pairs = {p.id: _info(p) for p in rows}
