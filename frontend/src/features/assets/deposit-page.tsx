@@ -7,7 +7,8 @@ import { useSearchParams } from 'react-router-dom';
 import { AssetsLayout, LoadFailed } from './components/assets-layout';
 import { CurrencyPicker } from './components/currency-picker';
 import { DepositPanel } from './components/deposit-panel';
-import { DepositsTable } from './components/deposits-table';
+import { DEPOSITS } from './components/record-columns';
+import { RecordsTable } from './components/records-table';
 import { canDeposit } from './lib/rules';
 import { RecordsStore } from './stores/records-store';
 import type { ChainDeposit } from './types';
@@ -48,7 +49,7 @@ export default observer(function DepositPage() {
         <div className="panel-head">
           <h2>{t('deposits.title')}</h2>
         </div>
-        <DepositsTable store={deposits} />
+        <RecordsTable store={deposits} spec={DEPOSITS} />
       </section>
     </AssetsLayout>
   );

@@ -9,6 +9,7 @@ import { useSearchParams } from 'react-router-dom';
 
 import { AssetsLayout } from './components/assets-layout';
 import { CurrencyPicker } from './components/currency-picker';
+import { ACCOUNT_RECORDS } from './components/record-columns';
 import { RecordsTable } from './components/records-table';
 import { recordsKindOf } from './lib/rules';
 import { RecordsStore } from './stores/records-store';
@@ -55,7 +56,7 @@ export default observer(function RecordsPage() {
           <CurrencyPicker testId="records-currency" value={store.currencyId} options={currencies}
             allLabel={t('records.all')} onChange={(id) => store.setCurrency(id)} />
         </div>
-        <RecordsTable store={store} />
+        <RecordsTable store={store} spec={ACCOUNT_RECORDS} />
       </section>
     </AssetsLayout>
   );

@@ -8,6 +8,7 @@ import { paths } from '@/config/paths';
 
 import { createAssetsApi } from './api/assets-api';
 import { AssetsLayout } from './components/assets-layout';
+import { ACCOUNT_RECORDS } from './components/record-columns';
 import { RecordsTable } from './components/records-table';
 import { RecordsStore } from './stores/records-store';
 
@@ -33,7 +34,7 @@ export default observer(function TransferLogPage() {
             {t('menu.transfer')}
           </Link>
         </div>
-        <RecordsTable store={store} />
+        <RecordsTable store={store} spec={ACCOUNT_RECORDS} />
       </section>
     </AssetsLayout>
   );

@@ -9,7 +9,8 @@ import { formatPrice } from '@/lib/format';
 
 import { AssetsLayout, LoadFailed } from './components/assets-layout';
 import { CurrencyPicker } from './components/currency-picker';
-import { WithdrawalsTable } from './components/withdrawals-table';
+import { WITHDRAWALS } from './components/record-columns';
+import { RecordsTable } from './components/records-table';
 import { WithdrawPanel } from './components/withdraw-panel';
 import { canWithdraw } from './lib/rules';
 import { RecordsStore } from './stores/records-store';
@@ -61,7 +62,7 @@ export default observer(function WithdrawPage() {
         <div className="panel-head">
           <h2>{t('withdrawals.title')}</h2>
         </div>
-        <WithdrawalsTable store={requests} />
+        <RecordsTable store={requests} spec={WITHDRAWALS} />
       </section>
     </AssetsLayout>
   );

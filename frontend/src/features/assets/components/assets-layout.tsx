@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { SideMenuLayout } from '@/components/layout/side-menu';
+import { LoadFailed as SharedLoadFailed } from '@/components/ui/load-failed';
 import { paths } from '@/config/paths';
 
 import '../i18n';
@@ -32,11 +33,7 @@ export function AssetsLayout({ children }: { children: ReactNode }) {
 export function LoadFailed({ onRetry }: { onRetry: () => void }) {
   const { t } = useTranslation('assets');
   return (
-    <div className="empty" role="alert" data-testid="load-failed">
-      <p>{t('common.loadFailed')}</p>
-      <button type="button" className="button small" onClick={onRetry}>
-        {t('common.retry')}
-      </button>
-    </div>
+    <SharedLoadFailed message={t('common.loadFailed')} retryLabel={t('common.retry')} onRetry={onRetry}
+      testId="load-failed" />
   );
 }

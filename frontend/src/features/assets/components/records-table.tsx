@@ -1,51 +1,76 @@
+import type { ParseKeys, TFunction } from 'i18next';
 import { observer } from 'mobx-react-lite';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Pagination } from '@/components/ui/pagination';
-import { EMPTY, formatDateTime, formatPrice, toBig } from '@/lib/format';
 
 import type { RecordsStore } from '../stores/records-store';
 import { LoadFailed } from './assets-layout';
 import '../i18n';
 
-/** Currency, amount, record, instruction, time; 15 a page, the pager only above 15 (spec "Assets area"). */
-export const RecordsTable = observer(function RecordsTable({ store }: { store: RecordsStore }) {
+/** One column of a records table. */
+export interface RecordColumn<Row> {
+  /** The header, a key of the assets texts. */
+  head: ParseKeys<'assets'>;
+  /** Classes of the header and of every cell (`num`, `hide-sm`). */
+  className?: string;
+  /** Further classes of the cells alone, fixed or by row (`muted`, `up` / `down`). */
+  cellClassName?: string | ((row: Row) => string);
+  /** The whole value as a tooltip, for a cell that may be cut short. */
+  title?: (row: Row) => string;
+  testId?: string;
+  cell: (row: Row, t: TFunction<'assets'>) => ReactNode;
+}
+
+/** What tells one records table from another: its columns and the names the browser tests use. */
+export interface RecordsTableSpec<Row> {
+  testId: string;
+  rowTestId: string;
+  /** The row's state as `data-status`, for rows that have one. */
+  statusOf?: (row: Row) => number;
+  columns: RecordColumn<Row>[];
+}
+
+function cellClass<Row>(column: RecordColumn<Row>, row: Row): string | undefined {
+  const own = typeof column.cellClassName === 'function' ? column.cellClassName(row) : column.cellClassName;
+  return [column.className, own].filter(Boolean).join(' ') || undefined;
+}
+
+/**
+ * A paged list of the assets area (records, deposits, withdrawals): the spec's columns over a
+ * RecordsStore, "empty" once an empty page is in, "failed, retry" instead when it could not be
+ * read, and the pager below when there is more than one page (15 a page).
+ */
+function RecordsTableView<Row extends { id: number }>({ store, spec }: { store: RecordsStore<Row>; spec: RecordsTableSpec<Row> }) {
   const { t } = useTranslation('assets');
   if (store.status === 'error') return <LoadFailed onRetry={() => void store.load()} />;
   return (
     <>
       <div className="table-wrap">
-        <table className="data-table" data-testid="records-table" aria-busy={store.status === 'loading'}>
+        <table className="data-table" data-testid={spec.testId} aria-busy={store.status === 'loading'}>
           <thead>
             <tr>
-              <th>{t('records.currency')}</th>
-              <th className="num">{t('records.amount')}</th>
-              <th>{t('records.record')}</th>
-              <th className="hide-sm">{t('records.instruction')}</th>
-              <th className="num">{t('records.time')}</th>
+              {spec.columns.map((c) => (
+                <th key={c.head} className={c.className}>
+                  {t(c.head)}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
-            {store.rows.map((r) => {
-              const value = String(r.value ?? '');
-              return (
-                <tr key={r.id} data-testid="record-row">
-                  <td className="pair-base">{r.currency?.code ?? r.currency_code ?? EMPTY}</td>
-                  <td className={`num ${value.startsWith('-') ? 'down' : 'up'}`}>
-                    {formatPrice(r.value)}
-                    {toBig(r.lock_value)?.eq(0) === false && (
-                      <span className="muted lock-change">{t('records.locked', { amount: formatPrice(r.lock_value) })}</span>
-                    )}
+            {store.rows.map((row) => (
+              <tr key={row.id} data-testid={spec.rowTestId} data-status={spec.statusOf?.(row)}>
+                {spec.columns.map((c) => (
+                  <td key={c.head} className={cellClass(c, row)} title={c.title?.(row)} data-testid={c.testId}>
+                    {c.cell(row, t)}
                   </td>
-                  <td>{r.notes || EMPTY}</td>
-                  <td className="hide-sm muted">{r.memo || r.extra_data?.from || EMPTY}</td>
-                  <td className="num muted">{formatDateTime(r.created_at)}</td>
-                </tr>
-              );
-            })}
+                ))}
+              </tr>
+            ))}
             {store.status === 'ready' && !store.rows.length && (
               <tr>
-                <td colSpan={5} className="empty-cell" data-testid="records-empty">
+                <td colSpan={spec.columns.length} className="empty-cell" data-testid="records-empty">
                   {t('common.empty')}
                 </td>
               </tr>
@@ -56,4 +81,6 @@ export const RecordsTable = observer(function RecordsTable({ store }: { store: R
       <Pagination page={store.page} total={store.total} perPage={store.perPage} onPage={(p) => store.setPage(p)} />
     </>
   );
-});
+}
+
+export const RecordsTable = observer(RecordsTableView) as typeof RecordsTableView;
