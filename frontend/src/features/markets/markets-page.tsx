@@ -1,13 +1,9 @@
 import { observer } from 'mobx-react-lite';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 
-import { PriceCell } from '@/components/market/price-cell';
-import { paths } from '@/config/paths';
+import { MarketTable } from '@/components/market/market-table';
 import { useLiveMarket } from '@/hooks/use-live-market';
-import { useLocale } from '@/hooks/use-locale';
-import { changeDirection, convert, formatChange, formatPrice, formatVolume } from '@/lib/format';
 import { useStores } from '@/stores/root-store';
 
 import './markets.css';
@@ -15,7 +11,6 @@ import './markets.css';
 /** All markets (spec §2): a quote table with one tab per quote currency, live. */
 const MarketsPage = observer(function MarketsPage() {
   const { t } = useTranslation();
-  const locale = useLocale();
   const { market } = useStores();
   const [groupId, setGroupId] = useState<number | null>(null);
   const [query, setQuery] = useState('');
@@ -41,68 +36,8 @@ const MarketsPage = observer(function MarketsPage() {
             </button>
           ))}
         </div>
-        {market.status === 'error' && !market.groups.length ? (
-          <div className="empty" role="alert">
-            <p>{t('market.unreachable')}</p>
-            <button type="button" className="button small" onClick={() => void market.load()}>
-              {t('market.retry')}
-            </button>
-          </div>
-        ) : (
-          <div className="table-wrap">
-            <table className="data-table" data-testid="markets-table">
-              <thead>
-                <tr>
-                  <th>{t('market.pair')}</th>
-                  <th className="num">{t('market.lastPrice')}</th>
-                  <th className="num hide-sm">{t('markets.fiatValue')}</th>
-                  <th className="num">{t('market.change')}</th>
-                  <th className="num hide-sm">{t('market.high')}</th>
-                  <th className="num hide-sm">{t('market.low')}</th>
-                  <th className="num hide-sm">{t('market.volume')}</th>
-                  <th className="num">{t('market.action')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((m) => {
-                  const q = m.currency_quotation;
-                  return (
-                    <tr key={m.id} data-testid="market-row">
-                      <td>
-                        <span className="pair-base">{m.base_currency_code}</span>
-                        <span className="muted">/{m.quote_currency_code}</span>
-                      </td>
-                      <td className="num">
-                        <PriceCell match={m} tick={market.ticks.get(m.id)} />
-                      </td>
-                      <td className="num hide-sm muted">
-                        ≈ ${convert(q?.close, group?.usd_price)}
-                      </td>
-                      <td className="num">
-                        <span className={`change-pill ${changeDirection(q?.change)}`}>{formatChange(q?.change)}</span>
-                      </td>
-                      <td className="num hide-sm">{formatPrice(q?.high, m.price_decimals)}</td>
-                      <td className="num hide-sm">{formatPrice(q?.low, m.price_decimals)}</td>
-                      <td className="num hide-sm">{formatVolume(q?.volume, locale)}</td>
-                      <td className="num">
-                        <Link className="link-accent" to={paths.trade}>
-                          {t('market.trade')}
-                        </Link>
-                      </td>
-                    </tr>
-                  );
-                })}
-                {market.status !== 'loading' && rows.length === 0 && (
-                  <tr>
-                    <td colSpan={8} className="empty-cell muted">
-                      {t('market.empty')}
-                    </td>
-                  </tr>
-                )}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <MarketTable rows={rows} unreachable={market.status === 'error' && !market.groups.length}
+          testId="markets-table" fiat={{ usdPrice: group?.usd_price }} whenEmpty="message" />
       </section>
     </div>
   );
