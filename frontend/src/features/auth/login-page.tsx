@@ -1,21 +1,20 @@
 import { observer } from 'mobx-react-lite';
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 
 import type { LoginReason } from '@/app/require-auth';
 import { FormError } from '@/components/form/form-error';
-import { PhoneField, type PhoneValue } from '@/components/form/phone-field';
-import { SendCodeButton } from '@/components/form/send-code-button';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
 import { HOME_PATH, safeRedirect } from '@/lib/navigation';
 import { STORAGE_KEYS, storage } from '@/lib/storage';
-import { type AccountKind, INPUT_LIMITS, validateLogin } from '@/lib/validation';
+import { type AccountKind, validateLogin } from '@/lib/validation';
 import { useStores } from '@/stores/root-store';
 
-import { CODE_PURPOSE, sendCode } from './api/auth-api';
-import { AuthTabs } from './components/auth-tabs';
+import { CODE_PURPOSE, trySendCode } from './api/auth-api';
+import { AccountFields, CodeField } from './components/auth-fields';
+import { useAccountInput } from './use-account-input';
+import { useAuthForm } from './use-auth-form';
 import './auth.css';
 
 /** What the register page hands over after a successful sign-up. */
@@ -40,20 +39,23 @@ const LoginPage = observer(function LoginPage() {
   const state = (location.state ?? {}) as { reason?: LoginReason } & RegisteredState;
 
   const remembered = storage.get(STORAGE_KEYS.rememberedAccount) ?? '';
-  const [kind, setKind] = useState<AccountKind>(state.registered?.kind ?? savedKind());
-  const [email, setEmail] = useState(kind === 'email' ? (state.registered?.account ?? remembered) : '');
-  const [phone, setPhone] = useState<PhoneValue>({
-    areaId: state.registered?.areaId ?? (Number(storage.get(STORAGE_KEYS.countryId)) || null),
-    areaCode: '',
-    mobile: kind === 'mobile' ? (state.registered?.account ?? remembered) : '',
+  const initialKind = state.registered?.kind ?? savedKind();
+  const initialAccount = state.registered?.account ?? remembered;
+  const input = useAccountInput({
+    kind: initialKind,
+    email: initialKind === 'email' ? initialAccount : '',
+    phone: {
+      areaId: state.registered?.areaId ?? (Number(storage.get(STORAGE_KEYS.countryId)) || null),
+      areaCode: '',
+      mobile: initialKind === 'mobile' ? initialAccount : '',
+    },
   });
+  const { kind, phone, setPhone, account } = input;
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [remember, setRemember] = useState(Boolean(remembered));
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useAuthForm();
   const needsCode = content.loginUseSms;
-  const account = kind === 'email' ? email : phone.mobile;
 
   useEffect(() => {
     void content.loadSettings(['login_use_sms']);
@@ -63,9 +65,7 @@ const LoginPage = observer(function LoginPage() {
     if (phone.areaId === null || phone.areaCode) return;
     const area = content.areas.find((a) => a.id === phone.areaId);
     if (area) setPhone((p) => ({ ...p, areaCode: area.global_code }));
-  }, [content.areas, phone.areaId, phone.areaCode]);
-
-  const onPhone = useCallback((value: PhoneValue) => setPhone(value), []);
+  }, [content.areas, phone.areaId, phone.areaCode, setPhone]);
 
   const banner =
     state.reason === 'loginToTrade'
@@ -78,78 +78,40 @@ const LoginPage = observer(function LoginPage() {
             ? t('auth.loggedOut')
             : null;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    const problem = validateLogin({ kind, account, password, code }, needsCode);
-    setError(problem ? t(`validation.${problem}`) : null);
-    if (problem || busy) return;
-    setBusy(true);
-    try {
+    void form.run(validateLogin({ kind, account, password, code }, needsCode), async () => {
       await session.login({ kind, account, password, code, countryCode: phone.areaCode });
       storage.set(STORAGE_KEYS.loginMethod, kind);
       if (kind === 'mobile' && phone.areaId) storage.set(STORAGE_KEYS.countryId, String(phone.areaId));
       if (remember) storage.set(STORAGE_KEYS.rememberedAccount, account.trim());
       else storage.remove(STORAGE_KEYS.rememberedAccount);
       if (session.isLoggedIn) await navigate(safeRedirect(params.get('page'), HOME_PATH), { replace: true });
-    } catch (e) {
-      if (!isApiError(e)) throw e; // API errors are already shown by the request layer
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
-  const sendLoginCode = async () => {
-    const problem = validateLogin({ kind, account, password: '-', code: '-' }, false);
-    setError(problem ? t(`validation.${problem}`) : null);
-    if (problem) return false;
-    try {
-      await sendCode({ kind, to: account, purpose: CODE_PURPOSE.login, areaId: phone.areaId });
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  // The account as login checks it (no e-mail pattern); the dashes stand in for fields not needed yet.
+  const sendLoginCode = async () =>
+    form.check(validateLogin({ kind, account, password: '-', code: '-' }, false)) &&
+    trySendCode({ kind, to: account, purpose: CODE_PURPOSE.login, areaId: phone.areaId });
 
   return (
     <div className="auth-page">
-      <form className="auth-card" onSubmit={(e) => void submit(e)} noValidate data-testid="login-form">
+      <form className="auth-card" onSubmit={submit} noValidate data-testid="login-form">
         <h1>{t('auth.loginTitle')}</h1>
         {banner && (
           <p className="auth-banner" role="status" data-testid="login-banner">
             {banner}
           </p>
         )}
-        <AuthTabs kind={kind} onChange={(k) => { setKind(k); setError(null); }} />
-        {kind === 'email' ? (
-          <label className="field">
-            <span>{t('auth.email')}</span>
-            <input className="input" type="email" autoComplete="username" name="email" value={email}
-              maxLength={INPUT_LIMITS.email} placeholder={t('auth.emailPlaceholder')} data-testid="account"
-              onChange={(e) => setEmail(e.target.value)} />
-          </label>
-        ) : (
-          <div className="field">
-            <span>{t('auth.phone')}</span>
-            <PhoneField value={phone} onChange={onPhone} />
-          </div>
-        )}
+        <AccountFields input={input} onSwitch={form.clear} />
         <label className="field">
           <span>{t('auth.password')}</span>
           <input className="input" type="password" autoComplete="current-password" name="password" value={password}
             placeholder={t('auth.passwordPlaceholder')} data-testid="password"
             onChange={(e) => setPassword(e.target.value)} />
         </label>
-        {needsCode && (
-          <label className="field">
-            <span>{t('auth.code')}</span>
-            <div className="input-group">
-              <input className="input" inputMode="numeric" autoComplete="one-time-code" value={code}
-                maxLength={INPUT_LIMITS.code} placeholder={t('auth.codePlaceholder')} data-testid="code"
-                onChange={(e) => setCode(e.target.value)} />
-              <SendCodeButton onSend={sendLoginCode} />
-            </div>
-          </label>
-        )}
+        {needsCode && <CodeField value={code} onChange={setCode} onSend={sendLoginCode} />}
         <div className="auth-row">
           <label className="check">
             <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
@@ -159,8 +121,8 @@ const LoginPage = observer(function LoginPage() {
             {t('auth.forgot')}
           </Link>
         </div>
-        <FormError message={error} />
-        <button type="submit" className="button block large" disabled={busy} data-testid="submit">
+        <FormError message={form.error} />
+        <button type="submit" className="button block large" disabled={form.busy} data-testid="submit">
           {t('auth.login')}
         </button>
         <p className="auth-switch muted">

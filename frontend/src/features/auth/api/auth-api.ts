@@ -19,6 +19,16 @@ export async function sendCode({ kind, to, purpose, areaId }: SendCodeInput): Pr
   await apiClient.post(path, body, { loading: true, showMsg: true });
 }
 
+/** sendCode for the send-code button: true when the code went out (a failure was shown to the user). */
+export async function trySendCode(input: SendCodeInput): Promise<boolean> {
+  try {
+    await sendCode(input);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface ResetPasswordInput {
   kind: AccountKind;
   account: string;
