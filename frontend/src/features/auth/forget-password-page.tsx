@@ -2,11 +2,11 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 
-import { FormError } from '@/components/form/form-error';
 import { paths } from '@/config/paths';
 import { checkAccount, validateReset } from '@/lib/validation';
 
 import { CODE_PURPOSE, resetPassword, trySendCode } from './api/auth-api';
+import { AuthCard } from './components/auth-card';
 import { AccountFields, CodeField, NewPasswordFields } from './components/auth-fields';
 import { useAccountInput } from './use-account-input';
 import { useAuthForm } from './use-auth-form';
@@ -36,24 +36,18 @@ export default function ForgetPasswordPage() {
     trySendCode({ kind, to: account, purpose: CODE_PURPOSE.forgotPassword, areaId: phone.areaId });
 
   return (
-    <div className="auth-page">
-      <form className="auth-card" onSubmit={submit} noValidate data-testid="forget-form">
-        <h1>{t('auth.forgotTitle')}</h1>
-        <p className="muted">{t('auth.forgotText')}</p>
-        <AccountFields input={input} onSwitch={form.clear} />
-        <CodeField value={code} onChange={setCode} onSend={sendResetCode} />
-        <NewPasswordFields label={t('auth.newPassword')} password={password} onPassword={setPassword} rePassword={rePassword}
-          onRePassword={setRePassword} />
-        <FormError message={form.error} />
-        <button type="submit" className="button block large" disabled={form.busy} data-testid="submit">
-          {t('auth.resetSubmit')}
-        </button>
-        <p className="auth-switch muted">
-          <Link to={paths.login} className="link-accent">
-            {t('auth.backToLogin')}
-          </Link>
-        </p>
-      </form>
-    </div>
+    <AuthCard title={t('auth.forgotTitle')} testId="forget-form" onSubmit={submit} error={form.error} busy={form.busy}
+      submitLabel={t('auth.resetSubmit')}
+      footer={
+        <Link to={paths.login} className="link-accent">
+          {t('auth.backToLogin')}
+        </Link>
+      }>
+      <p className="muted">{t('auth.forgotText')}</p>
+      <AccountFields input={input} onSwitch={form.clear} />
+      <CodeField value={code} onChange={setCode} onSend={sendResetCode} />
+      <NewPasswordFields label={t('auth.newPassword')} password={password} onPassword={setPassword} rePassword={rePassword}
+        onRePassword={setRePassword} />
+    </AuthCard>
   );
 }

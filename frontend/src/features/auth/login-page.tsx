@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 
 import type { LoginReason } from '@/app/require-auth';
-import { FormError } from '@/components/form/form-error';
 import { paths } from '@/config/paths';
 import { HOME_PATH, safeRedirect } from '@/lib/navigation';
 import { STORAGE_KEYS, storage } from '@/lib/storage';
@@ -12,6 +11,7 @@ import { type AccountKind, validateLogin } from '@/lib/validation';
 import { useStores } from '@/stores/root-store';
 
 import { CODE_PURPOSE, trySendCode } from './api/auth-api';
+import { AuthCard } from './components/auth-card';
 import { AccountFields, CodeField } from './components/auth-fields';
 import { useAccountInput } from './use-account-input';
 import { useAuthForm } from './use-auth-form';
@@ -96,43 +96,39 @@ const LoginPage = observer(function LoginPage() {
     trySendCode({ kind, to: account, purpose: CODE_PURPOSE.login, areaId: phone.areaId });
 
   return (
-    <div className="auth-page">
-      <form className="auth-card" onSubmit={submit} noValidate data-testid="login-form">
-        <h1>{t('auth.loginTitle')}</h1>
-        {banner && (
-          <p className="auth-banner" role="status" data-testid="login-banner">
-            {banner}
-          </p>
-        )}
-        <AccountFields input={input} onSwitch={form.clear} />
-        <label className="field">
-          <span>{t('auth.password')}</span>
-          <input className="input" type="password" autoComplete="current-password" name="password" value={password}
-            placeholder={t('auth.passwordPlaceholder')} data-testid="password"
-            onChange={(e) => setPassword(e.target.value)} />
-        </label>
-        {needsCode && <CodeField value={code} onChange={setCode} onSend={sendLoginCode} />}
-        <div className="auth-row">
-          <label className="check">
-            <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
-            <span>{t('auth.remember')}</span>
-          </label>
-          <Link to={paths.forgetPassword} className="link-accent">
-            {t('auth.forgot')}
-          </Link>
-        </div>
-        <FormError message={form.error} />
-        <button type="submit" className="button block large" disabled={form.busy} data-testid="submit">
-          {t('auth.login')}
-        </button>
-        <p className="auth-switch muted">
+    <AuthCard title={t('auth.loginTitle')} testId="login-form" onSubmit={submit} error={form.error} busy={form.busy}
+      submitLabel={t('auth.login')}
+      footer={
+        <>
           {t('auth.noAccount')}{' '}
           <Link to={paths.register} className="link-accent">
             {t('auth.register')}
           </Link>
+        </>
+      }>
+      {banner && (
+        <p className="auth-banner" role="status" data-testid="login-banner">
+          {banner}
         </p>
-      </form>
-    </div>
+      )}
+      <AccountFields input={input} onSwitch={form.clear} />
+      <label className="field">
+        <span>{t('auth.password')}</span>
+        <input className="input" type="password" autoComplete="current-password" name="password" value={password}
+          placeholder={t('auth.passwordPlaceholder')} data-testid="password"
+          onChange={(e) => setPassword(e.target.value)} />
+      </label>
+      {needsCode && <CodeField value={code} onChange={setCode} onSend={sendLoginCode} />}
+      <div className="auth-row">
+        <label className="check">
+          <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+          <span>{t('auth.remember')}</span>
+        </label>
+        <Link to={paths.forgetPassword} className="link-accent">
+          {t('auth.forgot')}
+        </Link>
+      </div>
+    </AuthCard>
   );
 });
 

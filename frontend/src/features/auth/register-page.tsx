@@ -3,13 +3,13 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 
-import { FormError } from '@/components/form/form-error';
 import { noticePath, paths } from '@/config/paths';
 import { checkAccount, validateRegister } from '@/lib/validation';
 import { PRIVACY_NOTICE } from '@/stores/content-store';
 import { useStores } from '@/stores/root-store';
 
 import { CODE_PURPOSE, trySendCode } from './api/auth-api';
+import { AuthCard } from './components/auth-card';
 import { AccountFields, CodeField, NewPasswordFields } from './components/auth-fields';
 import type { RegisteredState } from './login-page';
 import { useAccountInput } from './use-account-input';
@@ -51,43 +51,39 @@ const RegisterPage = observer(function RegisterPage() {
     trySendCode({ kind, to: account, purpose: CODE_PURPOSE.register, areaId: phone.areaId });
 
   return (
-    <div className="auth-page">
-      <form className="auth-card" onSubmit={submit} noValidate data-testid="register-form">
-        <h1>{t('auth.registerTitle')}</h1>
-        <AccountFields input={input} onSwitch={form.clear} emailAutoComplete="email" />
-        <CodeField value={code} onChange={setCode} onSend={sendRegisterCode} />
-        <NewPasswordFields label={t('auth.password')} password={password} onPassword={setPassword} rePassword={rePassword}
-          onRePassword={setRePassword} />
-        <label className="field">
-          <span>
-            {t('auth.inviteCode')} {!extensionCode && <small className="muted">({t('auth.optional')})</small>}
-          </span>
-          <input className="input" value={inviteCode} readOnly={Boolean(extensionCode)} maxLength={16}
-            data-testid="invite-code" onChange={(e) => setInviteCode(e.target.value.toUpperCase())} />
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={agreed} onChange={(e) => setAgreed(e.target.checked)}
-            data-testid="privacy" />
-          <span>
-            {t('auth.agreePrefix')}{' '}
-            <Link to={noticePath(PRIVACY_NOTICE.id, PRIVACY_NOTICE.categoryId)} target="_blank"
-              className="link-accent">
-              {t('auth.privacy')}
-            </Link>
-          </span>
-        </label>
-        <FormError message={form.error} />
-        <button type="submit" className="button block large" disabled={form.busy} data-testid="submit">
-          {t('auth.register')}
-        </button>
-        <p className="auth-switch muted">
+    <AuthCard title={t('auth.registerTitle')} testId="register-form" onSubmit={submit} error={form.error} busy={form.busy}
+      submitLabel={t('auth.register')}
+      footer={
+        <>
           {t('auth.haveAccount')}{' '}
           <Link to={paths.login} className="link-accent">
             {t('auth.login')}
           </Link>
-        </p>
-      </form>
-    </div>
+        </>
+      }>
+      <AccountFields input={input} onSwitch={form.clear} emailAutoComplete="email" />
+      <CodeField value={code} onChange={setCode} onSend={sendRegisterCode} />
+      <NewPasswordFields label={t('auth.password')} password={password} onPassword={setPassword} rePassword={rePassword}
+        onRePassword={setRePassword} />
+      <label className="field">
+        <span>
+          {t('auth.inviteCode')} {!extensionCode && <small className="muted">({t('auth.optional')})</small>}
+        </span>
+        <input className="input" value={inviteCode} readOnly={Boolean(extensionCode)} maxLength={16}
+          data-testid="invite-code" onChange={(e) => setInviteCode(e.target.value.toUpperCase())} />
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={agreed} onChange={(e) => setAgreed(e.target.checked)}
+          data-testid="privacy" />
+        <span>
+          {t('auth.agreePrefix')}{' '}
+          <Link to={noticePath(PRIVACY_NOTICE.id, PRIVACY_NOTICE.categoryId)} target="_blank"
+            className="link-accent">
+            {t('auth.privacy')}
+          </Link>
+        </span>
+      </label>
+    </AuthCard>
   );
 });
 
