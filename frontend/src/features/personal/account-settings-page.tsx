@@ -11,7 +11,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { paths } from '@/config/paths';
 import { useStores } from '@/stores/root-store';
 
-import { PersonalLayout } from './components/personal-layout';
+import { LoadFailed, PersonalLayout } from './components/personal-layout';
 import { AccountSettingsStore } from './stores/security-stores';
 import { usePersonalStore } from './use-personal';
 
@@ -39,14 +39,7 @@ export default observer(function AccountSettingsPage() {
         <div className="panel-head">
           <h2>{t('menu.account')}</h2>
         </div>
-        {store.failed && !user && (
-          <div className="empty" role="alert">
-            <p>{t('common.loadFailed')}</p>
-            <button type="button" className="button small" onClick={() => void store.load()}>
-              {t('common.retry')}
-            </button>
-          </div>
-        )}
+        {store.failed && !user && <LoadFailed onRetry={() => void store.load()} />}
         <div className="security-bar" data-testid="security-level" data-level={store.level}>
           <span>{t('security.level')}</span>
           <div className="bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={store.level}>

@@ -1,6 +1,6 @@
 /** /bindAccount (e-mail) and /bindPhone: the account, a type-6 code (60 s resend), bind. */
 import { observer } from 'mobx-react-lite';
-import { type FormEvent, useCallback, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 
@@ -11,7 +11,7 @@ import { paths } from '@/config/paths';
 import { INPUT_LIMITS } from '@/lib/validation';
 import { useStores } from '@/stores/root-store';
 
-import { FormCard, PersonalLayout } from './components/personal-layout';
+import { PersonalForm, PersonalFormPage } from './components/personal-layout';
 import { TextField } from './components/text-field';
 import { BindStore } from './stores/security-stores';
 import { usePersonalStore } from './use-personal';
@@ -36,8 +36,7 @@ export default observer(function BindPage() {
       : t(`validation.${store.problem}` as 'validation.emailEmpty', { ns: 'translation' })
     : null;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (await store.submit()) {
       void session.loadUser();
       await navigate(paths.personal.accountSettings);
@@ -45,27 +44,25 @@ export default observer(function BindPage() {
   };
   const title = kind === 'mobile' ? t('bind.phoneTitle') : t('bind.emailTitle');
   return (
-    <PersonalLayout>
-      <FormCard title={title} testId={kind === 'mobile' ? 'bind-phone' : 'bind-email'}>
-        <form className="personal-form" onSubmit={(e) => void submit(e)} noValidate data-testid="bind-form">
-          {kind === 'mobile' ? (
-            <div className="field">
-              <span>{t('bind.phone')}</span>
-              <PhoneField value={phone} onChange={onPhone} />
-            </div>
-          ) : (
-            <TextField label={t('bind.email')} type="email" value={store.account} maxLength={INPUT_LIMITS.email}
-              onChange={(v) => store.set('account', v)} testId="account" />
-          )}
-          <TextField label={t('common.code')} value={store.code} maxLength={INPUT_LIMITS.code}
-            onChange={(v) => store.set('code', v)} testId="code"
-            after={<SendCodeButton onSend={() => store.sendCode()} />} />
-          <FormError message={problem} />
-          <button type="submit" className="button" disabled={store.busy} data-testid="submit">
-            {t('bind.submit')}
-          </button>
-        </form>
-      </FormCard>
-    </PersonalLayout>
+    <PersonalFormPage title={title} testId={kind === 'mobile' ? 'bind-phone' : 'bind-email'}>
+      <PersonalForm testId="bind-form" onSubmit={submit}>
+        {kind === 'mobile' ? (
+          <div className="field">
+            <span>{t('bind.phone')}</span>
+            <PhoneField value={phone} onChange={onPhone} />
+          </div>
+        ) : (
+          <TextField label={t('bind.email')} type="email" value={store.account} maxLength={INPUT_LIMITS.email}
+            onChange={(v) => store.set('account', v)} testId="account" />
+        )}
+        <TextField label={t('common.code')} value={store.code} maxLength={INPUT_LIMITS.code}
+          onChange={(v) => store.set('code', v)} testId="code"
+          after={<SendCodeButton onSend={() => store.sendCode()} />} />
+        <FormError message={problem} />
+        <button type="submit" className="button" disabled={store.busy} data-testid="submit">
+          {t('bind.submit')}
+        </button>
+      </PersonalForm>
+    </PersonalFormPage>
   );
 });

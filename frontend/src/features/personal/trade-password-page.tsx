@@ -1,6 +1,6 @@
 /** /tradePassword: set or change the deal password with a type-3 code (60 s resend). */
 import { observer } from 'mobx-react-lite';
-import { type FormEvent, useEffect } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 
@@ -11,7 +11,7 @@ import { CODE_RESEND_SECONDS } from '@/lib/countdown';
 import { INPUT_LIMITS } from '@/lib/validation';
 import { useStores } from '@/stores/root-store';
 
-import { FormCard, PersonalLayout } from './components/personal-layout';
+import { PersonalForm, PersonalFormPage } from './components/personal-layout';
 import { TextField } from './components/text-field';
 import { PayPasswordStore } from './stores/security-stores';
 import { usePersonalStore } from './use-personal';
@@ -32,41 +32,38 @@ export default observer(function TradePasswordPage() {
     store.setVia(!canEmail && canPhone ? 'mobile' : 'email');
   }, [store, canEmail, canPhone]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (await store.submit()) {
       void session.loadUser();
       await navigate(paths.personal.accountSettings);
     }
   };
   return (
-    <PersonalLayout>
-      <FormCard title={t('payPassword.title')} testId="trade-password">
-        <form className="personal-form" onSubmit={(e) => void submit(e)} noValidate data-testid="trade-password-form">
-          {canEmail && canPhone && (
-            <label className="field">
-              <span>{t('payPassword.via')}</span>
-              <select className="input" value={store.via} data-testid="code-via"
-                onChange={(e) => store.setVia(e.target.value === 'mobile' ? 'mobile' : 'email')}>
-                <option value="email">{user?.email}</option>
-                <option value="mobile">{user?.mobile}</option>
-              </select>
-            </label>
-          )}
-          <TextField label={t('payPassword.password')} type="password" autoComplete="new-password" value={store.password}
-            placeholder={t('password.rule')} maxLength={INPUT_LIMITS.password} onChange={(v) => store.set('password', v)}
-            testId="pay-password" />
-          <TextField label={t('payPassword.confirm')} type="password" autoComplete="new-password" value={store.confirm}
-            maxLength={INPUT_LIMITS.password} onChange={(v) => store.set('confirm', v)} testId="pay-password-confirm" />
-          <TextField label={t('common.code')} value={store.code} maxLength={INPUT_LIMITS.code}
-            onChange={(v) => store.set('code', v)} testId="code"
-            after={<SendCodeButton seconds={CODE_RESEND_SECONDS} onSend={() => store.sendCode()} />} />
-          <FormError message={store.problem ? t(`problems.${store.problem}`) : null} />
-          <button type="submit" className="button" disabled={store.busy} data-testid="submit">
-            {t('common.confirm')}
-          </button>
-        </form>
-      </FormCard>
-    </PersonalLayout>
+    <PersonalFormPage title={t('payPassword.title')} testId="trade-password">
+      <PersonalForm testId="trade-password-form" onSubmit={submit}>
+        {canEmail && canPhone && (
+          <label className="field">
+            <span>{t('payPassword.via')}</span>
+            <select className="input" value={store.via} data-testid="code-via"
+              onChange={(e) => store.setVia(e.target.value === 'mobile' ? 'mobile' : 'email')}>
+              <option value="email">{user?.email}</option>
+              <option value="mobile">{user?.mobile}</option>
+            </select>
+          </label>
+        )}
+        <TextField label={t('payPassword.password')} type="password" autoComplete="new-password" value={store.password}
+          placeholder={t('password.rule')} maxLength={INPUT_LIMITS.password} onChange={(v) => store.set('password', v)}
+          testId="pay-password" />
+        <TextField label={t('payPassword.confirm')} type="password" autoComplete="new-password" value={store.confirm}
+          maxLength={INPUT_LIMITS.password} onChange={(v) => store.set('confirm', v)} testId="pay-password-confirm" />
+        <TextField label={t('common.code')} value={store.code} maxLength={INPUT_LIMITS.code}
+          onChange={(v) => store.set('code', v)} testId="code"
+          after={<SendCodeButton seconds={CODE_RESEND_SECONDS} onSend={() => store.sendCode()} />} />
+        <FormError message={store.problem ? t(`problems.${store.problem}`) : null} />
+        <button type="submit" className="button" disabled={store.busy} data-testid="submit">
+          {t('common.confirm')}
+        </button>
+      </PersonalForm>
+    </PersonalFormPage>
   );
 });
