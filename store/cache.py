@@ -13,3 +13,8 @@ def redis_url(settings: Settings) -> str:
 
 def connect_redis(settings: Settings) -> Redis:
     return Redis.from_url(redis_url(settings), decode_responses=True)
+
+
+def redis_db(settings: Settings) -> int:
+    """The database number REDIS_URL selects (0 for the embedded server, which is the exchange's own)."""
+    return int(Redis.from_url(redis_url(settings)).connection_pool.connection_kwargs.get("db") or 0)

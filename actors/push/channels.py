@@ -4,6 +4,10 @@ Public channels are named as the client subscribes to them (``DAY_MARKET``,
 ``MARKET_DEPTH.BTC/USDT``, ``GLOBAL_TX.BTC/USDT``, ``KLINE.BTC/USDT``). Per-user channels
 (``TX_MATCHED``, ``TX_SUBMIT``, ``LEVER_TRADE``, ``LEVER_CLOSED``, ``MICRO_CLOSED``) need a login and
 travel under the user's id, so one user's events never reach another.
+
+Redis pub/sub channels belong to the whole server, not to one of its databases, so every topic
+carries the number of the database the exchange uses (``use_database``): two exchanges on one Redis
+server with their own databases never receive each other's pushes.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import json
 from typing import Any
 
 REDIS_PREFIX = "ex:push:"
+_prefix = f"{REDIS_PREFIX}0:"
 USER_CHANNELS = frozenset({"TX_MATCHED", "TX_SUBMIT", "LEVER_TRADE", "LEVER_CLOSED", "MICRO_CLOSED"})
 PUBLIC_ROOTS = frozenset({"DAY_MARKET", "MARKET_DEPTH", "GLOBAL_TX", "KLINE"})
 MAX_CHANNEL_LENGTH = 64
@@ -21,12 +26,18 @@ def is_public(channel: str) -> bool:
     return channel.split(".", 1)[0] in PUBLIC_ROOTS and len(channel) <= MAX_CHANNEL_LENGTH
 
 
+def use_database(db: int) -> None:
+    """Name this process's topics after Redis database ``db`` (``store.cache.redis_db``)."""
+    global _prefix
+    _prefix = f"{REDIS_PREFIX}{db}:"
+
+
 def public_topic(channel: str) -> str:
-    return f"{REDIS_PREFIX}{channel}"
+    return f"{_prefix}{channel}"
 
 
 def user_topic(uid: int, channel: str) -> str:
-    return f"{REDIS_PREFIX}user:{uid}:{channel}"
+    return f"{_prefix}user:{uid}:{channel}"
 
 
 def topic_for(channel: str, uid: int | None) -> str | None:

@@ -134,3 +134,19 @@ def test_market_orders_fill_at_the_book_and_never_rest(api: httpx.Client, trader
     assert error(api.post("tx_in/add", json={"currency_match_id": BTC_USDT, "kind": "market"}, headers=bob.auth), 400)
     ok(api.post("tx_out/cancel", json={"id": ok(api.get("tx_out/list", headers=alice.auth))["data"][0]["id"]},
                 headers=alice.auth))  # fmt: skip
+
+
+async def test_cancelling_an_order_the_pair_just_filled_is_409_not_404(api: httpx.Client, db: None) -> None:
+    """The route sees the order open, but the pair has already filled it and dropped it from its
+    book: the answer is "no longer open" (409), as if the fill had landed a moment earlier."""
+    from store.models import Order
+
+    trader = member(api)
+    gone = await Order.create(id=9_000_000_000 + trader.uid, user_id=trader.uid, currency_match_id=BTC_USDT, way=1,
+                              price=Decimal(1), number=Decimal(1), frozen=Decimal(1))  # fmt: skip
+    async with httpx.AsyncClient(base_url=api.base_url, timeout=30) as client:
+        answer = await client.post("tx_in/cancel", json={"id": gone.id}, headers=trader.auth)
+    error(answer, 409)
+    unknown = {"id": gone.id + 1}
+    async with httpx.AsyncClient(base_url=api.base_url, timeout=30) as client:
+        error(await client.post("tx_in/cancel", json=unknown, headers=trader.auth), 404)

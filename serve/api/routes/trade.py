@@ -168,9 +168,14 @@ async def _cancel(way: int, ref: OrderRef, uid: int, request: Request, lang: str
     if order.status not in OPEN_STATUSES:
         raise DomainError(ErrorCode.ORDER_NOT_OPEN)
     pair = order.currency_match
-    result = await request.app.state.engine.pair(f"{pair.base_currency.code}/{pair.quote_currency.code}").cancel.remote(
-        order.id, uid
-    )
+    symbol = f"{pair.base_currency.code}/{pair.quote_currency.code}"
+    try:
+        result = await request.app.state.engine.ask(symbol, "cancel", order.id, uid)
+    except DomainError as exc:
+        if exc.code != ErrorCode.ORDER_NOT_FOUND:
+            raise
+        # The order is the caller's and was open a moment ago: the pair has since filled it.
+        raise DomainError(ErrorCode.ORDER_NOT_OPEN) from exc
     return envelope(result, translate(CANCELLED, lang))
 
 
