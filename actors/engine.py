@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from decimal import Decimal
@@ -27,13 +28,25 @@ from store.sessions import PREFIX
 
 ORDER_IDS = f"{PREFIX}ids:order"
 LIMIT, MARKET = 1, 2
+# While a pair moves to another node (actors.pair.placement) these Redis keys say so:
+PAIR_MOVING = f"{PREFIX}pair-moving:"  # + symbol: a move of this pair is under way
+PAIR_MOVED = f"{PREFIX}pair-moved:"  # + actor id: this actor was stopped by a move, after its pause
+# How long a command waits for a moving pair to come back (moves take well under a second; see
+# docs/performance.md). Below SUBMIT_DEADLINE_MS, so a retried order is never refused as stale.
+MOVE_WAIT_S = 15.0
+MOVE_POLL_S = 0.02
+
+
+class OutcomeUnknown(DomainError):
+    """The pair's actor died while it had the command: it may or may not have been carried out."""
 
 
 class Engine:
-    """Finds pair and wallet actors by name (handles cached)."""
+    """Finds pair and wallet actors by name (handles cached); ``ask`` rides out a pair's move."""
 
-    def __init__(self, shards: int) -> None:
+    def __init__(self, shards: int, redis: Redis | None = None) -> None:
         self._shards = shards
+        self._redis = redis
         self._handles: dict[str, Any] = {}
 
     def _get(self, name: str) -> Any:
@@ -46,11 +59,40 @@ class Engine:
             self._handles[name] = handle
         return handle
 
-    def pair(self, symbol: str) -> Any:
-        return self._get(pair_name(symbol))
-
     def wallet(self, uid: int) -> Any:
         return self._get(wallet_name(shard_of(uid, self._shards)))
+
+    async def ask(self, symbol: str, method: str, *args: Any) -> Any:
+        """Call ``method`` of the pair's actor; while the pair moves, wait and call the new actor.
+
+        A command is sent again only when the first actor certainly did not take it: it refused
+        with PAIR_MOVING, it was stopped by a move after its pause (every command it took before
+        the pause was answered), or no actor has the name yet while a move is under way. Any other
+        failure is the caller's (PAIR_UNAVAILABLE), as before.
+        """
+        name = pair_name(symbol)
+        deadline = time.monotonic() + MOVE_WAIT_S
+        while True:
+            handle = None
+            try:
+                handle = self._get(name)
+                return await getattr(handle, method).remote(*args)
+            except DomainError as exc:
+                retry = exc.code == ErrorCode.PAIR_MOVING or (
+                    exc.code == ErrorCode.PAIR_UNAVAILABLE and handle is None and await self._flag(PAIR_MOVING + symbol)
+                )
+                if not retry:
+                    raise
+            except RayActorError as exc:
+                if handle is None or not await self._flag(PAIR_MOVED + handle._actor_id.hex()):
+                    raise OutcomeUnknown(ErrorCode.PAIR_UNAVAILABLE) from exc
+            self._handles.pop(name, None)
+            if time.monotonic() > deadline:
+                raise DomainError(ErrorCode.PAIR_UNAVAILABLE)
+            await asyncio.sleep(MOVE_POLL_S)
+
+    async def _flag(self, key: str) -> bool:
+        return self._redis is not None and bool(await self._redis.exists(key))
 
 
 @dataclass(frozen=True)
@@ -110,12 +152,11 @@ async def place_order(
         "budget": budget if kind == MARKET and way == BUY else Decimal(0),
     }
     try:
-        return await engine.pair(pair.symbol).submit.remote(payload)
+        return await engine.ask(pair.symbol, "submit", payload)
+    except OutcomeUnknown:
+        # The order may or may not be durable. If it is not, the reconciler releases its freeze (the
+        # pair refuses orders sent longer ago than SUBMIT_DEADLINE_MS, so it cannot appear later).
+        raise
     except DomainError:
         await wallet.release.remote(uid, currency, frozen, f"o{order_id}:release")
         raise
-    except RayActorError as exc:
-        # The pair died mid-call: the order may or may not be durable. If it is not, the reconciler
-        # releases its freeze (the pair refuses orders sent longer ago than SUBMIT_DEADLINE_MS, so it cannot
-        # appear later).
-        raise DomainError(ErrorCode.PAIR_UNAVAILABLE) from exc

@@ -75,6 +75,7 @@ class ErrorCode(IntEnum):
     ORDER_NOT_OPEN = 3010
     PAIR_UNAVAILABLE = 3011
     PERIOD_UNKNOWN = 3012
+    PAIR_MOVING = 3013  # the pair is moving to another node: the engine sends the command again
     # 13xx: content and reference data
     NOT_FOUND = 1301
     SETTING_UNKNOWN = 1302

@@ -77,7 +77,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def bench_settings(data_dir: Path) -> Settings:
+def bench_settings(data_dir: Path, **overrides: Any) -> Settings:
     """As tests/conftest.py: free ports, one pair (BTC/USDT), no market maker; development mode
     (for /api/dev/noop). DATABASE_URL and REDIS_URL come from the environment when set."""
     return Settings(
@@ -88,6 +88,7 @@ def bench_settings(data_dir: Path) -> Settings:
         pair_ids=[BTC_USDT],
         market_maker=False,
         login_ip_max_failures=10_000,
+        **overrides,
     )
 
 
@@ -125,7 +126,7 @@ def quiet_stack(settings: Settings) -> Any:
 
 
 @contextlib.contextmanager
-def running_stack(reset: bool = False) -> Iterator[Any]:
+def running_stack(reset: bool = False, **overrides: Any) -> Iterator[Any]:
     """Start the whole stack in a temporary data directory; stop it and remove the directory after.
 
     A local Ray runs its workers (every actor, the Serve proxy and replicas) at nice 15 unless
@@ -135,7 +136,7 @@ def running_stack(reset: bool = False) -> Iterator[Any]:
     """
     os.environ.setdefault("RAY_worker_niceness", "0")
     tmp = Path(tempfile.mkdtemp(prefix="exbench-"))
-    settings = bench_settings(tmp)
+    settings = bench_settings(tmp, **overrides)
     if reset:
         reset_storage(settings)
     stack = quiet_stack(settings)

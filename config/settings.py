@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field, model_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +40,15 @@ class Settings(BaseSettings):
 
     ray_num_cpus: int = Field(default=2, ge=1)
     ray_object_store_mb: int = Field(default=128, ge=64)
+    # A local Ray of this many nodes on one machine (node-1 is the head): to try pair placement and
+    # moves without a cluster. Ignored with RAY_ADDRESS.
+    ray_local_nodes: int = Field(default=1, ge=1, le=8)
+    # Pair actors each take one unit of the "pairs" resource; a local Ray offers this many per node.
+    pair_slots: int = Field(default=1000, ge=1)
+    # Where pairs start, by symbol: a node name, node id (prefix) or IP. `exchange pairs move` wins.
+    pair_nodes: dict[str, str] = Field(default_factory=dict)
+    # Prometheus metrics of the local Ray (Ray's, Serve's and the exchange's) on this port; none: Ray picks.
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
     api_replicas: int = Field(default=1, ge=1)
     wallet_shards: int = Field(default=2, ge=1, le=1024)
     pair_ids: list[int] = Field(default_factory=list)  # pairs that get an actor; empty: every open pair
@@ -68,6 +77,13 @@ class Settings(BaseSettings):
     wallet_middle_max_skew_seconds: int = Field(default=300, ge=10, le=86400)
     withdraw_confirmations: int = Field(default=6, ge=1, le=1000)
     upload_max_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)
+
+    @field_validator("data_dir", "frontend_dist")
+    @classmethod
+    def _absolute(cls, path: Path) -> Path:
+        """A relative path means the caller's directory, whatever directory a child process (the
+        embedded Redis, a Ray worker) later runs in."""
+        return path.expanduser().resolve()
 
     @model_validator(mode="after")
     def _refuse_dev_secrets_in_production(self) -> Settings:

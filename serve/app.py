@@ -75,7 +75,7 @@ def create_app(settings: Settings) -> FastAPI:
         await init_db(settings)
         redis = connect_redis(settings)
         app.state.services = Services.build(settings, redis)
-        app.state.engine = Engine(settings.wallet_shards)
+        app.state.engine = Engine(settings.wallet_shards, redis)
         try:
             yield
         finally:

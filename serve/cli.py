@@ -9,7 +9,7 @@ import signal
 import threading
 from collections.abc import Awaitable, Callable
 from decimal import Decimal, InvalidOperation
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -20,7 +20,12 @@ app = typer.Typer(help="Operate the exchange.", no_args_is_help=True, add_comple
 
 
 @app.command()
-def up() -> None:
+def up(
+    address: Annotated[
+        str | None,
+        typer.Option(help="join the Ray cluster at this address (host:port of its head) instead of starting one"),
+    ] = None,
+) -> None:
     """Start everything `make run` starts, and stop it all on Ctrl-C or SIGTERM."""
     from serve.stack import Stack
 
@@ -36,6 +41,8 @@ def up() -> None:
 
     trap()
     settings = get_settings()
+    if address:
+        settings = settings.model_copy(update={"ray_address": address})
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     lock = (settings.data_dir / "exchange.lock").open("w")
     try:
@@ -45,7 +52,11 @@ def up() -> None:
         raise typer.Exit(1) from exc
     stack = Stack(settings, after_ray_init=trap)
     try:
-        settings = stack.start()
+        try:
+            settings = stack.start()
+        except ConnectionError as exc:  # a wrong --address / RAY_ADDRESS: say so, without a traceback
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from exc
         base = f"http://{settings.http_host}:{settings.http_port}"
         typer.echo(f"\nExchange is up: {base}/  API {base}/api/  docs {base}/api/docs")
         typer.echo(f"Push: ws://{settings.http_host}:{settings.ws_port}/ws   (Ctrl-C stops everything)\n")
@@ -241,7 +252,7 @@ def real_name_list(
     found = _db_run(rows)
     for r in found:
         typer.echo(
-            f"{r.user_id}\t{r.user.email or r.user.mobile}\t{r.name}\t{r.card_id}"  # type: ignore[attr-defined]
+            f"{r.user_id}\t{r.user.email or r.user.mobile}\t{r.name}\t{r.card_id}"
             f"\t{ReviewStatus(r.review_status).name.lower()}\t{r.front_pic} {r.reverse_pic} {r.hand_pic}"
         )
     if not found:
@@ -294,6 +305,105 @@ def feedback(limit: Annotated[int, typer.Option(min=1, max=1000, help="how many,
         typer.echo(f"{f.id}\t{f.created_at:%Y-%m-%d %H:%M}\t{f.user.email or f.user.mobile}\t{text}")
     if not found:
         typer.echo("no feedback")
+
+
+pairs_app = typer.Typer(help="Where pair actors run, and moving one to another node.", invoke_without_command=True)
+app.add_typer(pairs_app, name="pairs")
+AddressOption = Annotated[
+    str | None,
+    typer.Option("--address", help="the Ray cluster's address (default: RAY_ADDRESS, else the running `exchange up`)"),
+]
+
+
+def _on_cluster(address: str | None, work: Callable[[], T]) -> T:
+    """Connect to the Ray that `exchange up` runs on, run ``work``, disconnect."""
+    import ray
+
+    from serve.stack import join_ray, ray_address_file
+
+    settings = get_settings()
+    found = address or settings.ray_address
+    if not found and ray_address_file(settings).exists():
+        found = ray_address_file(settings).read_text().strip()
+    if not found:
+        typer.echo(f"error: no running exchange found (no {ray_address_file(settings)}); give --address", err=True)
+        raise typer.Exit(1)
+    try:
+        join_ray(found, log_to_driver=False, logging_level=logging.ERROR)
+    except (ConnectionError, ValueError, RuntimeError) as exc:
+        typer.echo(f"error: cannot reach the Ray cluster at {found}: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    try:
+        return work()
+    finally:
+        ray.shutdown()
+
+
+def _placement() -> Any:
+    import ray
+
+    from actors.pair.placement import PLACEMENT_NAME
+
+    try:
+        return ray.get_actor(PLACEMENT_NAME)
+    except ValueError as exc:
+        typer.echo("error: the exchange on this cluster has no pair placement running", err=True)
+        raise typer.Exit(1) from exc
+
+
+@pairs_app.callback()
+def pairs(ctx: typer.Context, address: AddressOption = None) -> None:
+    """List pairs: symbol, node, pin, open orders, state."""
+    if ctx.invoked_subcommand is not None:
+        return
+    import ray
+
+    rows = _on_cluster(address, lambda: ray.get(_placement().pairs.remote(), timeout=60))
+    typer.echo("symbol\tnode\tpinned to\topen orders\tstate")
+    for r in rows:
+        opened = "-" if r["open_orders"] is None else r["open_orders"]
+        typer.echo(f"{r['symbol']}\t{r['node'] or '-'}\t{r['pin'] or '-'}\t{opened}\t{r['state']}")
+
+
+@pairs_app.command()
+def move(
+    symbol: Annotated[str, typer.Argument(help="the pair, e.g. BTC/USDT")],
+    node: Annotated[str, typer.Argument(help="the target node: name, node id (prefix) or IP (`exchange nodes`)")],
+    address: AddressOption = None,
+) -> None:
+    """Move a pair's actor to another node: pause it, snapshot, start it there, resume. No order is lost;
+    commands sent meanwhile wait and go to the new actor. Prints the pause."""
+    import ray
+
+    report = _on_cluster(address, lambda: ray.get(_placement().move.remote(symbol.upper(), node), timeout=300))
+    if "error" in report:
+        typer.echo(f"error: {report['error']}", err=True)
+        raise typer.Exit(1)
+    if not report["moved"] and report["pause_ms"] == 0:
+        typer.echo(f"{report['symbol']} already runs on {report['to']} (pinned there)")
+        return
+    check = "matches the database" if report["matches_database"] else "DOES NOT match the database: see the logs"
+    typer.echo(
+        f"{report['symbol']} moved {report['from']} -> {report['to']}: paused {report['pause_ms']} ms "
+        f"(drain {report['drain_ms']} ms), {report['open_orders_after']} open orders, book {check}"
+    )
+
+
+@app.command()
+def nodes(address: AddressOption = None) -> None:
+    """List the cluster's alive nodes: name, id, IP, pair slots, pairs running there."""
+    import ray
+
+    from actors.nodes import Node, alive_nodes
+
+    def gather() -> tuple[list[Node], list[dict[str, Any]]]:
+        return alive_nodes(), ray.get(_placement().pairs.remote(), timeout=60)
+
+    found, rows = _on_cluster(address, gather)
+    typer.echo("node\tid\tip\tpair slots\tpairs")
+    for n in found:
+        here = sorted(r["symbol"] for r in rows if r["node_id"] == n.id)
+        typer.echo(f"{n.label}\t{n.id[:8]}\t{n.ip}\t{n.pair_slots}\t{' '.join(here) or '-'}")
 
 
 if __name__ == "__main__":

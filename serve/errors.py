@@ -103,6 +103,8 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.ORDER_NOT_OPEN: Outcome(CODE_ERROR, 409, N_("The order is no longer open")),
     ErrorCode.PAIR_UNAVAILABLE: Outcome(CODE_ERROR, 503, N_("Trading is busy, please try again")),
     ErrorCode.PERIOD_UNKNOWN: Outcome(CODE_ERROR, 400, N_("Unknown chart period")),
+    # Retried by the engine while the move lasts; a caller sees it only if the move outlasts the wait.
+    ErrorCode.PAIR_MOVING: Outcome(CODE_ERROR, 503, N_("Trading is busy, please try again")),
     ErrorCode.NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Not found")),
     ErrorCode.SETTING_UNKNOWN: Outcome(CODE_ERROR, 404, N_("Unknown setting")),
     ErrorCode.BAD_REQUEST: Outcome(CODE_ERROR, 400, N_("Invalid request")),

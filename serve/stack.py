@@ -1,5 +1,7 @@
 """Start and stop everything ``exchange up`` runs: embedded Redis (when no REDIS_URL), the schema and
-seed, a local Ray, and the Serve app. The tests start the same stack once per session.
+seed, Ray (local, a local cluster of EXCHANGE_RAY_LOCAL_NODES nodes, or the cluster at RAY_ADDRESS),
+the engine, one push fanout per node, and the Serve app. The tests start the same stack once per
+session, on a local cluster of two nodes.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ class EmbeddedRedis:
             "--unixsocketperm", "700",
             "--dir", str(self.data_dir),
             "--dbfilename", "redis.rdb",
-            "--save", "60 1" if self.persist else "",
+            *(["--save", "60", "1"] if self.persist else ["--save", ""]),  # a dump when a key changed in 60 s
             "--appendonly", "no",
             "--loglevel", "warning",
             "--logfile", str(self.data_dir / "redis.log"),
@@ -114,13 +116,35 @@ async def engine_facts(settings: Settings) -> list[tuple[int, str]]:
         await close_db()
 
 
-def _local_ray_processes() -> list[Any]:
-    """Every process of the Ray this driver started: raylet, GCS and the workers below them."""
-    import psutil
-    from ray._private import worker
+def ray_address_file(settings: Settings) -> Path:
+    """Where ``exchange up`` writes the address of the Ray it runs on, for the operator commands."""
+    return settings.data_dir / "ray-address"
 
-    node = worker._global_node
-    roots = [info.process.pid for infos in (node.all_processes.values() if node else []) for info in infos]
+
+def join_ray(address: str, **kwargs: Any) -> None:
+    """Connect this process to the Ray at ``address`` as a driver (``exchange up --address``, the
+    operator commands).
+
+    Ray 2.60 turns token authentication on for a cluster it starts when a token exists (in
+    ``~/.ray/auth_token`` or RAY_AUTH_TOKEN / RAY_AUTH_TOKEN_PATH), but a driver that joins by address
+    only sends the token when RAY_AUTH_MODE says so; without it the join fails with
+    "Authentication token is missing". So a driver that has a token uses it, unless RAY_AUTH_MODE
+    is set.
+    """
+    import ray
+    from ray._private.authentication.authentication_token_setup import maybe_enable_token_auth_if_token_available
+
+    # Its "token authentication is enabled" warning would open every operator command's output.
+    logging.getLogger(maybe_enable_token_auth_if_token_available.__module__).setLevel(logging.ERROR)
+    maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
+    ray.init(address=address, namespace="exchange", **kwargs)
+
+
+def _ray_processes(nodes: list[Any]) -> list[Any]:
+    """Every process of the Ray nodes this driver started: raylet, GCS and the workers below them."""
+    import psutil
+
+    roots = [info.process.pid for node in nodes for infos in node.all_processes.values() for info in infos]
     found: dict[int, psutil.Process] = {}
     for pid in roots:
         with contextlib.suppress(psutil.Error):
@@ -151,7 +175,9 @@ class Stack:
     settings: Settings
     redis: EmbeddedRedis | None = None
     started_ray: bool = False
-    fanout: Any = None
+    cluster: Any = None  # the local multi-node cluster (ray.cluster_utils.Cluster), if the stack made one
+    placement: Any = None
+    fanouts: dict[str, Any] = field(default_factory=dict)
     pairs: list[tuple[int, str]] = field(default_factory=list)
     actors: dict[str, Any] = field(default_factory=dict)
     # Called right after ray.init: it installs a C++ signal handler that aborts on SIGTERM, so a
@@ -187,19 +213,41 @@ class Stack:
     def _start_ray(self, settings: Settings) -> None:
         import ray
 
+        from actors.nodes import PAIR_RESOURCE
+
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        quiet = {"log_to_driver": settings.env == "development", "logging_level": logging.WARNING}
+        node = {
+            "num_cpus": settings.ray_num_cpus,
+            "object_store_memory": settings.ray_object_store_mb * 1024 * 1024,
+            "resources": {PAIR_RESOURCE: settings.pair_slots},
+        }
         if settings.ray_address:
-            ray.init(address=settings.ray_address, namespace="exchange", log_to_driver=False)
-        else:
-            ray.init(
-                num_cpus=settings.ray_num_cpus,
-                object_store_memory=settings.ray_object_store_mb * 1024 * 1024,
-                include_dashboard=False,
-                namespace="exchange",
-                log_to_driver=settings.env == "development",
-                logging_level=logging.WARNING,
+            join_ray(settings.ray_address, log_to_driver=False)
+        elif settings.ray_local_nodes > 1:
+            from ray.cluster_utils import Cluster
+
+            self.cluster = Cluster(
+                initialize_head=True,
+                head_node_args={
+                    **node,
+                    "node_name": "node-1",
+                    "include_dashboard": False,
+                    "metrics_export_port": settings.metrics_port,
+                },  # fmt: skip
             )
+            for index in range(2, settings.ray_local_nodes + 1):
+                self.cluster.add_node(**{**node, "num_cpus": 1}, node_name=f"node-{index}")
+            ray.init(address=self.cluster.address, namespace="exchange", **quiet)
             self.started_ray = True
+        else:
+            # "local": never join a Ray another program started on this machine.
+            ray.init(address="local", include_dashboard=False, namespace="exchange",
+                     _metrics_export_port=settings.metrics_port, **node, **quiet)  # fmt: skip
+            self.started_ray = True
+        address = ray.get_runtime_context().gcs_address
+        ray_address_file(settings).write_text(address + "\n")
+        log.info("ray at %s (%d nodes)", address, len([n for n in ray.nodes() if n["Alive"]]))
 
     def _deploy(self, settings: Settings) -> None:
         from ray import serve
@@ -207,26 +255,34 @@ class Stack:
         from serve.deployment import build_app, build_wallet_middle
         from serve.wallet_middle import ROUTE_PREFIX
 
-        serve.start(http_options={"host": settings.http_host, "port": settings.http_port})
+        # On a cluster every node runs an HTTP proxy (a load balancer spreads over them); the nodes
+        # of a local cluster share one host and port, so only the head's proxy serves.
+        serve.start(
+            proxy_location="HeadOnly" if self.cluster is not None else "EveryNode",
+            http_options={"host": settings.http_host, "port": settings.http_port},
+        )
         serve.run(build_wallet_middle(settings), name="wallet-middle", route_prefix=ROUTE_PREFIX)
         serve.run(build_app(settings), name="api", route_prefix="/")
 
     def _start_engine(self, settings: Settings) -> None:
-        """Wallet shards, then one PairActor per pair; the stack holds their handles (their owner)."""
+        """Wallet shards (the stack holds their handles: their owner), then the pairs, each on its
+        node, through the PairPlacement actor."""
         import ray
 
-        from actors.pair.actor import PairActor, pair_name
+        from actors.pair.placement import PLACEMENT_NAME, PairPlacement
         from actors.wallet.shard import WalletShard, wallet_name
 
         config = settings.model_dump(mode="json")
         for index in range(settings.wallet_shards):
             name = wallet_name(index)
             self.actors[name] = WalletShard.options(name=name, get_if_exists=True).remote(index, config)
-        for pair_id, symbol in self.pairs:
-            name = pair_name(symbol)
-            self.actors[name] = PairActor.options(name=name, get_if_exists=True).remote(pair_id, config)
+        self.placement = PairPlacement.options(name=PLACEMENT_NAME, lifetime="detached", get_if_exists=True).remote(
+            config, self.pairs
+        )
         ray.get([a.start.remote() for a in self.actors.values()], timeout=180)
-        log.info("engine up: %d wallet shards, %d pairs", settings.wallet_shards, len(self.pairs))
+        placed = ray.get(self.placement.start.remote(), timeout=180)
+        log.info("engine up: %d wallet shards, %d pairs on %s", settings.wallet_shards, len(self.pairs),
+                 sorted({p["node"] for p in placed}))  # fmt: skip
         if settings.market_maker_on and self.pairs:
             from actors.maker.actor import MarketMaker
 
@@ -237,13 +293,34 @@ class Stack:
             ray.get(maker.start.remote(), timeout=120)
 
     def _start_fanout(self, settings: Settings) -> None:
+        """One Fanout on every node (they share WS_PORT on a host: SO_REUSEPORT)."""
         import ray
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-        from actors.push.fanout import Fanout
+        from actors.nodes import alive_nodes
+        from actors.push.fanout import Fanout, fanout_name
 
-        # The stack keeps the handle: a non-detached actor lives as long as its owner holds a reference.
-        self.fanout = Fanout.options(name="fanout", get_if_exists=True).remote(settings.model_dump(mode="json"))
-        ray.get(self.fanout.start.remote(), timeout=60)
+        config = settings.model_dump(mode="json")
+        for node in alive_nodes():
+            name = fanout_name(node.label)
+            try:
+                running = ray.get_actor(name)
+            except ValueError:  # none yet, or it died: start one
+                running = None
+            if running is not None and node.label in self.fanouts:
+                continue  # keep the first handle: the stack owns the actor through it
+            # The stack keeps the handles: a non-detached actor lives as long as its owner holds a reference.
+            self.fanouts[node.label] = running or Fanout.options(
+                name=name, scheduling_strategy=NodeAffinitySchedulingStrategy(node.id, soft=False)
+            ).remote(config)
+        ray.get([f.start.remote() for f in self.fanouts.values()], timeout=60)
+
+    def _local_nodes(self) -> list[Any]:
+        if self.cluster is not None:
+            return [n for n in [self.cluster.head_node, *self.cluster.worker_nodes] if n is not None]
+        from ray._private import worker
+
+        return [worker._global_node] if worker._global_node is not None else []
 
     def stop(self) -> None:
         import ray
@@ -253,12 +330,21 @@ class Stack:
                 from ray import serve
 
                 serve.shutdown()
-        self.fanout = None
+        if self.placement is not None and not self.started_ray:  # on a cluster pairs outlive the driver
+            with contextlib.suppress(Exception):
+                ray.get(self.placement.stop.remote(), timeout=30)
+                ray.kill(self.placement, no_restart=True)
+        self.placement = None
+        self.fanouts.clear()
         self.actors.clear()
         if ray.is_initialized():
-            ray_processes = _local_ray_processes() if self.started_ray else []
+            ray_processes = _ray_processes(self._local_nodes()) if self.started_ray else []
             ray.shutdown()
+            if self.cluster is not None:
+                self.cluster.shutdown()
+                self.cluster = None
             _reap(ray_processes)
+        ray_address_file(self.settings).unlink(missing_ok=True)
         if self.redis is not None:
             self.redis.stop()
             self.redis = None

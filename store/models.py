@@ -152,6 +152,23 @@ class CurrencyMatch(Model):
         ordering = ["sort", "id"]
 
 
+class PairPin(Model):
+    """The node a pair's actor was moved to with `exchange pairs move`, kept across restarts.
+
+    A pin here wins over EXCHANGE_PAIR_NODES. ``node`` is the node's name as Ray knows it (its
+    ``--node-name``, the IP by default), stable across node restarts where a node id is not.
+    """
+
+    currency_match: fields.OneToOneRelation[CurrencyMatch] = fields.OneToOneField(
+        "models.CurrencyMatch", related_name="pin", primary_key=True
+    )
+    node = fields.CharField(max_length=128)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "pair_pins"
+
+
 class Quotation(Model):
     """The last 24 h ticker of a pair, kept by its PairActor (seeded until the engine runs)."""
 

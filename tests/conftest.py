@@ -1,5 +1,6 @@
 """Session fixtures: real storage (PostgreSQL/Redis from DATABASE_URL/REDIS_URL, else the embedded
-defaults under var/test) reset once, and one Ray + Serve stack shared by every test that needs it.
+defaults under var/test) reset once, and one Ray + Serve stack shared by every test that needs it: a
+local cluster of two Ray nodes, so every test also crosses nodes.
 
 Warning: with DATABASE_URL set, the test session wipes that database's public schema and, with
 REDIS_URL set, flushes that Redis database. Point them at disposable servers (CI's are).
@@ -75,6 +76,10 @@ def _test_settings() -> Settings:
         login_ip_max_failures=10_000,
         pair_ids=[1, 2, 3, 64],  # enough pairs for every scenario; each one is a process
         market_maker=False,
+        # Every test runs on a cluster of two Ray nodes (on this machine), pairs spread over both.
+        ray_local_nodes=2,
+        metrics_port=_free_port(),
+        pair_nodes={"BTC/USDT": "node-1", "ETH/USDT": "node-2", "LTC/USDT": "node-2"},
     )
 
 
@@ -93,11 +98,15 @@ def stack_storage() -> Iterator[Stack]:
 
 @pytest.fixture(scope="session")
 def settings(stack_storage: Stack) -> Settings:
+    from actors.push.channels import use_database
+    from store.cache import redis_db
+
+    use_database(redis_db(stack_storage.settings))  # tests publish to the topics the actors use
     return stack_storage.settings
 
 
 @pytest.fixture(scope="session")
-def stack(stack_storage: Stack) -> Stack:
+def stack(stack_storage: Stack, settings: Settings) -> Stack:
     """Ray and the Serve app, started once for the session (stopped by stack_storage)."""
     stack_storage.after_ray_init = _interrupt_on_sigterm  # ray.init replaces the SIGTERM handler
     stack_storage.start_services()

@@ -41,8 +41,8 @@ class MarketMaker(DbActor):
         if not self._tasks:
             await self._ready()
             maker, taker = [await self._bot(email) for email in BOTS]
-            self._engine = Engine(self._settings.wallet_shards)
             self._redis = connect_redis(self._settings)
+            self._engine = Engine(self._settings.wallet_shards, self._redis)
             for pair_id in self._pair_ids:
                 self._tasks.append(asyncio.get_running_loop().create_task(self._run(pair_id, maker, taker)))
         return len(self._tasks)
@@ -86,7 +86,6 @@ class MarketMaker(DbActor):
     ) -> None:
         quoter.drift()
         wanted = {(q.way, q.price): q for q in quoter.ladder(asks=can_sell)}
-        pair = self._engine.pair(ref.symbol)
         # New quotes first, then cancel the stale ones, so the book is never briefly empty.
         held = set(mine.values())
         stale = [order_id for order_id, key in mine.items() if key not in wanted]
@@ -98,11 +97,11 @@ class MarketMaker(DbActor):
         for order_id in stale:
             mine.pop(order_id, None)
             try:
-                await pair.cancel.remote(order_id, maker)
+                await self._engine.ask(ref.symbol, "cancel", order_id, maker)
             except DomainError:
                 pass  # already filled, or cut by self-trade prevention
         if quoter.chance(0.4):
-            deal = await pair.deal.remote()
+            deal = await self._engine.ask(ref.symbol, "deal")
             best_bid = Decimal(deal["depth"]["in"][0]["price"]) if deal["depth"]["in"] else None
             best_ask = Decimal(deal["depth"]["out"][0]["price"]) if deal["depth"]["out"] else None
             take = quoter.take(best_bid, best_ask, can_sell=can_sell)

@@ -5,6 +5,10 @@ Protocol (spec §7): the client sends ``ping`` (text or ``{"type":"ping"}``) eve
 ``{"type":"login","code":1}`` or ``code 999``); ``{"type":"sub"|"unsub","params":CHANNEL}`` answers
 with the same type, the params and ``code`` 1, 0 (no such channel) or 999 (a user channel before
 login). Every pushed message is JSON with a ``type`` field, forwarded as the actors published it.
+
+One Fanout per node (``fanout:<node>``), each fed by Redis, so any of them serves any channel. They
+listen with SO_REUSEPORT: several on one host share WS_PORT and the kernel spreads connections over
+them; across hosts a load balancer does (or the host ``GET /api/default/push_address`` names).
 """
 
 from __future__ import annotations
@@ -17,19 +21,25 @@ from http import HTTPStatus
 from typing import Any
 
 import ray
+from ray.util.metrics import Gauge
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from websockets.asyncio.server import Request, Response, Server, ServerConnection, broadcast, serve
 
-from actors.push.channels import REDIS_PREFIX, USER_CHANNELS, topic_for
+from actors.push.channels import REDIS_PREFIX, USER_CHANNELS, topic_for, use_database
 from actors.push.registry import Registry
 from config.settings import Settings
-from store.cache import connect_redis
+from store.cache import connect_redis, redis_db
 from store.sessions import Sessions
 
 log = logging.getLogger(__name__)
 CONTROL_TOPIC = f"{REDIS_PREFIX}_control"
+NAME_PREFIX = "fanout:"
 MAX_MESSAGE = 4096  # clients only send small control messages
+
+
+def fanout_name(node_label: str) -> str:
+    return NAME_PREFIX + node_label
 
 
 def _reply(kind: str, **fields: Any) -> str:
@@ -41,6 +51,7 @@ def _reply(kind: str, **fields: Any) -> str:
 class Fanout:
     def __init__(self, settings: dict[str, Any]) -> None:
         self._settings = Settings.model_validate(settings)
+        use_database(redis_db(self._settings))
         self._registry: Registry[ServerConnection] = Registry()
         self._users: dict[ServerConnection, int] = {}
         self._server: Server | None = None
@@ -49,6 +60,8 @@ class Fanout:
         self._listener: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._connections = 0
+        self._node = {"node": ray.get_runtime_context().get_node_id()[:8]}
+        self._gauge = Gauge("exchange_fanout_connections", "open websocket connections", tag_keys=("node",))
 
     async def start(self) -> str:
         """Start serving (idempotent); returns the ws:// address."""
@@ -67,6 +80,7 @@ class Fanout:
                 # depth update at 1,000 subscribers (docs/performance.md). Plain frames keep the
                 # ack-to-delivery p99 near 55 ms; the cost is bandwidth.
                 compression=None,
+                reuse_port=True,
             )
         return f"ws://{self._settings.http_host}:{self._settings.ws_port}/ws"
 
@@ -102,11 +116,13 @@ class Fanout:
 
     async def _handle(self, conn: ServerConnection) -> None:
         self._connections += 1
+        self._gauge.set(self._connections, tags=self._node)
         try:
             async for raw in conn:
                 await conn.send(await self._command(conn, raw))
         finally:
             self._connections -= 1
+            self._gauge.set(self._connections, tags=self._node)
             self._users.pop(conn, None)
             async with self._lock:
                 emptied = self._registry.drop(conn)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import ray
 
+from actors.push.fanout import fanout_name
 from serve.stack import Stack
 from tests.utils.users import ok
 
@@ -12,17 +13,19 @@ from tests.utils.users import ok
 def test_health_reports_every_part_up(api: httpx.Client, stack: Stack) -> None:
     report = ok(api.get("health"))
     assert (report["database"], report["redis"], report["fanout"]) == (True, True, True)
+    assert report["fanouts"] == {"node-1": True, "node-2": True}  # one per node
     assert report["pairs"] == {symbol: True for _, symbol in stack.pairs}
 
 
-def test_health_answers_503_when_the_fanout_is_gone(api: httpx.Client, stack: Stack) -> None:
-    fanout = ray.get_actor("fanout")
+def test_health_answers_503_when_one_nodes_fanout_is_gone(api: httpx.Client, stack: Stack) -> None:
+    fanout = ray.get_actor(fanout_name("node-2"))
     ray.get(fanout.stop.remote())
     ray.kill(fanout, no_restart=True)
     try:
         answer = api.get("health")
         body = answer.json()
         assert (answer.status_code, body["code"]) == (503, 0), body
+        assert body["data"]["fanouts"] == {"node-1": True, "node-2": False}
         assert body["data"]["fanout"] is False and body["data"]["database"] is True
     finally:
         stack._start_fanout(stack.settings)  # later tests push through it

@@ -82,8 +82,10 @@ class Instance:
         self.log.close()
 
 
-def start(data_dir: Path, *, pair_ids: list[int], market_maker: bool, timeout_s: float = 180) -> Instance:
-    """Start ``exchange up`` on the embedded defaults and wait until ``/api/`` answers."""
+def start(
+    data_dir: Path, *, pair_ids: list[int], market_maker: bool, timeout_s: float = 180, args: tuple[str, ...] = ()
+) -> Instance:
+    """Start ``exchange up [args]`` on the embedded defaults and wait until ``/api/`` answers."""
     http_port, ws_port = free_port(), free_port()
     env = {
         **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
@@ -97,7 +99,9 @@ def start(data_dir: Path, *, pair_ids: list[int], market_maker: bool, timeout_s:
     }
     data_dir.mkdir(parents=True, exist_ok=True)
     log = (data_dir / "up.log").open("w")
-    proc = subprocess.Popen([EXCHANGE, "up"], env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(
+        [EXCHANGE, "up", *args], env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
     instance = Instance(proc, data_dir, http_port, ws_port, log, env)
     try:
         deadline = time.monotonic() + timeout_s

@@ -103,7 +103,7 @@ def _symbol(pair: CurrencyMatch) -> str:
 async def deal(currency_match_id: Annotated[int, Query(ge=1, le=INT_MAX)], request: Request) -> Any:
     """A pair's quotation, order book depth (in: bids, out: asks, with seq) and last 30 trades."""
     pair = await _pair(currency_match_id)
-    return envelope(await request.app.state.engine.pair(_symbol(pair)).deal.remote())
+    return envelope(await request.app.state.engine.ask(_symbol(pair), "deal"))
 
 
 def _ms(value: int) -> int:
@@ -140,5 +140,5 @@ async def kline(
     now = int(time.time() * 1000)
     end = _ms(to) if to else now
     start = _ms(from_) if from_ else end - 1500 * 60_000
-    bars = await request.app.state.engine.pair(_symbol(pair)).kline.remote(period, start, end)
+    bars = await request.app.state.engine.ask(_symbol(pair), "kline", period, start, end)
     return envelope(bars)

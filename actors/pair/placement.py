@@ -1,0 +1,230 @@
+"""PairPlacement: starts every pair's actor on its node, says where each runs, and moves one.
+
+One per cluster, named ``pair-placement``. It and the pair actors it creates are detached: a
+restart of the placement actor or of the driver that started it leaves trading alone, and a new
+placement actor finds the running pairs by name. ``Stack.stop`` stops them explicitly.
+
+Where a pair starts: its pin from ``exchange pairs move`` (the ``pair_pins`` table), else
+EXCHANGE_PAIR_NODES, else wherever Ray finds a free ``pairs`` slot. Pins are soft (``actors.nodes``).
+
+A move (``move``), with no accepted order lost:
+1. mark the pair as moving in Redis (``engine.PAIR_MOVING``), so callers that find no actor wait;
+2. ``pause`` the old actor: it refuses new commands with PAIR_MOVING (the engine sends them again),
+   commits what it had queued and returns its snapshot;
+3. mark the old actor as stopped by a move (``engine.PAIR_MOVED``) and kill it: a caller whose
+   command meets the dead actor knows the command was never taken and sends it again;
+4. start the new actor under the same name on the target node from the snapshot, and clear the
+   mark; the pause is the time from 2 to here, reported with the move;
+5. record the pin, and check the new actor's book against the database.
+If the new actor cannot start on the target, the pair is started again where Ray can place it,
+from the database, and the move reports the failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import ray
+from tortoise.exceptions import IntegrityError
+
+from actors.engine import PAIR_MOVED, PAIR_MOVING
+from actors.nodes import PAIR_RESOURCE, Node, alive_nodes, find_node, pinned_to
+from actors.pair.actor import PairActor, pair_name
+from actors.runtime import DbActor
+from store.cache import connect_redis
+from store.models import PairPin
+
+log = logging.getLogger(__name__)
+PLACEMENT_NAME = "pair-placement"
+NAME_FREE_WAIT_S = 10.0  # a killed actor's name is released within milliseconds; allow for a busy GCS
+START_TIMEOUT_S = 120.0
+INFO_TIMEOUT_S = 5.0
+MARK_TTL_S = 3600
+
+
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0)
+class PairPlacement(DbActor):
+    def __init__(self, settings: dict[str, Any], pairs: list[tuple[int, str]]) -> None:
+        super().__init__(settings)
+        self._config = settings
+        self._pairs = {symbol: pair_id for pair_id, symbol in pairs}
+        self._move_lock = asyncio.Lock()
+        self._redis = connect_redis(self._settings)
+
+    async def start(self) -> list[dict[str, Any]]:
+        """Create (or find) every pair's actor on its node and wait until all have loaded."""
+        await self._ready()
+        nodes = alive_nodes()
+        slots = sum(n.pair_slots for n in nodes)
+        if slots < len(self._pairs):
+            raise RuntimeError(
+                f"the cluster offers {slots} '{PAIR_RESOURCE}' slots and {len(self._pairs)} pairs need one each: "
+                f"start nodes with --resources='{{\"{PAIR_RESOURCE}\": 64}}' (see ray-cluster.yaml)"
+            )
+        pins = await self._pins()
+        handles = [
+            self._create(symbol, self._node_id(pins.get(symbol), nodes), get_if_exists=True) for symbol in self._pairs
+        ]
+        await asyncio.wait_for(asyncio.gather(*(h.start.remote() for h in handles)), START_TIMEOUT_S)
+        return await self.pairs()
+
+    async def pairs(self) -> list[dict[str, Any]]:
+        """Each pair: its node, its pin, open orders, and whether it answers."""
+        nodes = {n.id: n for n in alive_nodes()}
+        pins = await self._pins()
+        infos = await asyncio.gather(*(self._info(symbol) for symbol in self._pairs), return_exceptions=True)
+        rows = []
+        for (symbol, pair_id), info in zip(self._pairs.items(), infos, strict=True):
+            row: dict[str, Any] = {"symbol": symbol, "pair_id": pair_id, "pin": pins.get(symbol)}
+            if isinstance(info, BaseException):
+                rows.append({**row, "node": None, "node_id": None, "open_orders": None, "state": "down"})
+                continue
+            node = nodes.get(info["node_id"])
+            rows.append({
+                **row,
+                "node": node.label if node else info["node_id"][:8],
+                "node_id": info["node_id"],
+                "open_orders": info["open_orders"],
+                "state": "paused" if info["paused"] else "up",
+            })  # fmt: skip
+        return rows
+
+    async def move(self, symbol: str, node_ref: str) -> dict[str, Any]:
+        """Move one pair's actor to the node ``node_ref`` names. Answers a report; ``error`` if it could not."""
+        if symbol not in self._pairs:
+            return {"symbol": symbol, "error": f"no pair {symbol!r} runs here; pairs: {', '.join(self._pairs)}"}
+        nodes = alive_nodes()
+        try:
+            target = find_node(node_ref, nodes)
+        except LookupError as exc:
+            return {"symbol": symbol, "error": str(exc)}
+        if target.pair_slots < 1:
+            return {"symbol": symbol, "error": f"node {target.label} hosts no pairs (no '{PAIR_RESOURCE}' resource)"}
+        async with self._move_lock:
+            return await self._move(symbol, target, nodes)
+
+    async def stop(self) -> int:
+        """Kill every pair actor (``exchange up`` stopping on a cluster it joined); returns how many."""
+        stopped = 0
+        for symbol in self._pairs:
+            try:
+                ray.kill(ray.get_actor(pair_name(symbol)), no_restart=True)
+                stopped += 1
+            except ValueError:
+                pass  # not running
+        return stopped
+
+    # -- the move ---------------------------------------------------------------------------------
+
+    async def _move(self, symbol: str, target: Node, nodes: list[Node]) -> dict[str, Any]:
+        old = ray.get_actor(pair_name(symbol))
+        before = await old.info.remote()
+        source = next((n for n in nodes if n.id == before["node_id"]), None)
+        report: dict[str, Any] = {
+            "symbol": symbol,
+            "from": source.label if source else before["node_id"][:8],
+            "to": target.label,
+            "open_orders": before["open_orders"],
+        }
+        if before["node_id"] == target.id:
+            await self._save_pin(symbol, target, nodes)
+            return {**report, "moved": False, "pause_ms": 0.0}
+        old_id = old._actor_id.hex()
+        await self._redis.set(PAIR_MOVING + symbol, old_id, ex=MARK_TTL_S)
+        began = time.perf_counter()
+        try:
+            snapshot = old.pause.remote()
+            await snapshot  # commands queued before the pause are committed and answered
+        except Exception as exc:
+            await old.resume.remote()
+            await self._redis.delete(PAIR_MOVING + symbol)
+            return {**report, "moved": False, "error": f"could not pause the pair: {exc}"}
+        drained = time.perf_counter()
+        await self._redis.set(PAIR_MOVED + old_id, 1, ex=MARK_TTL_S)
+        ray.kill(old, no_restart=True)
+        new = None
+        try:
+            new = await self._create_when_free(symbol, target.id, restore=snapshot)
+            await asyncio.wait_for(new.start.remote(), START_TIMEOUT_S)
+        except Exception as exc:
+            if new is not None:
+                ray.kill(new, no_restart=True)
+            log.exception("pair %s: could not start on %s; starting it again from the database", symbol, target.label)
+            fallback = await self._create_when_free(symbol, None)
+            await fallback.start.remote()
+            await self._redis.delete(PAIR_MOVING + symbol)
+            return {**report, "moved": False, "error": f"could not start on {target.label}: {exc}"}
+        resumed = time.perf_counter()
+        await self._redis.delete(PAIR_MOVING + symbol)
+        await self._save_pin(symbol, target, nodes)
+        after = await new.info.remote()
+        check = await new.verify.remote()
+        log.info("pair %s moved %s -> %s, paused %.1f ms", symbol, report["from"], target.label,
+                 (resumed - began) * 1000)  # fmt: skip
+        return {
+            **report,
+            "moved": after["node_id"] == target.id,
+            "pause_ms": round((resumed - began) * 1000, 1),
+            "drain_ms": round((drained - began) * 1000, 1),
+            "open_orders_after": after["open_orders"],
+            "matches_database": check["matches_database"],
+        }
+
+    async def _create_when_free(self, symbol: str, node_id: str | None, restore: Any = None) -> Any:
+        """Create the pair's actor once the killed one has given up its name."""
+        deadline = time.monotonic() + NAME_FREE_WAIT_S
+        while True:
+            try:
+                return self._create(symbol, node_id, restore=restore)
+            except ValueError:  # the name is still taken
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.01)
+
+    def _create(self, symbol: str, node_id: str | None, *, restore: Any = None, get_if_exists: bool = False) -> Any:
+        return PairActor.options(
+            name=pair_name(symbol),
+            lifetime="detached",
+            get_if_exists=get_if_exists,
+            resources={PAIR_RESOURCE: 1},
+            **pinned_to(node_id),
+        ).remote(self._pairs[symbol], self._config, restore)
+
+    # -- pins -------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _node_id(ref: str | None, nodes: list[Node]) -> str | None:
+        if ref is None:
+            return None
+        try:
+            return find_node(ref, nodes).id
+        except LookupError as exc:
+            log.warning("pair pinned to %r, which is not in the cluster: placed anywhere (%s)", ref, exc)
+            return None
+
+    async def _pins(self) -> dict[str, str]:
+        """Symbol -> node: EXCHANGE_PAIR_NODES, overridden by the pins of `exchange pairs move`."""
+        await self._ready()
+        pins = {symbol: ref for symbol, ref in self._settings.pair_nodes.items() if symbol in self._pairs}
+        symbols = {pair_id: symbol for symbol, pair_id in self._pairs.items()}
+        for pin in await PairPin.filter(currency_match_id__in=list(symbols)):
+            pins[symbols[pin.currency_match_id]] = pin.node
+        return pins
+
+    async def _save_pin(self, symbol: str, target: Node, nodes: list[Node]) -> None:
+        # By name when the name is the node's alone (it outlives a node restart), else by node id.
+        ref = target.name if sum(n.name == target.name for n in nodes) == 1 else target.id
+        pair_id = self._pairs[symbol]
+        # One statement each (no read-then-write transaction: on SQLite that upgrade fails at once
+        # with "database is locked" while pairs write, where a plain write waits its turn).
+        if not await PairPin.filter(currency_match_id=pair_id).update(node=ref):
+            try:
+                await PairPin.create(currency_match_id=pair_id, node=ref)
+            except IntegrityError:  # another move pinned it meanwhile: ours is the later word
+                await PairPin.filter(currency_match_id=pair_id).update(node=ref)
+
+    async def _info(self, symbol: str) -> dict[str, Any]:
+        return await asyncio.wait_for(ray.get_actor(pair_name(symbol)).info.remote(), INFO_TIMEOUT_S)

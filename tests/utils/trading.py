@@ -1,0 +1,149 @@
+"""An order stream on LTC/USDT and the invariants of DESIGN.md checked after it, shared by the chaos
+and cluster tests.
+
+Invariants: per currency, every balance and lock is what the journal says and trading only moves
+funds between users and the fee ledger; each user's lock equals what their open orders hold; no
+trade side is settled twice; every order the API accepted is in the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+import httpx
+import ray
+
+from actors.pair.actor import pair_name
+from actors.wallet.shard import wallet_name
+from serve.stack import Stack
+from store.ledger import credit
+from store.models import Account, AccountLog, AccountType, Currency, FeeLedger, Order, Trade
+from store.spot import OPEN_STATUSES
+from tests.utils.users import Member, member
+
+LTC_USDT, LTC, USDT = 3, 4, 1
+
+
+@dataclass
+class Stream:
+    """Threads of traders placing (and now and then cancelling) crossing LTC/USDT orders."""
+
+    api: httpx.Client
+    traders: list[Member]
+    threads: int = 4
+    accepted: list[int] = field(default_factory=list)
+    outcomes: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    refusals: list[dict[str, object]] = field(default_factory=list)
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _running: list[threading.Thread] = field(default_factory=list)
+
+    def start(self) -> None:
+        self._running = [threading.Thread(target=self._run) for _ in range(self.threads)]
+        for t in self._running:
+            t.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        for t in self._running:
+            t.join(60)
+
+    async def wait_for(self, orders: int, deadline: float) -> None:
+        while len(self.accepted) < orders:
+            assert time.monotonic() < deadline, f"only {len(self.accepted)} orders accepted: {dict(self.outcomes)}"
+            await asyncio.sleep(0.05)
+
+    def _run(self) -> None:
+        rng = random.Random(threading.get_ident())
+        with httpx.Client(base_url=self.api.base_url, timeout=30) as client:
+            while not self._stop.is_set():
+                who = rng.choice(self.traders)
+                buy = self.traders.index(who) % 2 == 0
+                body = {
+                    "currency_match_id": LTC_USDT,
+                    "number": str(Decimal(rng.randint(1, 300)) / 100),
+                    "price": str(Decimal(rng.randint(8400, 8600)) / 100),
+                }
+                answer = client.post("tx_in/add" if buy else "tx_out/add", json=body, headers=who.auth)
+                self.outcomes[answer.status_code] += 1
+                if answer.status_code == 200:
+                    self.accepted.append(answer.json()["data"]["id"])
+                else:
+                    self.refusals.append(answer.json())
+                if rng.random() < 0.15 and self.accepted:
+                    order_id = rng.choice(self.accepted)
+                    client.post("tx_in/cancel" if buy else "tx_out/cancel", json={"id": order_id}, headers=who.auth)
+
+
+async def funded_traders(api: httpx.Client, count: int, tag: str) -> list[Member]:
+    """Traders with USDT (even ones, buyers) or LTC (odd ones, sellers) in their change accounts."""
+    traders = [member(api) for _ in range(count)]
+    ltc, usdt = await Currency.get(id=LTC), await Currency.get(id=USDT)
+    for i, m in enumerate(traders):
+        currency, amount = (usdt, "100000") if i % 2 == 0 else (ltc, "1000")
+        await credit(user_id=m.uid, currency=currency, account_type=AccountType.CHANGE, amount=Decimal(amount),
+                     log_type="deposit", ref=f"{tag}:{m.uid}")  # fmt: skip
+    return traders
+
+
+async def quiesce(stack: Stack) -> None:
+    """Wait until every pair answers, then finish every settlement and release."""
+    deadline = time.monotonic() + 60
+    names = [pair_name(s) for _, s in stack.pairs]
+    while True:
+        try:
+            for name in names:
+                await ray.get_actor(name).sweep.remote()
+            for i in range(stack.settings.wallet_shards):
+                await ray.get_actor(wallet_name(i)).reconcile.remote(0)
+            for name in names:  # a second pass: the first may have raced a restart
+                result = await ray.get_actor(name).sweep.remote()
+                assert result == {"sides": 0, "releases": 0}, result
+            return
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.5)
+
+
+async def assert_invariants(accepted: list[int], traders: list[Member]) -> None:
+    """Everything DESIGN.md promises after a stream on LTC/USDT (call ``quiesce`` first)."""
+    # no accepted order lost
+    stored = set(await Order.filter(id__in=accepted).values_list("id", flat=True))
+    assert stored == set(accepted)
+
+    # no trade side settled twice or left unsettled
+    trades = await Trade.filter(currency_match_id=LTC_USDT).values_list("id", flat=True)
+    assert trades, "the stream produced no trade"
+    fee_rows = await FeeLedger.filter(trade_id__in=list(trades)).values_list("trade_id", "side")
+    assert sorted(fee_rows) == sorted((t, s) for t in trades for s in (1, 2))
+    gets = await AccountLog.filter(log_type="trade_get", ref__startswith="t").values_list("ref", flat=True)
+    assert len(gets) == len(set(gets))
+
+    # each trader's lock equals what their open orders hold
+    uids = [m.uid for m in traders]
+    held: dict[tuple[int, int], Decimal] = defaultdict(Decimal)
+    for o in await Order.filter(user_id__in=uids, status__in=OPEN_STATUSES):
+        consumed = o.transacted_volume if o.way == 1 else o.transacted_amount
+        held[(o.user_id, USDT if o.way == 1 else LTC)] += o.frozen - consumed  # type: ignore[attr-defined]
+    for account in await Account.filter(user_id__in=uids, account_type=AccountType.CHANGE):
+        assert account.lock_balance == held[(account.user_id, account.currency_id)], account  # type: ignore[attr-defined]
+
+    # conservation, per currency, over the whole database (summed in Decimal: SQLite would use floats).
+    # Other tests move money in and out too (deposits, conversions, withdrawals), so the check is in two
+    # parts: every balance is what its journal says, and trading only moves funds between users and
+    # the fee ledger (freezes, releases and both settlement legs sum to minus the fees).
+    trading = ("freeze", "release", "trade_pay", "trade_get")
+    for currency_id in (LTC, USDT):
+        accounts = await Account.filter(currency_id=currency_id).values_list("balance", "lock_balance")
+        journal = await AccountLog.filter(currency_id=currency_id).values_list("log_type", "amount", "lock_amount")
+        fees = sum(await FeeLedger.filter(currency_id=currency_id).values_list("amount", flat=True), Decimal(0))
+        held_total = sum((b + lock for b, lock in accounts), Decimal(0))
+        assert held_total == sum((a + lock for _, a, lock in journal), Decimal(0)), currency_id
+        moved = sum((a + lock for kind, a, lock in journal if kind in trading), Decimal(0))
+        assert moved + fees == 0, currency_id
