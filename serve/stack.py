@@ -242,7 +242,7 @@ class Stack:
             self.started_ray = True
         else:
             # "local": never join a Ray another program started on this machine.
-            ray.init(address="local", include_dashboard=False, namespace="exchange",
+            ray.init(address="local", include_dashboard=False, namespace="exchange", _node_name="node-1",
                      _metrics_export_port=settings.metrics_port, **node, **quiet)  # fmt: skip
             self.started_ray = True
         address = ray.get_runtime_context().gcs_address
