@@ -71,6 +71,10 @@ class PairPlacement(DbActor):
         await asyncio.wait_for(asyncio.gather(*(h.start.remote() for h in handles)), START_TIMEOUT_S)
         return await self.pairs()
 
+    async def symbols(self) -> list[str]:
+        """The pairs that have an actor (``serve.stack.engine_facts`` chose them at start)."""
+        return list(self._pairs)
+
     async def pairs(self) -> list[dict[str, Any]]:
         """Each pair: its node, its pin, open orders, and whether it answers."""
         nodes = {n.id: n for n in alive_nodes()}

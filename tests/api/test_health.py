@@ -14,6 +14,7 @@ def test_health_reports_every_part_up(api: httpx.Client, stack: Stack) -> None:
     report = ok(api.get("health"))
     assert (report["database"], report["redis"], report["fanout"]) == (True, True, True)
     assert report["fanouts"] == {"node-1": True, "node-2": True}  # one per node
+    assert report["placement"] is True
     assert report["pairs"] == {symbol: True for _, symbol in stack.pairs}
 
 

@@ -152,3 +152,20 @@ def test_operators_list_nodes_and_pairs_and_move_one_from_the_cli(stack: Stack) 
     assert unknown.returncode == 1 and "no alive node 'node-9'; the nodes are: node-1" in unknown.stderr
     no_pair = exchange(stack.settings, "pairs", "move", "XYZ/USDT", "node-1")
     assert no_pair.returncode == 1 and "no pair 'XYZ/USDT'" in no_pair.stderr
+
+
+def test_a_crashed_placement_actor_comes_back_and_leaves_the_pairs_running(stack: Stack, api: httpx.Client) -> None:
+    before = {symbol: ray.get_actor(pair_name(symbol))._actor_id.hex() for _, symbol in stack.pairs}
+    ray.kill(placement(), no_restart=False)  # Ray restarts it: it is detached, like the pairs it made
+    deadline = time.monotonic() + 60
+    while True:
+        answer = api.get("health")
+        if answer.status_code == 200:
+            break
+        assert answer.json()["data"]["placement"] is False, answer.json()  # only the placement was down
+        assert time.monotonic() < deadline, answer.json()
+        time.sleep(0.5)
+    assert answer.json()["data"]["pairs"] == {symbol: True for symbol in before}
+    # The very same pair actors: nothing was restarted or reloaded.
+    assert {symbol: ray.get_actor(pair_name(symbol))._actor_id.hex() for symbol in before} == before
+    assert {row["symbol"] for row in ray.get(placement().pairs.remote())} == set(before)

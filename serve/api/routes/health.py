@@ -15,6 +15,7 @@ from fastapi import APIRouter, Request
 from tortoise import connections
 
 from actors.nodes import alive_nodes
+from actors.pair.placement import PLACEMENT_NAME
 from actors.push.fanout import fanout_name
 from serve.api.deps import Svc
 from serve.errors import CODE_ERROR, envelope
@@ -37,22 +38,24 @@ async def _fanout(node_label: str) -> Any:
 
 @router.get("/health")
 async def health(request: Request, svc: Svc) -> Any:
-    """Database, Redis, each pair actor (by symbol) and each node's fanout: true when they answer.
+    """Database, Redis, the pair placement, each pair actor (by symbol) and each node's fanout: true
+    when they answer.
 
+    The pairs are those the placement actor started (it alone decides which pairs get an actor).
     ``fanout`` is true when the fanout of every alive node answers; ``fanouts`` says which.
     """
-    pairs = [
-        p
-        for p in await svc.pairs.all()
-        if p.open_change and (not svc.settings.pair_ids or p.id in svc.settings.pair_ids)
-    ]
+    try:
+        symbols: list[str] = await asyncio.wait_for(ray.get_actor(PLACEMENT_NAME).symbols.remote(), TIMEOUT_S)
+        placement = True
+    except Exception:  # gone or not answering: the report says so, and the pairs are unknown
+        symbols, placement = [], False
     engine = request.app.state.engine
     nodes = [n.label for n in await asyncio.to_thread(alive_nodes)]
     database, redis, *results = await asyncio.gather(
         _answers(connections.get("default").execute_query("SELECT 1")),
         _answers(svc.redis.ping()),
         *(_answers(_fanout(label)) for label in nodes),
-        *(_answers(engine.ask(p.symbol, "ping")) for p in pairs),
+        *(_answers(engine.ask(symbol, "ping")) for symbol in symbols),
     )
     fanouts = dict(zip(nodes, results[: len(nodes)], strict=True))
     report = {
@@ -60,8 +63,9 @@ async def health(request: Request, svc: Svc) -> Any:
         "redis": redis,
         "fanout": bool(fanouts) and all(fanouts.values()),
         "fanouts": fanouts,
-        "pairs": {p.symbol: up for p, up in zip(pairs, results[len(nodes) :], strict=True)},
+        "placement": placement,
+        "pairs": dict(zip(symbols, results[len(nodes) :], strict=True)),
     }
-    if database and redis and report["fanout"] and all(report["pairs"].values()):
+    if database and redis and placement and report["fanout"] and all(report["pairs"].values()):
         return envelope(report)
     return envelope(report, "unavailable", CODE_ERROR, 503)
