@@ -31,8 +31,8 @@ LIMIT, MARKET = 1, 2
 # While a pair moves to another node (actors.pair.placement) these Redis keys say so:
 PAIR_MOVING = f"{PREFIX}pair-moving:"  # + symbol: a move of this pair is under way
 PAIR_MOVED = f"{PREFIX}pair-moved:"  # + actor id: this actor was stopped by a move, after its pause
-# How long a command waits for a moving pair to come back (moves take well under a second; see
-# docs/performance.md). Below SUBMIT_DEADLINE_MS, so a retried order is never refused as stale.
+# How long a command waits for a moving pair to come back (a move pauses a pair for about a second,
+# docs/performance.md §5). Below SUBMIT_DEADLINE_MS, so a retried order is never refused as stale.
 MOVE_WAIT_S = 15.0
 MOVE_POLL_S = 0.02
 

@@ -234,7 +234,7 @@ class Stack:
                     "node_name": "node-1",
                     "include_dashboard": False,
                     "metrics_export_port": settings.metrics_port,
-                },  # fmt: skip
+                },
             )
             for index in range(2, settings.ray_local_nodes + 1):
                 self.cluster.add_node(**{**node, "num_cpus": 1}, node_name=f"node-{index}")

@@ -23,6 +23,7 @@ from the database, and the move reports the failure.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import Any
@@ -143,7 +144,8 @@ class PairPlacement(DbActor):
             snapshot = old.pause.remote()
             await snapshot  # commands queued before the pause are committed and answered
         except Exception as exc:
-            await old.resume.remote()
+            with contextlib.suppress(Exception):  # a pair that died meanwhile is restarted by Ray
+                await old.resume.remote()
             await self._redis.delete(PAIR_MOVING + symbol)
             return {**report, "moved": False, "error": f"could not pause the pair: {exc}"}
         drained = time.perf_counter()
