@@ -16,6 +16,7 @@ import typer
 from config.settings import get_settings
 
 T = TypeVar("T")
+NODE_CHECK_S = 30.0  # how often `exchange up` gives a node that joined the cluster its push fanout
 app = typer.Typer(help="Operate the exchange.", no_args_is_help=True, add_completion=False)
 
 
@@ -60,7 +61,8 @@ def up(
         base = f"http://{settings.http_host}:{settings.http_port}"
         typer.echo(f"\nExchange is up: {base}/  API {base}/api/  docs {base}/api/docs")
         typer.echo(f"Push: ws://{settings.http_host}:{settings.ws_port}/ws   (Ctrl-C stops everything)\n")
-        stop.wait()
+        while not stop.wait(NODE_CHECK_S):
+            stack.cover_new_nodes()
     finally:
         typer.echo("stopping ...")
         stack.stop()

@@ -315,6 +315,14 @@ class Stack:
             ).remote(config)
         ray.get([f.start.remote() for f in self.fanouts.values()], timeout=60)
 
+    def cover_new_nodes(self) -> None:
+        """Start a fanout on every node that joined since the start (``exchange up`` calls this
+        every ``NODE_CHECK_S``); never raises: a failure is logged and tried again next time."""
+        try:
+            self._start_fanout(self.settings)
+        except Exception:
+            log.exception("could not start a fanout on every node; trying again later")
+
     def _local_nodes(self) -> list[Any]:
         if self.cluster is not None:
             return [n for n in [self.cluster.head_node, *self.cluster.worker_nodes] if n is not None]

@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 
+import httpx
 import ray
 from websockets.asyncio.client import connect
 
@@ -42,3 +44,21 @@ async def test_clients_spread_over_the_fanouts_of_both_nodes_and_all_get_pushes(
         finally:
             await redis.aclose()
         assert all(json.loads(message)["quotation"]["close"] == "2" for message in got)
+
+
+def test_a_node_that_joins_gets_its_fanout_and_the_health_report_follows_it(stack: Stack, api: httpx.Client) -> None:
+    assert stack.cluster is not None
+    node = stack.cluster.add_node(num_cpus=0, node_name="node-3", resources={"pairs": 10})
+    try:
+        stack.cover_new_nodes()  # what `exchange up` runs every NODE_CHECK_S
+        assert ray.get(ray.get_actor(fanout_name("node-3")).stats.remote())["connections"] == 0
+        fanouts = api.get("health").json()["data"]["fanouts"]
+        assert fanouts == {"node-1": True, "node-2": True, "node-3": True}
+    finally:
+        stack.cluster.remove_node(node)
+        stack.fanouts.pop("node-3", None)
+    deadline = time.monotonic() + 60
+    while "node-3" in (report := api.get("health").json()["data"])["fanouts"]:
+        assert time.monotonic() < deadline, report
+        time.sleep(0.5)
+    assert report["fanouts"] == {"node-1": True, "node-2": True}
