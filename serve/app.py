@@ -6,8 +6,8 @@ tests do not need but makes the app easy to poke at.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +69,10 @@ def api_router(settings: Settings) -> APIRouter:
     return router
 
 
-def create_app(settings: Settings) -> FastAPI:
+def lifespan_for(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """What a Serve app of the exchange opens on start and closes on stop: the ORM, Redis, the
+    services and the engine's actor handles (the API and walletMiddle share it)."""
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await init_db(settings)
@@ -82,6 +85,10 @@ def create_app(settings: Settings) -> FastAPI:
             await redis.aclose()
             await close_db()
 
+    return lifespan
+
+
+def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(
         title="Exchange API",
         version="0.1.0",
@@ -89,7 +96,7 @@ def create_app(settings: Settings) -> FastAPI:
         openapi_url=f"{API_PREFIX}/openapi.json",
         docs_url=f"{API_PREFIX}/docs",
         redoc_url=None,
-        lifespan=lifespan,
+        lifespan=lifespan_for(settings),
     )
     install_error_handlers(app)
     app.include_router(api_router(settings), prefix=API_PREFIX)

@@ -16,8 +16,6 @@ import hashlib
 import hmac
 import json
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -25,13 +23,12 @@ from tortoise.exceptions import IntegrityError
 
 from actors.errors import DomainError, ErrorCode
 from config.settings import Settings
-from serve.api.deps import CurrentUser, Lang, Services, Svc
+from serve.api.deps import CurrentUser, Lang, Svc
 from serve.api.forms import read_fields
 from serve.api.routes.draw import ADDRESS_BOUND, addr_public, address_ok
+from serve.app import lifespan_for
 from serve.errors import envelope, install_error_handlers
 from serve.i18n import N_, translate
-from store.cache import connect_redis
-from store.db import close_db, init_db
 from store.models import Currency, CurrencyProtocol, User, WithdrawAddress
 
 ROUTE_PREFIX = "/walletMiddle"
@@ -136,19 +133,8 @@ async def bind_draw_address(request: Request, user: CurrentUser, svc: Svc, lang:
 
 
 def create_wallet_middle_app(settings: Settings) -> FastAPI:
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await init_db(settings)
-        redis = connect_redis(settings)
-        app.state.services = Services.build(settings, redis)
-        try:
-            yield
-        finally:
-            await redis.aclose()
-            await close_db()
-
     app = FastAPI(title="walletMiddle", version="0.1.0", openapi_url="/openapi.json", docs_url=None,
-                  redoc_url=None, lifespan=lifespan)  # fmt: skip
+                  redoc_url=None, lifespan=lifespan_for(settings))  # fmt: skip
     install_error_handlers(app)
     app.include_router(router)
     return app

@@ -2,40 +2,24 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from decimal import Decimal
-from pathlib import Path
 
 from config.settings import Settings
 from store import users
 from store.models import Account, AccountLog, AccountType
-
-EXCHANGE = str(Path(sys.executable).with_name("exchange"))
-
-
-def run(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "EXCHANGE_ENV": "test",
-        "EXCHANGE_DATA_DIR": str(settings.data_dir),
-        "DATABASE_URL": settings.db_url,
-        "REDIS_URL": settings.redis_url or "",
-    }
-    return subprocess.run([EXCHANGE, *args], env=env, capture_output=True, text=True, timeout=120)
+from tests.utils.cli import exchange
 
 
 async def test_deposit_credits_through_the_ledger(settings: Settings, db: None) -> None:
     user = await users.create_user(
         kind="email", account="cli-dep@example.com", password_hash="x", area=None, parent=None
     )
-    done = run(settings, "deposit", "cli-dep@example.com", "usdt", "250.5", "--ref", "cli:1")
+    done = exchange(settings, "deposit", "cli-dep@example.com", "usdt", "250.5", "--ref", "cli:1")
     assert done.returncode == 0, done.stderr
     assert "250.5" in done.stdout
-    again = run(settings, "deposit", "cli-dep@example.com", "USDT", "250.5", "--ref", "cli:1")
+    again = exchange(settings, "deposit", "cli-dep@example.com", "USDT", "250.5", "--ref", "cli:1")
     assert again.returncode == 0, again.stderr
-    lever = run(settings, "deposit", "cli-dep@example.com", "BTC", "0.25", "--account", "lever")
+    lever = exchange(settings, "deposit", "cli-dep@example.com", "BTC", "0.25", "--account", "lever")
     assert lever.returncode == 0, lever.stderr
     change = await Account.get(user_id=user.id, currency__code="USDT", account_type=AccountType.CHANGE)
     assert change.balance == Decimal("250.5")
@@ -56,7 +40,7 @@ async def test_deposit_refuses_bad_input_with_a_clear_message(settings: Settings
         (("cli-bad@example.com", "USDT", "abc"), "not a number"),
         (("cli-bad@example.com", "USDT", "1", "--account", "savings"), "unknown account type"),
     ]:
-        done = run(settings, "deposit", *args)
+        done = exchange(settings, "deposit", *args)
         assert done.returncode != 0, args
         assert expected in done.stdout + done.stderr, (args, done.stdout, done.stderr)
         assert "Traceback" not in done.stderr
@@ -65,6 +49,6 @@ async def test_deposit_refuses_bad_input_with_a_clear_message(settings: Settings
 
 def test_seed_command_is_idempotent(settings: Settings) -> None:
     for _ in range(2):
-        done = run(settings, "seed")
+        done = exchange(settings, "seed")
         assert done.returncode == 0, done.stderr
         assert "pairs 18" in done.stdout
