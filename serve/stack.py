@@ -293,7 +293,8 @@ class Stack:
             ray.get(maker.start.remote(), timeout=120)
 
     def _start_fanout(self, settings: Settings) -> None:
-        """One Fanout on every node (they share WS_PORT on a host: SO_REUSEPORT)."""
+        """One Fanout on every node (they share WS_PORT on a host: SO_REUSEPORT). Run again, it
+        starts the fanouts of nodes that joined or whose fanout died, and forgets nodes that left."""
         import ray
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
@@ -301,7 +302,11 @@ class Stack:
         from actors.push.fanout import Fanout, fanout_name
 
         config = settings.model_dump(mode="json")
-        for node in alive_nodes():
+        nodes = alive_nodes()
+        for gone in self.fanouts.keys() - {node.label for node in nodes}:
+            del self.fanouts[gone]  # its node left the cluster, and the fanout with it
+        added = []
+        for node in nodes:
             name = fanout_name(node.label)
             try:
                 running = ray.get_actor(name)
@@ -313,7 +318,8 @@ class Stack:
             self.fanouts[node.label] = running or Fanout.options(
                 name=name, scheduling_strategy=NodeAffinitySchedulingStrategy(node.id, soft=False)
             ).remote(config)
-        ray.get([f.start.remote() for f in self.fanouts.values()], timeout=60)
+            added.append(self.fanouts[node.label])
+        ray.get([f.start.remote() for f in added], timeout=60)
 
     def cover_new_nodes(self) -> None:
         """Start a fanout on every node that joined since the start (``exchange up`` calls this
