@@ -50,7 +50,6 @@ MARK_TTL_S = 3600
 class PairPlacement(DbActor):
     def __init__(self, settings: dict[str, Any], pairs: list[tuple[int, str]]) -> None:
         super().__init__(settings)
-        self._config = settings
         self._pairs = {symbol: pair_id for pair_id, symbol in pairs}
         self._move_lock = asyncio.Lock()
         self._redis = connect_redis(self._settings)
@@ -197,7 +196,7 @@ class PairPlacement(DbActor):
             get_if_exists=get_if_exists,
             resources={PAIR_RESOURCE: 1},
             **pinned_to(node_id),
-        ).remote(self._pairs[symbol], self._config, restore)
+        ).remote(self._pairs[symbol], self._settings.model_dump(mode="json"), restore)
 
     # -- pins -------------------------------------------------------------------------------------
 
