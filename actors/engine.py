@@ -19,14 +19,15 @@ import ray
 from ray.exceptions import RayActorError
 from redis.asyncio import Redis
 
-from actors.errors import DomainError, ErrorCode
+from actors.lever.actor import lever_name
 from actors.pair.actor import pair_name
 from actors.pair.state import BUY
 from actors.wallet.legs import shard_of
 from actors.wallet.shard import wallet_name
+from store.errors import DomainError, ErrorCode, OutcomeUnknown
+from store.ids import IdBlocks
 from store.sessions import PREFIX
 
-ORDER_IDS = f"{PREFIX}ids:order"
 LIMIT, MARKET = 1, 2
 # While a pair moves to another node (actors.pair.placement) these Redis keys say so:
 PAIR_MOVING = f"{PREFIX}pair-moving:"  # + symbol: a move of this pair is under way
@@ -35,19 +36,22 @@ PAIR_MOVED = f"{PREFIX}pair-moved:"  # + actor id: this actor was stopped by a m
 # docs/performance.md §5). Below SUBMIT_DEADLINE_MS, so a retried order is never refused as stale.
 MOVE_WAIT_S = 15.0
 MOVE_POLL_S = 0.02
-
-
-class OutcomeUnknown(DomainError):
-    """The pair's actor died while it had the command: it may or may not have been carried out."""
+# How long a caller waits for a pair's answer. Above the pair's SUBMIT_DEADLINE_MS: a command still
+# queued when its caller gives up is refused by the pair when it gets to it, so the order cannot
+# appear after the reconciler released its freeze (ORPHAN_GRACE_MS is longer still).
+ANSWER_WAIT_S = 25.0
 
 
 class Engine:
-    """Finds pair and wallet actors by name (handles cached); ``ask`` rides out a pair's move."""
+    """Finds pair, wallet and lever actors by name (handles cached); ``ask`` rides out a pair's move and
+    never waits longer than ``ANSWER_WAIT_S``; ``ids`` hands out order ids."""
 
-    def __init__(self, shards: int, redis: Redis | None = None) -> None:
+    def __init__(self, shards: int, redis: Redis | None = None, *, lever_shards: int = 0) -> None:
         self._shards = shards
+        self._lever_shards = lever_shards  # 0: this engine reaches no lever shard (the market maker's)
         self._redis = redis
         self._handles: dict[str, Any] = {}
+        self.ids = IdBlocks(redis=redis)
 
     def _get(self, name: str) -> Any:
         handle = self._handles.get(name)
@@ -62,13 +66,20 @@ class Engine:
     def wallet(self, uid: int) -> Any:
         return self._get(wallet_name(shard_of(uid, self._shards)))
 
+    def lever(self, uid: int) -> Any:
+        """The LeverShard holding the user's lever account (shard ``uid % lever_shards``)."""
+        if not self._lever_shards:
+            raise RuntimeError("this Engine was made without lever_shards")
+        return self._get(lever_name(shard_of(uid, self._lever_shards)))
+
     async def ask(self, symbol: str, method: str, *args: Any) -> Any:
         """Call ``method`` of the pair's actor; while the pair moves, wait and call the new actor.
 
         A command is sent again only when the first actor certainly did not take it: it refused
         with PAIR_MOVING, it was stopped by a move after its pause (every command it took before
         the pause was answered), or no actor has the name yet while a move is under way. Any other
-        failure is the caller's (PAIR_UNAVAILABLE), as before.
+        failure is the caller's (PAIR_UNAVAILABLE), as before; no answer within ``ANSWER_WAIT_S`` is
+        OutcomeUnknown (the pair may still carry the command out, within its own deadline).
         """
         name = pair_name(symbol)
         deadline = time.monotonic() + MOVE_WAIT_S
@@ -76,7 +87,9 @@ class Engine:
             handle = None
             try:
                 handle = self._get(name)
-                return await getattr(handle, method).remote(*args)
+                return await asyncio.wait_for(getattr(handle, method).remote(*args), ANSWER_WAIT_S)
+            except TimeoutError as exc:
+                raise OutcomeUnknown(ErrorCode.PAIR_UNAVAILABLE) from exc
             except DomainError as exc:
                 retry = exc.code == ErrorCode.PAIR_MOVING or (
                     exc.code == ErrorCode.PAIR_UNAVAILABLE and handle is None and await self._flag(PAIR_MOVING + symbol)
@@ -105,20 +118,8 @@ class PairRef:
     quote_currency_id: int
 
 
-async def next_order_id(redis: Redis) -> int:
-    return int(await redis.incr(ORDER_IDS))
-
-
-async def raise_id_floor(redis: Redis, floor: int) -> None:
-    """Make sure the next order id is above every id in the database (after a Redis reset)."""
-    current = int(await redis.get(ORDER_IDS) or 0)
-    if current < floor:
-        await redis.set(ORDER_IDS, floor)
-
-
 async def place_order(
     engine: Engine,
-    redis: Redis,
     *,
     uid: int,
     pair: PairRef,
@@ -134,7 +135,7 @@ async def place_order(
         currency = pair.quote_currency_id
     else:
         frozen, currency = number, pair.base_currency_id
-    order_id = await next_order_id(redis)
+    order_id = await engine.ids.next()
     wallet = engine.wallet(uid)
     try:
         await wallet.freeze.remote(uid, currency, frozen, f"o{order_id}:freeze")

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, Generic, TypeVar
 
+from config import numeric
 from config.settings import Settings
 from store.db import init_db
 
@@ -15,6 +16,7 @@ R = TypeVar("R")
 
 class DbActor:
     def __init__(self, settings: dict[str, Any]) -> None:
+        numeric.install()  # on the actor's event loop thread too, whatever ran on it before
         self._settings = Settings.model_validate(settings)
         self._db_ready = False
         self._db_lock = asyncio.Lock()

@@ -11,6 +11,9 @@ walking the growing set of resting orders (measured: with the collector off the 
 an actor holding a big book may want to tune it (``gc.freeze()`` after restoring the book, larger
 thresholds). Both figures run with the interpreter's default GC settings.
 
+A last figure is the cost of one ``depth(20)`` (what every depth push and market/deal reads) on books
+of 100, 10,000 and 100,000 levels a side: it must not grow with the levels below the top.
+
     .venv/bin/python bench/book_bench.py [--ops 500000] [--seed 7] [--repeat 3]
 
 Prints figures; asserts nothing about time.
@@ -170,6 +173,19 @@ def timed_run(commands: list[Command], *, build_orders: bool) -> tuple[float, in
     return time.perf_counter() - start, trades, hits, book
 
 
+def depth_cost(levels: int, shown: int = 20, calls: int = 2_000) -> float:
+    """Microseconds of one ``depth(shown)`` on a book resting ``levels`` bid and ask levels: the cost a
+    pair pays for every depth push, whatever a spammer piled up below the top."""
+    book = OrderBook()
+    for i in range(levels):
+        book.submit(Order(2 * i + 1, 1, Side.BUY, MID - (i + 1) * STEP, 1_000))
+        book.submit(Order(2 * i + 2, 2, Side.SELL, MID + (i + 1) * STEP, 1_000))
+    start = time.perf_counter()
+    for _ in range(calls):
+        book.depth(shown)
+    return (time.perf_counter() - start) / calls * 1e6
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ops", type=int, default=500_000)
@@ -197,6 +213,8 @@ def main() -> None:
             f"{label:<12}best {max(r):,.0f} ops/s, median {statistics.median(r):,.0f} ops/s "
             f"over {args.repeat} runs ({1e6 / max(r):.2f} us/op)"
         )
+    costs = ", ".join(f"{n:,} levels {depth_cost(n):.1f} us" for n in (100, 10_000, 100_000))
+    print(f"depth(20)   {costs} a side")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ The README has a table of all of them; keep it in step with this file.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -51,6 +52,8 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     api_replicas: int = Field(default=1, ge=1)
     wallet_shards: int = Field(default=2, ge=1, le=1024)
+    # How often each wallet shard releases the freezes of orders that never reached their pair.
+    reconcile_seconds: float = Field(default=15.0, gt=0, le=3600)
     pair_ids: list[int] = Field(default_factory=list)  # pairs that get an actor; empty: every open pair
     batch_window_ms: float = Field(default=2.0, ge=0, le=100)
     depth_levels: int = Field(default=20, ge=1, le=200)
@@ -65,6 +68,16 @@ class Settings(BaseSettings):
     login_max_failures: int = Field(default=5, ge=1)
     login_lock_seconds: int = Field(default=900, ge=1)
     login_ip_max_failures: int = Field(default=20, ge=1)
+    # Wrong verification codes per target and per client address within code_fail_window_seconds (then 429).
+    code_target_max_failures: int = Field(default=15, ge=1)
+    code_ip_max_failures: int = Field(default=50, ge=1)
+    code_fail_window_seconds: int = Field(default=3600, ge=60)
+    # Failed password resets (user/forget_password) per account and per client address within the window.
+    reset_max_failures: int = Field(default=5, ge=1)
+    reset_ip_max_failures: int = Field(default=20, ge=1)
+    reset_window_seconds: int = Field(default=3600, ge=60)
+    # Withdrawals wait this long after a contact is bound or the deal or login password set or changed.
+    security_cooldown_hours: float = Field(default=24.0, ge=0, le=720)
     invite_code_required: bool = False
 
     smtp_host: str | None = None
@@ -76,7 +89,24 @@ class Settings(BaseSettings):
     wallet_middle_salt: str = DEV_WALLET_SALT
     wallet_middle_max_skew_seconds: int = Field(default=300, ge=10, le=86400)
     withdraw_confirmations: int = Field(default=6, ge=1, le=1000)
+    # Live prices (docs/decisions.md "Live prices"): a pair publishes its mark at most this often, and
+    # a mark whose pair has not refreshed it for mark_stale_seconds is stale (convert refuses it).
+    mark_interval_ms: int = Field(default=100, ge=10, le=10_000)
+    mark_stale_seconds: float = Field(default=10.0, gt=0, le=3600)
+    convert_spread: Decimal = Field(default=Decimal("0.005"), ge=0, lt=1)
+    # Leveraged contracts: LeverShard actors (a user's lever account lives in shard ``uid % n``), and the
+    # risk rate (percent) at or below which a lever account is liquidated.
+    lever_shards: int = Field(default=2, ge=1, le=1024)
+    lever_liquidation_level: Decimal = Field(default=Decimal(50), gt=0, lt=100)
     upload_max_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)
+    # Uploads per user per UTC day: how many images and how many bytes in all.
+    upload_daily_count: int = Field(default=30, ge=1, le=10_000)
+    upload_daily_bytes: int = Field(default=25 * 1024 * 1024, ge=1024, le=10 * 1024 * 1024 * 1024)
+    # Push (/ws): subscriptions per connection, the unsent bytes a slow reader may leave queued before
+    # it is disconnected, and how often each logged-in connection's session is checked again.
+    ws_max_subscriptions: int = Field(default=50, ge=1, le=10_000)
+    ws_max_buffer_bytes: int = Field(default=1024 * 1024, ge=16 * 1024, le=256 * 1024 * 1024)
+    ws_session_check_seconds: float = Field(default=30.0, gt=0, le=3600)
 
     @field_validator("data_dir", "frontend_dist")
     @classmethod

@@ -1,4 +1,4 @@
-"""The exchange's population under load: visitors, traders and websocket subscribers.
+"""The exchange's population under load: visitors, traders, lever traders and websocket subscribers.
 
 Run against an instance in development mode (``make run``); every user creates and funds its own
 account (dev outbox codes, ``POST /api/dev/credit``), so the scenario needs nothing prepared:
@@ -8,9 +8,10 @@ account (dev outbox codes, ``POST /api/dev/credit``), so the scenario needs noth
 
 Request types in the report: ``GET``/``POST`` per API route, and ``WS`` for push: ``GLOBAL_TX
 delivery`` is the time from a trade's commit to its arrival at a subscriber, ``MARKET_DEPTH seq``
-counts depth messages and fails on a sequence gap. Settings (environment): ``LOAD_PAIRS`` (pair ids,
-default ``1,2,3``), ``LOAD_WS_URL`` (default: the address the server announces at
-``default/push_address``).
+counts depth messages and fails on a sequence gap, ``MARK delivery`` is the time from a mark tick to
+its arrival (a tick is written at most every 100 ms, so this includes up to that wait). Settings
+(environment): ``LOAD_PAIRS`` (pair ids, default ``1,2,3``), ``LOAD_WS_URL`` (default: the address the
+server announces at ``default/push_address``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import gevent
 import websocket
 from locust import FastHttpUser, User, between, events, task
 from locust.env import Environment
+from locust.exception import StopUser
 
 PAIRS = [int(p) for p in os.environ.get("LOAD_PAIRS", "1,2,3").split(",") if p.strip()]
 PASSWORD = "Load12345"
@@ -108,6 +110,16 @@ class Visitor(ApiUser):
     def news(self) -> None:
         self.api("GET", "news/categories")
 
+    @task(1)
+    def mark(self) -> None:
+        self.api("GET", f"market/mark?currency_match_id={random.choice(PAIRS)}", name="market/mark")
+
+    @task(1)
+    def ticks(self) -> None:
+        now = int(time.time() * 1000)
+        self.api("GET", f"market/ticks?currency_match_id={random.choice(PAIRS)}&from={now - 60_000}&to={now}",
+                 name="market/ticks")  # fmt: skip
+
 
 class Trader(ApiUser):
     """Logs in and places, lists and cancels limit orders around the last price; some cross."""
@@ -138,7 +150,9 @@ class Trader(ApiUser):
         offset = Decimal(random.uniform(0.0005, 0.01)).quantize(Decimal("0.0001"))
         factor = (1 + offset) if (way == "tx_in") == crosses else (1 - offset)
         price = (mid * factor).quantize(Decimal("0.0001"))
-        number = Decimal(random.uniform(0.001, 0.05)).quantize(Decimal("0.000001"))
+        # Worth at least twice the pair's minimum order value (min_notional), whatever the price.
+        least = _min_notional(self.environment).get(pair, Decimal(1)) * 2 / price
+        number = max(Decimal(random.uniform(0.001, 0.05)), least).quantize(Decimal("0.000001"), "ROUND_UP")
         self.api("POST", f"{way}/add", json={"currency_match_id": pair, "price": str(price), "number": str(number)})
 
     @task(2)
@@ -161,6 +175,103 @@ class Trader(ApiUser):
         self.api("GET", "tx_history/list")
 
 
+class LeverTrader(ApiUser):
+    """Moves USDT to its lever account, then on the open-lever pairs of ``LOAD_PAIRS`` opens positions
+    at the market price and entrusts at fixed prices, sets take-profit and stop-loss, closes one or
+    all of a pair's, cancels entrustments, and reads its panel and lists (docs/decisions.md,
+    "Leveraged contracts"). A position closed or an entrustment filled meanwhile (409: the market
+    maker's moves fire take-profits, stop-losses and entrustments) is the designed answer of that
+    race, not a failure."""
+
+    weight = 1
+    wait_time = between(1, 3)
+    MAX_OPEN = 6  # beyond this, it closes before it opens again
+
+    def on_start(self) -> None:
+        self.pairs = [m for m in _matches(self.environment) if m["id"] in PAIRS and int(m.get("open_lever", 0))]
+        if not self.pairs:
+            raise StopUser  # no pair of LOAD_PAIRS offers leverage
+        self.sign_up({"USDT": "100000"})
+        usdt = self.pairs[0]["quote_currency_id"]
+        self.api("POST", "account/transfer", json={"currency_id": usdt, "balance": "50000", "from": "change_account",
+                                                   "to": "lever_account"})  # fmt: skip
+        self.panels: dict[int, tuple[float, dict[str, Any]]] = {}
+
+    def _panel(self, pair: dict[str, Any], fresh: bool = False) -> dict[str, Any] | None:
+        """lever/deal of the pair (multiples offered, the mark), kept for 5 s unless ``fresh``."""
+        at, panel = self.panels.get(pair["id"], (0.0, {}))
+        if fresh or time.monotonic() - at > 5 or not panel:
+            panel = self.api("POST", "lever/deal", json={"currency_match_id": pair["id"]}) or {}
+            self.panels[pair["id"]] = (time.monotonic(), panel)
+        return panel if panel.get("mark") else None
+
+    def _open(self) -> list[dict[str, Any]]:
+        return (self.api("POST", "lever/my_trade", json={"status": 1}) or {}).get("data") or []
+
+    @task(4)
+    def open_at_market(self) -> None:
+        if len(self._open()) >= self.MAX_OPEN:
+            self.close_one()
+            return
+        pair = random.choice(self.pairs)
+        panel = self._panel(pair)
+        if panel is None:
+            return
+        side = random.choice((1, 2))
+        order = {"currency_match_id": pair["id"], "type": side, "status": 1, "share": random.randint(1, 3),
+                 "multiple": random.choice([m for m in panel["multiple"]["muit"] if m <= 20] or [10])}  # fmt: skip
+        position = self.api("POST", "lever/submit", json=order, name="lever/submit market")
+        if position:
+            self._set_stops(pair, position, Decimal(position.get("update_price") or panel["mark"]))
+
+    def _set_stops(self, pair: dict[str, Any], position: dict[str, Any], mark: Decimal) -> None:
+        """Take-profit 3 % and stop-loss 2 % from the mark, on the side's sides of it."""
+        step = Decimal(1).scaleb(-int(pair["price_decimals"]))
+        up, down = (mark * Decimal("1.03")).quantize(step), (mark * Decimal("0.98")).quantize(step)
+        tp, sl = (up, down) if position["type"] == 1 else ((mark * Decimal("0.97")).quantize(step),
+                                                            (mark * Decimal("1.02")).quantize(step))  # fmt: skip
+        body = {"id": position["id"], "target_profit_price": str(tp), "stop_loss_price": str(sl)}
+        self.api("POST", "lever/setstop", json=body, expected=(409,))
+
+    @task(1)
+    def entrust(self) -> None:
+        """A fixed price 1 % on the far side of the mark, so it waits; cancelled later."""
+        pair = random.choice(self.pairs)
+        panel = self._panel(pair, fresh=True)
+        if panel is None:
+            return
+        side = random.choice((1, 2))
+        step = Decimal(1).scaleb(-int(pair["price_decimals"]))
+        target = (Decimal(panel["mark"]) * (Decimal("0.99") if side == 1 else Decimal("1.01"))).quantize(step)
+        order = {"currency_match_id": pair["id"], "type": side, "status": 0, "share": 1, "multiple": 10,
+                 "target_price": str(target)}  # fmt: skip
+        self.api("POST", "lever/submit", json=order, name="lever/submit fixed price")
+
+    @task(1)
+    def cancel_entrustment(self) -> None:
+        pending = (self.api("POST", "lever/my_trade", json={"status": 0}) or {}).get("data") or []
+        if pending:
+            self.api("POST", "lever/cancel", json={"id": random.choice(pending)["id"]}, expected=(409,))
+
+    @task(2)
+    def close_one(self) -> None:
+        opened = self._open()
+        if opened:
+            self.api("POST", "lever/close", json={"id": random.choice(opened)["id"]}, expected=(409,))
+
+    @task(1)
+    def close_a_pair(self) -> None:
+        """One-click close of every position on one pair, one side or both."""
+        body = {"type": random.choice((0, 1, 2)), "currency_match_id": random.choice(self.pairs)["id"]}
+        self.api("POST", "lever/batch_close", json=body)
+
+    @task(2)
+    def positions(self) -> None:
+        pair = random.choice(self.pairs)
+        self.api("POST", "lever/dealall", json={"currency_match_id": pair["id"], "page": 1})
+        self._panel(pair, fresh=True)
+
+
 class Subscriber(User):
     """A websocket client: depth, trades and candles of one pair; reports delivery as ``WS``."""
 
@@ -173,7 +284,8 @@ class Subscriber(User):
         self.ws = websocket.create_connection(_push_url(self.environment), timeout=10)
         pair = random.choice(PAIRS)
         self.symbol = _symbols(self.environment).get(pair, "BTC/USDT")
-        for channel in (f"MARKET_DEPTH.{self.symbol}", f"GLOBAL_TX.{self.symbol}", f"KLINE.{self.symbol}"):
+        for channel in (f"MARKET_DEPTH.{self.symbol}", f"GLOBAL_TX.{self.symbol}", f"KLINE.{self.symbol}",
+                        f"MARK.{self.symbol}"):  # fmt: skip
             self.ws.send(json.dumps({"type": "sub", "params": channel}))
         self.reader = gevent.spawn(self._read)
 
@@ -203,6 +315,8 @@ class Subscriber(User):
             newest = max((c.get("time", 0) for c in message.get("completes", [])), default=0)
             if newest:
                 self._report("GLOBAL_TX delivery", max(0.0, time.time() * 1000 - newest), None, len(raw))
+        elif kind == "mark":
+            self._report("MARK delivery", max(0.0, time.time() * 1000 - message.get("time", 0)), None, len(raw))
         elif kind == "market_depth":
             seq = (message.get("depth") or {}).get("seq")
             gap = None
@@ -238,16 +352,22 @@ def _push_url(environment: Environment) -> str:
     return _cache["push"]
 
 
-def _symbols(environment: Environment) -> dict[int, str]:
-    if "symbols" not in _cache:
+def _matches(environment: Environment) -> list[dict[str, Any]]:
+    if "matches" not in _cache:
         import urllib.request
 
         with urllib.request.urlopen(f"{environment.host}/api/market/currency_matches", timeout=10) as answer:
             groups = json.load(answer)["data"]
-        _cache["symbols"] = {
-            m["id"]: m["symbol"] for group in groups for m in group.get("matches", []) if "symbol" in m
-        }
-    return _cache["symbols"]
+        _cache["matches"] = [m for group in groups for m in group.get("matches", [])]
+    return _cache["matches"]
+
+
+def _symbols(environment: Environment) -> dict[int, str]:
+    return {m["id"]: m["symbol"] for m in _matches(environment) if "symbol" in m}
+
+
+def _min_notional(environment: Environment) -> dict[int, Decimal]:
+    return {m["id"]: Decimal(m["min_notional"]) for m in _matches(environment) if "min_notional" in m}
 
 
 @events.init_command_line_parser.add_listener

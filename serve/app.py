@@ -17,7 +17,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from actors.engine import Engine
-from actors.errors import DomainError, ErrorCode
 from config.settings import Settings
 from serve.api.deps import Services
 from serve.api.routes import (
@@ -26,7 +25,9 @@ from serve.api.routes import (
     dev,
     draw,
     health,
+    lever,
     market,
+    marks,
     news,
     notify,
     personal,
@@ -40,6 +41,7 @@ from serve.api.routes import (
 from serve.errors import install_error_handlers
 from store.cache import connect_redis
 from store.db import close_db, init_db
+from store.errors import DomainError, ErrorCode
 
 API_PREFIX = "/api"
 
@@ -53,7 +55,9 @@ def api_router(settings: Settings) -> APIRouter:
         notify,
         user,
         market,
+        marks,
         trade,
+        lever,
         account,
         transfer,
         records,
@@ -78,7 +82,7 @@ def lifespan_for(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContext
         await init_db(settings)
         redis = connect_redis(settings)
         app.state.services = Services.build(settings, redis)
-        app.state.engine = Engine(settings.wallet_shards, redis)
+        app.state.engine = Engine(settings.wallet_shards, redis, lever_shards=settings.lever_shards)
         try:
             yield
         finally:

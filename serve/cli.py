@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import ipaddress
 import logging
 import signal
 import threading
@@ -14,10 +15,26 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from config.settings import get_settings
+from serve.commands.cluster import AddressOption, named_actor, on_cluster
+from serve.commands.maker import maker_app
+from serve.commands.scheduler import scheduler_app
 
 T = TypeVar("T")
 NODE_CHECK_S = 30.0  # how often `exchange up` gives a node that joined the cluster its push fanout
 app = typer.Typer(help="Operate the exchange.", no_args_is_help=True, add_completion=False)
+app.add_typer(maker_app, name="maker")
+app.add_typer(scheduler_app, name="scheduler")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address or ``localhost``) only reaches this machine. Other names are not
+    resolved: what they point at can change after the check."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 @app.command()
@@ -27,7 +44,8 @@ def up(
         typer.Option(help="join the Ray cluster at this address (host:port of its head) instead of starting one"),
     ] = None,
 ) -> None:
-    """Start everything `make run` starts, and stop it all on Ctrl-C or SIGTERM."""
+    """Start everything `make run` starts, and stop it all on Ctrl-C or SIGTERM. Outside production it
+    refuses (exit 2, nothing started) to listen on an address other than loopback."""
     from serve.stack import Stack
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -42,6 +60,15 @@ def up(
 
     trap()
     settings = get_settings()
+    if settings.env != "production" and not is_loopback(settings.http_host):
+        # Development mode serves /api/dev/* (free credits, everyone's codes): never beyond this machine.
+        typer.echo(
+            f"error: EXCHANGE_HTTP_HOST={settings.http_host} is not a loopback address, and EXCHANGE_ENV is "
+            f"{settings.env}: development and test mode serve /api/dev/* and must only listen on this machine. "
+            "Bind 127.0.0.1 (or ::1, localhost), or run with EXCHANGE_ENV=production.",
+            err=True,
+        )
+        raise typer.Exit(2)
     if address:
         settings = settings.model_copy(update={"ray_address": address})
     settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -107,16 +134,20 @@ def deposit(
     ref: Annotated[str | None, typer.Option(help="idempotency reference (default: a new one)")] = None,
 ) -> None:
     """Credit a user's account through the ledger, as a confirmed chain deposit does."""
-    from actors.money import money
+    from store.errors import DomainError
     from store.ledger import manual_deposit
+    from store.money import money
 
     value = _amount(amount)
     try:
         log = asyncio.run(
             manual_deposit(get_settings(), account=account, currency=currency, amount=value, account_code=to, ref=ref)
         )
-    except LookupError as exc:
+    except (LookupError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    except DomainError as exc:  # REF_CONFLICT: the only one a credit raises
+        typer.echo(f"error: the reference {ref} was already used for another credit", err=True)
         raise typer.Exit(1) from exc
     typer.echo(f"credited {value} {currency.upper()} to {account} ({to}); balance now {money(log.balance_after)}")
 
@@ -133,9 +164,9 @@ def chain_deposit(
     reached. Run again with the same --tx and a higher --confirmations to confirm it (idempotent)."""
     import uuid
 
-    from actors.money import money
     from store import deposits
     from store.db import close_db, init_db
+    from store.money import money
 
     value = _amount(amount)
     tx_hash = tx or "0x" + uuid.uuid4().hex + uuid.uuid4().hex
@@ -182,8 +213,8 @@ def withdrawals(
     status: Annotated[str, typer.Option(help="pending, completed, rejected or all")] = "pending",
 ) -> None:
     """List withdrawal requests (oldest first): id, user, amount, fee, chain, address, state."""
-    from actors.money import money
     from store.models import Withdrawal, WithdrawalStatus
+    from store.money import money
 
     states = {"pending": WithdrawalStatus.PENDING, "completed": WithdrawalStatus.COMPLETED,
               "rejected": WithdrawalStatus.REJECTED}  # fmt: skip
@@ -207,9 +238,9 @@ def withdrawals(
 
 
 def _decide(withdrawal_id: int, approve: bool) -> None:
-    from actors.errors import DomainError
-    from actors.money import money
     from store import withdrawals as store_withdrawals
+    from store.errors import DomainError
+    from store.money import money
 
     try:
         row = _db_run(lambda: store_withdrawals.decide(withdrawal_id, approve=approve))
@@ -311,46 +342,12 @@ def feedback(limit: Annotated[int, typer.Option(min=1, max=1000, help="how many,
 
 pairs_app = typer.Typer(help="Where pair actors run, and moving one to another node.", invoke_without_command=True)
 app.add_typer(pairs_app, name="pairs")
-AddressOption = Annotated[
-    str | None,
-    typer.Option("--address", help="the Ray cluster's address (default: RAY_ADDRESS, else the running `exchange up`)"),
-]
-
-
-def _on_cluster(address: str | None, work: Callable[[], T]) -> T:
-    """Connect to the Ray that `exchange up` runs on, run ``work``, disconnect."""
-    import ray
-
-    from serve.stack import join_ray, ray_address_file
-
-    settings = get_settings()
-    found = address or settings.ray_address
-    if not found and ray_address_file(settings).exists():
-        found = ray_address_file(settings).read_text().strip()
-    if not found:
-        typer.echo(f"error: no running exchange found (no {ray_address_file(settings)}); give --address", err=True)
-        raise typer.Exit(1)
-    try:
-        join_ray(found, log_to_driver=False, logging_level=logging.ERROR)
-    except (ConnectionError, ValueError, RuntimeError) as exc:
-        typer.echo(f"error: cannot reach the Ray cluster at {found}: {exc}", err=True)
-        raise typer.Exit(1) from exc
-    try:
-        return work()
-    finally:
-        ray.shutdown()
 
 
 def _placement() -> Any:
-    import ray
-
     from actors.pair.placement import PLACEMENT_NAME
 
-    try:
-        return ray.get_actor(PLACEMENT_NAME)
-    except ValueError as exc:
-        typer.echo("error: the exchange on this cluster has no pair placement running", err=True)
-        raise typer.Exit(1) from exc
+    return named_actor(PLACEMENT_NAME, "the exchange on this cluster has no pair placement running")
 
 
 @pairs_app.callback()
@@ -360,7 +357,7 @@ def pairs(ctx: typer.Context, address: AddressOption = None) -> None:
         return
     import ray
 
-    rows = _on_cluster(address, lambda: ray.get(_placement().pairs.remote(), timeout=60))
+    rows = on_cluster(address, lambda: ray.get(_placement().pairs.remote(), timeout=60))
     typer.echo("symbol\tnode\tpinned to\topen orders\tstate")
     for r in rows:
         opened = "-" if r["open_orders"] is None else r["open_orders"]
@@ -377,7 +374,7 @@ def move(
     commands sent meanwhile wait and go to the new actor. Prints the pause."""
     import ray
 
-    report = _on_cluster(address, lambda: ray.get(_placement().move.remote(symbol.upper(), node), timeout=300))
+    report = on_cluster(address, lambda: ray.get(_placement().move.remote(symbol.upper(), node), timeout=300))
     if "error" in report:
         typer.echo(f"error: {report['error']}", err=True)
         raise typer.Exit(1)
@@ -401,7 +398,7 @@ def nodes(address: AddressOption = None) -> None:
     def gather() -> tuple[list[Node], list[dict[str, Any]]]:
         return alive_nodes(), ray.get(_placement().pairs.remote(), timeout=60)
 
-    found, rows = _on_cluster(address, gather)
+    found, rows = on_cluster(address, gather)
     typer.echo("node\tid\tip\tpair slots\tpairs")
     for n in found:
         here = sorted(r["symbol"] for r in rows if r["node_id"] == n.id)

@@ -10,15 +10,20 @@ import logging
 from http import HTTPStatus
 from typing import Any, NamedTuple
 
+import asyncpg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from pydantic_core import PydanticCustomError
+from ray.exceptions import RayActorError, RayTaskError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from tortoise.exceptions import DBConnectionError
 
-from actors.errors import DomainError, ErrorCode
 from serve.i18n import N_, translate
+from store.errors import DomainError, ErrorCode
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +54,10 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.ALREADY_BOUND: Outcome(CODE_ERROR, 409, N_("This account is already bound")),
     ErrorCode.AREA_INVALID: Outcome(CODE_ERROR, 400, N_("Please choose a valid country or region")),
     ErrorCode.PAY_PASSWORD_TARGET_MISSING: Outcome(CODE_ERROR, 400, N_("Bind an e-mail or phone number first")),
+    ErrorCode.RESET_THROTTLED: Outcome(
+        CODE_ERROR, 429, N_("Too many failed password resets, please try again in {minutes} minutes")
+    ),
+    ErrorCode.LOGIN_PASSWORD_WRONG: Outcome(CODE_ERROR, 400, N_("The login password is incorrect")),
     ErrorCode.CODE_INVALID: Outcome(CODE_ERROR, 400, N_("The verification code is wrong or has expired")),
     ErrorCode.CODE_TOO_SOON: Outcome(
         CODE_ERROR, 429, N_("A code was just sent, please try again in {seconds} seconds")
@@ -56,6 +65,9 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.CODE_ATTEMPTS_EXCEEDED: Outcome(CODE_ERROR, 429, N_("Too many wrong codes, please request a new one")),
     ErrorCode.CODE_TARGET_NOT_OWN: Outcome(
         CODE_ERROR, 403, N_("This code can only be sent to your own e-mail or phone")
+    ),
+    ErrorCode.CODE_THROTTLED: Outcome(
+        CODE_ERROR, 429, N_("Too many wrong verification codes, please try again in {minutes} minutes")
     ),
     ErrorCode.INSUFFICIENT_BALANCE: Outcome(CODE_ERROR, 400, N_("Insufficient balance")),
     ErrorCode.ACCOUNT_TYPE_NOT_ALLOWED: Outcome(CODE_ERROR, 400, N_("This account cannot hold that currency")),
@@ -81,13 +93,26 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.MEMO_REQUIRED: Outcome(CODE_ERROR, 400, N_("Please enter the memo")),
     ErrorCode.ADDRESS_REQUIRED_BIND: Outcome(CODE_ERROR, 400, N_("Please enter the address")),
     ErrorCode.DEPOSIT_UNCONFIRMED: Outcome(
-        CODE_ERROR, 400, N_("{amount} of your balance is waiting for deposit confirmations and cannot be withdrawn yet")
+        CODE_ERROR,
+        400,
+        N_("Withdrawals open once your {currency} deposit of {amount} has {confirmations} confirmations"),
     ),
+    ErrorCode.REF_CONFLICT: Outcome(CODE_ERROR, 409, N_("This request conflicts with an earlier one")),
+    ErrorCode.AMOUNT_ABOVE_MAX: Outcome(CODE_ERROR, 400, N_("The amount can be at most {max}")),
+    ErrorCode.SECURITY_COOLDOWN: Outcome(
+        CODE_ERROR,
+        403,
+        N_("Withdrawals are paused for {hours} hours after a security change; they open at {opens} UTC"),
+    ),
+    ErrorCode.PRICE_STALE: Outcome(CODE_ERROR, 503, N_("Prices are updating, please try again")),
     ErrorCode.UPLOAD_TOO_LARGE: Outcome(CODE_ERROR, 413, N_("The image can be at most {mb} MB")),
     ErrorCode.REAL_NAME_SUBMITTED: Outcome(
         CODE_ERROR, 409, N_("Your real-name information has already been submitted")
     ),
     ErrorCode.IMAGE_NOT_OWN: Outcome(CODE_ERROR, 400, N_("Please upload the image again")),
+    ErrorCode.UPLOAD_QUOTA: Outcome(
+        CODE_ERROR, 429, N_("You can upload {count} images or {mb} MB a day; please try again tomorrow")
+    ),
     ErrorCode.SIGN_INVALID: Outcome(CODE_ERROR, 403, N_("Invalid signature")),
     ErrorCode.REQUEST_EXPIRED: Outcome(CODE_ERROR, 403, N_("The request has expired, please try again")),
     ErrorCode.NOT_YOUR_ACCOUNT: Outcome(CODE_ERROR, 403, N_("You can only act for your own account")),
@@ -103,12 +128,52 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.ORDER_NOT_OPEN: Outcome(CODE_ERROR, 409, N_("The order is no longer open")),
     ErrorCode.PAIR_UNAVAILABLE: Outcome(CODE_ERROR, 503, N_("Trading is busy, please try again")),
     ErrorCode.PERIOD_UNKNOWN: Outcome(CODE_ERROR, 400, N_("Unknown chart period")),
+    ErrorCode.PRICE_TOO_HIGH: Outcome(CODE_ERROR, 400, N_("The price can be at most {max}")),
+    ErrorCode.QUANTITY_TOO_LARGE: Outcome(CODE_ERROR, 400, N_("The quantity can be at most {max}")),
+    ErrorCode.NOTIONAL_TOO_SMALL: Outcome(CODE_ERROR, 400, N_("The order value must be at least {min} {currency}")),
+    ErrorCode.PRICE_OUT_OF_BAND: Outcome(
+        CODE_ERROR, 400, N_("The price must be between {low} and {high}, around the market price")
+    ),
+    ErrorCode.TOO_MANY_OPEN_ORDERS: Outcome(
+        CODE_ERROR, 400, N_("You can have at most {max} open orders on this pair; cancel some first")
+    ),
     # Retried by the engine while the move lasts; a caller sees it only if the move outlasts the wait.
     ErrorCode.PAIR_MOVING: Outcome(CODE_ERROR, 503, N_("Trading is busy, please try again")),
+    ErrorCode.LEVER_NOT_OFFERED: Outcome(CODE_ERROR, 400, N_("Leveraged trading is not offered on this pair")),
+    ErrorCode.LEVER_PRICE_REQUIRED: Outcome(CODE_ERROR, 400, N_("Please enter the entrustment price")),
+    ErrorCode.LEVER_MULTIPLE_REQUIRED: Outcome(CODE_ERROR, 400, N_("Please choose a multiple")),
+    ErrorCode.LEVER_HANDS_REQUIRED: Outcome(CODE_ERROR, 400, N_("Please enter the number of hands")),
+    ErrorCode.LEVER_MULTIPLE_INVALID: Outcome(CODE_ERROR, 400, N_("This pair offers the multiples {multiples}")),
+    ErrorCode.LEVER_HANDS_RANGE: Outcome(CODE_ERROR, 400, N_("A position can have 1 to {max} hands")),
+    ErrorCode.LEVER_TARGET_REACHED: Outcome(
+        CODE_ERROR, 400, N_("The market price has already reached {price}: open at the market price instead")
+    ),
+    ErrorCode.LEVER_EXPOSURE: Outcome(
+        CODE_ERROR, 400, N_("This pair cannot take more positions on this side now, please try later")
+    ),
+    ErrorCode.LEVER_POSITION_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Position not found")),
+    ErrorCode.LEVER_POSITION_NOT_OPEN: Outcome(CODE_ERROR, 409, N_("The position is no longer open")),
+    ErrorCode.LEVER_NOT_ENTRUSTED: Outcome(CODE_ERROR, 409, N_("The entrustment is no longer pending")),
+    ErrorCode.LEVER_TAKE_PROFIT_ABOVE: Outcome(
+        CODE_ERROR, 400, N_("The take-profit price must be above the market price {price}")
+    ),
+    ErrorCode.LEVER_TAKE_PROFIT_BELOW: Outcome(
+        CODE_ERROR, 400, N_("The take-profit price must be below the market price {price}")
+    ),
+    ErrorCode.LEVER_STOP_LOSS_BELOW: Outcome(
+        CODE_ERROR, 400, N_("The stop-loss price must be below the market price {price}")
+    ),
+    ErrorCode.LEVER_STOP_LOSS_ABOVE: Outcome(
+        CODE_ERROR, 400, N_("The stop-loss price must be above the market price {price}")
+    ),
+    ErrorCode.LEVER_MARGIN_IN_USE: Outcome(
+        CODE_ERROR, 400, N_("At most {max} can leave the lever account while its positions are open")
+    ),
     ErrorCode.NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Not found")),
     ErrorCode.SETTING_UNKNOWN: Outcome(CODE_ERROR, 404, N_("Unknown setting")),
     ErrorCode.BAD_REQUEST: Outcome(CODE_ERROR, 400, N_("Invalid request")),
     ErrorCode.DUPLICATE_SUBMIT: Outcome(CODE_IGNORED, 409, N_("The same request is already being processed")),
+    ErrorCode.SERVICE_UNAVAILABLE: Outcome(CODE_ERROR, 503, N_("The service is busy, please try again")),
     ErrorCode.INTERNAL: Outcome(CODE_ERROR, 500, N_("System error, please try again later.")),
 }
 
@@ -152,6 +217,7 @@ FIELD_LABELS: dict[str, str] = {
     "re_password": N_("Repeat password"),
     "new_password": N_("New password"),
     "old_password": N_("Old password"),
+    "login_password": N_("Login password"),
     "secondary_password": N_("Confirm password"),
     "sms_code": N_("Verification code"),
     "auth_code": N_("Verification code"),
@@ -234,6 +300,37 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
-        outcome = ERRORS[ErrorCode.INTERNAL]
+        if unavailable(exc):
+            log.warning("%s %s: a dependency is unavailable: %r", request.method, request.url.path, exc)
+            outcome = ERRORS[ErrorCode.SERVICE_UNAVAILABLE]
+        else:
+            log.exception("unhandled error on %s %s", request.method, request.url.path)
+            outcome = ERRORS[ErrorCode.INTERNAL]
         return envelope(None, translate(outcome.message, lang_of(request)), outcome.code, outcome.status)
+
+
+# A database, Redis or actor that cannot be reached right now (a restart, a failover): the request may
+# succeed if sent again, so it is a 503, not a 500.
+TRANSIENT: tuple[type[BaseException], ...] = (
+    ConnectionError,  # refused, reset, aborted (asyncpg, aiosqlite and the standard library raise these)
+    asyncpg.exceptions.InterfaceError,  # the connection is gone (ConnectionDoesNotExistError)
+    asyncpg.exceptions.PostgresConnectionError,  # cannot connect now (starting up)
+    asyncpg.exceptions.OperatorInterventionError,  # terminated by an administrator command (a restart)
+    DBConnectionError,
+    RedisConnectionError,
+    RedisTimeoutError,
+    RayActorError,
+)
+
+
+def unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it, also across a Ray call) means a dependency is unavailable."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, TRANSIENT):
+            return True
+        cause = getattr(current, "cause", None) if isinstance(current, RayTaskError) else None
+        current = cause if isinstance(cause, BaseException) else current.__cause__ or current.__context__
+    return False

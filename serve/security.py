@@ -3,27 +3,30 @@
 - Passwords: argon2id (argon2-cffi), hashed off the event loop.
 - Sessions: a random token handed to the client once; Redis keeps only its SHA-256, with a TTL.
 - Codes: six digits from ``secrets``, kept in Redis with a TTL; one send per target per resend
-  window; a few wrong guesses burn the code.
-- Login throttle: failures counted per account and per client address within a window.
+  window. A guess is checked by one Redis script (count, compare, burn), so parallel guesses never
+  get more than ``code_max_attempts`` comparisons; wrong guesses are also limited per target and per
+  client address within a window. A phone target carries its dialling code (``code_target``).
+- Throttles: login failures, and failed password resets, counted per account and per client address.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
 import math
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
 
-from actors.errors import DomainError, ErrorCode
 from config.settings import Settings
+from store.errors import DomainError, ErrorCode
 from store.sessions import PREFIX, Sessions
 
-__all__ = ["Codes", "LoginThrottle", "Sessions", "hash_password", "verify_password"]
+__all__ = ["Codes", "LoginThrottle", "ResetThrottle", "Sessions", "code_target", "hash_password", "verify_password"]
 
 _hasher = PasswordHasher()
 # Verified against when the account does not exist, so both paths cost the same.
@@ -44,12 +47,55 @@ async def verify_password(password_hash: str | None, password: str) -> bool:
     return await asyncio.to_thread(_check)
 
 
+def code_target(kind: Literal["email", "mobile"], account: str, country_code: str | None = "") -> str:
+    """The name a code is kept under: an e-mail in lower case, a phone number with its dialling code,
+    so a code sent to +1 5551234 never verifies +44 5551234."""
+    return account.lower() if kind == "email" else f"+{country_code or ''} {account}"
+
+
+# Checks one guess atomically. KEYS: the code, its miss count, the target's and the address's
+# failure counts (the last may be absent). ARGV: the guess, code_max_attempts, the target and address
+# limits, their window (s). Answers {status, seconds}: 1 right (the code is burnt), 0 wrong or no code,
+# -1 wrong and the code's last attempt (burnt), -2 throttled for ``seconds``. Lua strings are
+# interned, so ``==`` compares references and leaks no timing about the code.
+_CHECK_CODE = """
+local limits = {tonumber(ARGV[3]), tonumber(ARGV[4])}
+for i = 3, #KEYS do
+  if tonumber(redis.call('GET', KEYS[i]) or '0') >= limits[i - 2] then
+    return {-2, math.max(redis.call('TTL', KEYS[i]), 1)}
+  end
+end
+local code = redis.call('GET', KEYS[1])
+if not code then return {0, 0} end
+local tries = redis.call('INCR', KEYS[2])
+if tries == 1 then redis.call('EXPIRE', KEYS[2], math.max(redis.call('TTL', KEYS[1]), 1)) end
+if tries <= tonumber(ARGV[2]) and code == ARGV[1] then
+  redis.call('DEL', KEYS[1], KEYS[2])
+  return {1, 0}
+end
+for i = 3, #KEYS do
+  redis.call('SET', KEYS[i], 0, 'NX', 'EX', ARGV[5])
+  redis.call('INCR', KEYS[i])
+end
+if tries >= tonumber(ARGV[2]) then
+  redis.call('DEL', KEYS[1], KEYS[2])
+  return {-1, 0}
+end
+return {0, 0}
+"""
+
+
 @dataclass(frozen=True)
 class Codes:
-    """Verification codes per (purpose, target). Purposes are the spec's send types."""
+    """Verification codes per (purpose, target). Purposes are the spec's send types; targets come
+    from :func:`code_target`."""
 
     redis: Redis
     settings: Settings
+    _check: AsyncScript = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_check", self.redis.register_script(_CHECK_CODE))
 
     async def reserve_send(self, target: str) -> None:
         """Claim the send window of a target, or raise CODE_TOO_SOON with the seconds left."""
@@ -66,24 +112,25 @@ class Codes:
             await pipe.execute()
         return code
 
-    async def consume(self, purpose: int, target: str, code: str) -> None:
-        """Check a code and burn it. Raises CODE_INVALID, or CODE_ATTEMPTS_EXCEEDED after too many misses."""
-        key = f"{PREFIX}code:{purpose}:{target}"
-        expected = await self.redis.get(key)
-        # Bytes, not str: compare_digest refuses str with non-ASCII characters (a TypeError, so a 500).
-        if expected is not None and hmac.compare_digest(expected.encode(), code.encode(errors="surrogatepass")):
-            if await self.redis.delete(key):
-                return
-            raise DomainError(ErrorCode.CODE_INVALID)  # a concurrent request used it first
-        if expected is None:
-            raise DomainError(ErrorCode.CODE_INVALID)
-        tries_key = f"{PREFIX}code_tries:{purpose}:{target}"
-        tries = await self.redis.incr(tries_key)
-        await self.redis.expire(tries_key, self.settings.code_ttl_seconds)
-        if tries >= self.settings.code_max_attempts:
-            await self.redis.delete(key, tries_key)
-            raise DomainError(ErrorCode.CODE_ATTEMPTS_EXCEEDED)
-        raise DomainError(ErrorCode.CODE_INVALID)
+    async def consume(self, purpose: int, target: str, code: str, *, ip: str | None = None) -> None:
+        """Check a code and burn it. Raises CODE_INVALID, CODE_ATTEMPTS_EXCEEDED on the last allowed
+        miss, or CODE_THROTTLED (with the minutes left) once the target, or the client address ``ip``,
+        has had too many wrong codes within the window; a throttled guess is not compared."""
+        s = self.settings
+        keys = [f"{PREFIX}code:{purpose}:{target}", f"{PREFIX}code_tries:{purpose}:{target}",
+                f"{PREFIX}code_fail:target:{target}"]  # fmt: skip
+        if ip is not None:
+            keys.append(f"{PREFIX}code_fail:ip:{ip}")
+        # Bytes: a lone surrogate (legal in JSON) must reach the comparison, not fail to encode.
+        guess = code.encode("utf-8", "surrogatepass")
+        args = [guess, s.code_max_attempts, s.code_target_max_failures, s.code_ip_max_failures,
+                s.code_fail_window_seconds]  # fmt: skip
+        status, seconds = await self._check(keys=keys, args=args)
+        if status == 1:
+            return
+        if status == -2:
+            raise DomainError(ErrorCode.CODE_THROTTLED, minutes=math.ceil(int(seconds) / 60))
+        raise DomainError(ErrorCode.CODE_ATTEMPTS_EXCEEDED if status == -1 else ErrorCode.CODE_INVALID)
 
 
 @dataclass(frozen=True)
@@ -96,11 +143,19 @@ class LoginThrottle:
 
     redis: Redis
     settings: Settings
+    name: ClassVar[str] = "login_fail"
+    error: ClassVar[ErrorCode] = ErrorCode.LOGIN_THROTTLED
+
+    def _limits(self) -> tuple[int, int, int]:
+        """(failures per account, failures per address, window in seconds)."""
+        s = self.settings
+        return s.login_max_failures, s.login_ip_max_failures, s.login_lock_seconds
 
     def _keys(self, account: str, ip: str) -> list[tuple[str, int]]:
+        per_account, per_ip, _ = self._limits()
         return [
-            (f"{PREFIX}login_fail:acct:{account}", self.settings.login_max_failures),
-            (f"{PREFIX}login_fail:ip:{ip}", self.settings.login_ip_max_failures),
+            (f"{PREFIX}{self.name}:acct:{account}", per_account),
+            (f"{PREFIX}{self.name}:ip:{ip}", per_ip),
         ]
 
     async def check(self, account: str, ip: str) -> None:
@@ -108,19 +163,31 @@ class LoginThrottle:
             count = await self.redis.get(key)
             if count is not None and int(count) >= limit:
                 ttl = max(await self.redis.ttl(key), 1)
-                raise DomainError(ErrorCode.LOGIN_THROTTLED, minutes=math.ceil(ttl / 60))
+                raise DomainError(self.error, minutes=math.ceil(ttl / 60))
 
     async def failed(self, account: str, ip: str) -> None:
         async with self.redis.pipeline(transaction=True) as pipe:
             for key, _ in self._keys(account, ip):
                 # SET NX starts the window on the first failure; INCR keeps its TTL.
-                pipe.set(key, 0, nx=True, ex=self.settings.login_lock_seconds)
+                pipe.set(key, 0, nx=True, ex=self._limits()[2])
                 pipe.incr(key)
             await pipe.execute()
 
     async def succeeded(self, account: str) -> None:
-        await self.redis.delete(f"{PREFIX}login_fail:acct:{account}")
+        await self.redis.delete(f"{PREFIX}{self.name}:acct:{account}")
 
     async def reset(self, account: str) -> None:
         """A verified password reset lifts the account's lock."""
         await self.succeeded(account)
+
+
+@dataclass(frozen=True)
+class ResetThrottle(LoginThrottle):
+    """Failed password resets (unknown account, wrong code) per account and per client address."""
+
+    name: ClassVar[str] = "reset_fail"
+    error: ClassVar[ErrorCode] = ErrorCode.RESET_THROTTLED
+
+    def _limits(self) -> tuple[int, int, int]:
+        s = self.settings
+        return s.reset_max_failures, s.reset_ip_max_failures, s.reset_window_seconds

@@ -96,23 +96,17 @@ async def prepare_database(settings: Settings) -> dict[str, int]:
 
 
 async def engine_facts(settings: Settings) -> list[tuple[int, str]]:
-    """The pairs that get an actor, and the order-id floor raised past every stored order."""
-    from actors.engine import raise_id_floor
-    from store.cache import connect_redis
+    """The pairs that get an actor."""
     from store.db import close_db, init_db
-    from store.models import CurrencyMatch, Order
+    from store.models import CurrencyMatch
 
     await init_db(settings)
-    redis = connect_redis(settings)
     try:
-        last = await Order.all().order_by("-id").first()
-        await raise_id_floor(redis, last.id if last else 0)
         query = CurrencyMatch.filter(open_change=True).prefetch_related("base_currency", "quote_currency")
         if settings.pair_ids:
             query = query.filter(id__in=settings.pair_ids)
         return [(p.id, f"{p.base_currency.code}/{p.quote_currency.code}") for p in await query.order_by("sort", "id")]
     finally:
-        await redis.aclose()
         await close_db()
 
 
@@ -206,6 +200,7 @@ class Stack:
         if self.after_ray_init is not None:
             self.after_ray_init()
         self._start_engine(self.settings)
+        self._start_scheduler(self.settings)
         self._start_fanout(self.settings)
         # The API comes up last: once /api/ answers, push and the engine are already there.
         self._deploy(self.settings)
@@ -283,6 +278,7 @@ class Stack:
         placed = ray.get(self.placement.start.remote(), timeout=180)
         log.info("engine up: %d wallet shards, %d pairs on %s", settings.wallet_shards, len(self.pairs),
                  sorted({p["node"] for p in placed}))  # fmt: skip
+        self._start_lever(config, settings.lever_shards)
         if settings.market_maker_on and self.pairs:
             from actors.maker.actor import MarketMaker
 
@@ -291,6 +287,36 @@ class Stack:
             )
             self.actors["market-maker"] = maker
             ray.get(maker.start.remote(), timeout=120)
+
+    def _start_lever(self, config: dict[str, Any], shards: int) -> None:
+        """The LeverShards (after the pairs: they follow the pairs' mark ticks); the stack owns them. Run
+        again, it starts only those that are not running."""
+        import ray
+
+        from actors.lever.actor import LeverShard, lever_name
+
+        started = []
+        for index in range(shards):
+            name = lever_name(index)
+            try:
+                running = ray.get_actor(name)
+            except ValueError:  # none yet, or it was stopped: start one
+                running = None
+            if running is not None and name in self.actors:
+                continue  # keep the first handle: a non-detached actor lives as long as its owner's handle
+            self.actors[name] = running or LeverShard.options(name=name).remote(index, config)
+            started.append(self.actors[name])
+        ray.get([a.ping.remote() for a in started], timeout=180)
+
+    def _start_scheduler(self, settings: Settings) -> None:
+        """The Scheduler (calendar work: overnight fees ...); it runs what is owed from its constructor."""
+        import ray
+
+        from actors.scheduler.actor import SCHEDULER_NAME, Scheduler
+
+        config = settings.model_dump(mode="json")
+        self.actors[SCHEDULER_NAME] = Scheduler.options(name=SCHEDULER_NAME, get_if_exists=True).remote(config)
+        ray.get(self.actors[SCHEDULER_NAME].status.remote(), timeout=120)
 
     def _start_fanout(self, settings: Settings) -> None:
         """One Fanout on every node (they share WS_PORT on a host: SO_REUSEPORT). Run again, it
@@ -317,7 +343,7 @@ class Stack:
             # The stack keeps the handles: a non-detached actor lives as long as its owner holds a reference.
             self.fanouts[node.label] = running or Fanout.options(
                 name=name, scheduling_strategy=NodeAffinitySchedulingStrategy(node.id, soft=False)
-            ).remote(config)
+            ).remote(config, [symbol for _, symbol in self.pairs])  # their public channels exist
             added.append(self.fanouts[node.label])
         ray.get([f.start.remote() for f in added], timeout=60)
 

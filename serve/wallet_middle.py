@@ -21,14 +21,14 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from tortoise.exceptions import IntegrityError
 
-from actors.errors import DomainError, ErrorCode
 from config.settings import Settings
-from serve.api.deps import CurrentUser, Lang, Svc
+from serve.api.deps import CurrentUser, Lang, Svc, client_ip
 from serve.api.forms import read_fields
 from serve.api.routes.draw import ADDRESS_BOUND, addr_public, address_ok
 from serve.app import lifespan_for
 from serve.errors import envelope, install_error_handlers
 from serve.i18n import N_, translate
+from store.errors import DomainError, ErrorCode
 from store.models import Currency, CurrencyProtocol, User, WithdrawAddress
 
 ROUTE_PREFIX = "/walletMiddle"
@@ -122,7 +122,7 @@ async def bind_draw_address(request: Request, user: CurrentUser, svc: Svc, lang:
     target = user.email or user.mobile or ""
     if not code or len(code) > 16 or not target:
         raise DomainError(ErrorCode.CODE_INVALID)
-    await svc.codes.consume(DRAW_ADDRESS_CODE, target, code)
+    await svc.codes.consume(DRAW_ADDRESS_CODE, target, code, ip=client_ip(request))
     try:
         row, _ = await WithdrawAddress.get_or_create(user_id=user.id, currency_id=protocol.currency_id,  # type: ignore[attr-defined]
                                                      currency_protocol_id=protocol.id, address=address)  # fmt: skip

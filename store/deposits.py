@@ -49,7 +49,8 @@ async def report(*, address: str, memo: str, amount: Decimal, confirmations: int
     the currency's confirmations are reached. Idempotent by ``tx_hash`` (also the ledger ref).
 
     Amounts below the currency's ``recharge_min`` are recorded as BELOW_MINIMUM and never credited.
-    Raises LookupError for an unknown address and ValueError for a hash already used by another transfer.
+    Raises LookupError for an unknown address, and ValueError for a hash already used by another
+    transfer or an amount above the currency's ``max_amount`` (nothing is recorded then).
     """
     target = await DepositAddress.get_or_none(address=address, memo=memo).prefetch_related(
         "currency_protocol__currency"
@@ -58,6 +59,7 @@ async def report(*, address: str, memo: str, amount: Decimal, confirmations: int
         raise LookupError(f"no deposit address {address!r}" + (f" with memo {memo!r}" if memo else ""))
     protocol = target.currency_protocol
     currency: Currency = protocol.currency
+    ledger.check_max_amount(currency, amount)
     row, created = await ChainDeposit.get_or_create(
         tx_hash=tx_hash,
         defaults={
@@ -100,10 +102,15 @@ async def report(*, address: str, memo: str, amount: Decimal, confirmations: int
     return Outcome(row, credited)
 
 
-async def unconfirmed_for_withdrawal(uid: int, currency_id: int, confirmations: int) -> Decimal:
-    """What the user's credited deposits of a currency with fewer than ``confirmations`` add up to: an
-    amount that may be traded but not yet withdrawn (spec: 1 confirmation to credit, 6 to withdraw)."""
-    amounts = await ChainDeposit.filter(
-        user_id=uid, currency_id=currency_id, status=DepositStatus.CREDITED, confirmations__lt=confirmations
-    ).values_list("amount", flat=True)
-    return sum((Decimal(a) for a in amounts), Decimal(0))
+async def first_unconfirmed(uid: int, confirmations: int, conn: BaseDBAsyncClient | None = None) -> ChainDeposit | None:
+    """The user's oldest credited chain deposit, of any currency, with fewer than ``confirmations``.
+
+    Spec: 1 confirmation to credit, 6 to withdraw. Credited funds can be traded or converted into any
+    other currency at once, so while such a deposit exists the user may withdraw nothing at all."""
+    return (
+        await ChainDeposit.filter(user_id=uid, status=DepositStatus.CREDITED, confirmations__lt=confirmations)
+        .using_db(conn)
+        .order_by("id")
+        .prefetch_related("currency")
+        .first()
+    )

@@ -1,10 +1,16 @@
 """The ledger: balance changes and their journal rows, applied in one transaction.
 
-Every change names a unique ``ref`` (``o42:freeze``, ``t7:1:base``, a chain transaction hash ...);
-a batch whose first ref is already journaled was applied before and is skipped, so every operation
-is idempotent. Rows are locked (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite serialises writers) in
-a fixed order and the new values are computed in ``Decimal``: SQLite keeps NUMERIC as text and would
-add in floating point. The wallet actors call these functions; so does the operator's deposit.
+Every change names a unique ``ref`` (``o42:freeze``, ``t7:1:base``, a chain transaction hash ...).
+A batch whose refs are all journaled with the same facts (account, currency, amounts) was applied
+before and is skipped, so every operation is idempotent; a ref journaled with other facts is a
+different operation under a used name and is refused (REF_CONFLICT), never taken for a replay.
+Rows that record pending work (an order's hold, a trade side to settle) are written and deleted in
+the transaction of the balance change that makes or ends that work.
+
+Rows are locked (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite serialises writers) in a fixed order,
+the journal is read under those locks, and the new values are computed in ``Decimal``: SQLite keeps
+NUMERIC as text and would add in floating point. The wallet actors call these functions; so does
+the operator's deposit.
 """
 
 from __future__ import annotations
@@ -18,13 +24,14 @@ from operator import or_
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q
+from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
-from actors.errors import DomainError, ErrorCode
 from config.settings import Settings
 from store import users
 from store.db import retry_busy
-from store.models import Account, AccountLog, AccountType, Currency, FeeLedger
+from store.errors import DomainError, ErrorCode
+from store.models import Account, AccountLog, AccountType, Currency, FeeLedger, PendingSettlement
 
 LOG_DEPOSIT = "deposit"
 ZERO = Decimal(0)
@@ -75,20 +82,29 @@ def account_type_of(code: str) -> AccountType:
 Also = Callable[[BaseDBAsyncClient], Awaitable[None]]
 
 
+@dataclass(frozen=True)
+class Op:
+    """One operation of a group commit (``apply_debits``): its changes, and what is written with
+    them if it applies: ``rows`` to create (an order freeze's ``OrderHold``, created in bulk with
+    the batch's others) and ``also`` to run in the transaction (like ``apply``'s)."""
+
+    changes: list[Change]
+    rows: tuple[Model, ...] = ()
+    also: Also | None = None
+
+
 @retry_busy
 async def apply(changes: list[Change], fee: Fee | None = None, also: Also | None = None) -> bool:
     """Apply a batch atomically. Returns False (and changes nothing) if it was applied before.
 
     ``also`` runs inside the same transaction after the balances and journal rows are written; what
     it writes commits or rolls back with them (it runs again if SQLite makes the whole batch retry).
-    Raises INSUFFICIENT_BALANCE if any balance or lock would go below zero; nothing is written then.
+    A settlement (``fee``) is idempotent by its (trade, side) and deletes that side's
+    ``PendingSettlement`` row in its transaction (also when it finds itself settled before).
+    Raises INSUFFICIENT_BALANCE if any balance or lock would go below zero, and REF_CONFLICT if a
+    ref is journaled with other facts (or only some of the batch's refs are); nothing is written then.
     """
     async with in_transaction() as conn:
-        if fee is not None:
-            if await FeeLedger.filter(trade_id=fee.trade_id, side=fee.side).using_db(conn).exists():
-                return False
-        elif await AccountLog.filter(ref=changes[0].ref).using_db(conn).exists():
-            return False
         accounts: dict[Key, Account] = {}
         for change in sorted(changes, key=lambda c: c.key):
             if change.key in accounts:
@@ -103,6 +119,15 @@ async def apply(changes: list[Change], fee: Fee | None = None, also: Also | None
                 .using_db(conn)
                 .get()
             )
+        # Looked up under the row locks: a batch that raced this one and committed first is seen.
+        replayed = _replayed(changes, await _journaled([c.ref for c in changes], conn))
+        if fee is not None:
+            await PendingSettlement.filter(trade_id=fee.trade_id, side=fee.side).using_db(conn).delete()
+            settled = await FeeLedger.filter(trade_id=fee.trade_id, side=fee.side).using_db(conn).exists()
+            if settled != replayed:  # a settled side whose journal differs, or refs another batch used
+                raise DomainError(ErrorCode.REF_CONFLICT)
+        if replayed:
+            return False
         logs = []
         for change in changes:
             account = accounts[change.key]
@@ -124,19 +149,18 @@ async def apply(changes: list[Change], fee: Fee | None = None, also: Also | None
 
 
 @retry_busy
-async def apply_debits(ops: list[list[Change]]) -> list[bool | DomainError]:
+async def apply_debits(ops: list[Op]) -> list[bool | DomainError]:
     """Apply many independent operations on existing accounts in one transaction (group commit).
 
-    Each operation is all-or-nothing and answers like ``apply``: True, False if its first ref was
-    applied before (or earlier in ``ops``), or the DomainError that refused it (INSUFFICIENT_BALANCE,
-    also for an account that does not exist yet: nothing can be debited from it). One operation's
-    refusal does not affect the others. Rows are locked in key order, as ``apply`` locks them.
+    Each operation is all-or-nothing and answers like ``apply``: True (its ``rows`` and ``also`` are
+    written with it), False if it was applied before (or earlier in ``ops``) with the same facts, or the
+    DomainError that refused it: INSUFFICIENT_BALANCE (also for an account that does not exist yet:
+    nothing can be debited from it) or REF_CONFLICT. One operation's refusal does not affect the
+    others. Rows are locked in key order, as ``apply`` locks them.
     """
     results: list[bool | DomainError] = [False] * len(ops)
     async with in_transaction() as conn:
-        refs = [op[0].ref for op in ops]
-        seen = set(await AccountLog.filter(ref__in=refs).using_db(conn).values_list("ref", flat=True))
-        keys = {c.key for op in ops for c in op}
+        keys = {c.key for op in ops for c in op.changes}
         match = reduce(or_, (Q(user_id=u, currency_id=c, account_type=AccountType(t)) for u, c, t in keys))
         locked = (
             await Account.filter(match)
@@ -145,13 +169,19 @@ async def apply_debits(ops: list[list[Change]]) -> list[bool | DomainError]:
             .using_db(conn)
         )
         accounts = {(a.user_id, a.currency_id, int(a.account_type)): a for a in locked}  # type: ignore[attr-defined]
+        journaled = await _journaled([c.ref for op in ops for c in op.changes], conn)  # under the locks
         touched: dict[Key, Account] = {}
         logs: list[AccountLog] = []
+        rows: list[Model] = []
+        alsos: list[Also] = []
         for index, op in enumerate(ops):
-            if op[0].ref in seen:
+            try:
+                if _replayed(op.changes, journaled):
+                    continue
+            except DomainError as exc:
+                results[index] = exc
                 continue
-            seen.add(op[0].ref)
-            tried = _try(op, accounts)
+            tried = _try(op.changes, accounts)
             if tried is None:
                 results[index] = DomainError(ErrorCode.INSUFFICIENT_BALANCE)
                 continue
@@ -159,13 +189,43 @@ async def apply_debits(ops: list[list[Change]]) -> list[bool | DomainError]:
             for key, (balance, lock) in after.items():
                 accounts[key].balance, accounts[key].lock_balance = balance, lock
                 touched[key] = accounts[key]
-            logs.extend(_log(change, balance) for change, balance in zip(op, balances, strict=True))
+            new_logs = [_log(change, balance) for change, balance in zip(op.changes, balances, strict=True)]
+            journaled.update((log.ref, log) for log in new_logs)  # type: ignore[misc]
+            logs.extend(new_logs)
+            rows.extend(op.rows)
+            if op.also is not None:
+                alsos.append(op.also)
             results[index] = True
         for key in sorted(touched):
             await touched[key].save(using_db=conn, update_fields=["balance", "lock_balance", "updated_at"])
         if logs:
             await AccountLog.bulk_create(logs, using_db=conn)
+        for model in {type(row) for row in rows}:
+            await model.bulk_create([row for row in rows if type(row) is model], using_db=conn)
+        for also in alsos:
+            await also(conn)
     return results
+
+
+async def _journaled(refs: list[str], conn: BaseDBAsyncClient) -> dict[str, AccountLog]:
+    """The journal rows of these refs that exist, by ref."""
+    return {row.ref: row for row in await AccountLog.filter(ref__in=refs).using_db(conn)}  # type: ignore[misc]
+
+
+def _replayed(changes: list[Change], journaled: dict[str, AccountLog]) -> bool:
+    """True if every change is journaled under its ref with the same facts (the batch was applied
+    before), False if none is. Raises REF_CONFLICT otherwise: a ref already names another change."""
+    found = [journaled.get(c.ref) for c in changes]
+    if not any(found):
+        return False
+    if all(row is not None and _same(c, row) for c, row in zip(changes, found, strict=True)):
+        return True
+    raise DomainError(ErrorCode.REF_CONFLICT)
+
+
+def _same(change: Change, row: AccountLog) -> bool:
+    facts = (row.user_id, row.currency_id, int(row.account_type), row.amount, row.lock_amount)  # type: ignore[attr-defined]
+    return facts == (change.uid, change.currency_id, int(change.account_type), change.balance, change.lock)
 
 
 def _try(
@@ -203,6 +263,13 @@ def _log(change: Change, balance_after: Decimal) -> AccountLog:
     )
 
 
+def check_max_amount(currency: Currency, amount: Decimal) -> None:
+    """Raise ValueError (the operator's commands show it) for more than one movement of
+    ``currency`` may carry (``max_amount``)."""
+    if amount > currency.max_amount:
+        raise ValueError(f"at most {currency.max_amount.normalize():f} {currency.code} can be credited at once")
+
+
 async def credit(
     *,
     user_id: int,
@@ -226,7 +293,10 @@ async def credit(
 async def manual_deposit(
     settings: Settings, *, account: str, currency: str, amount: Decimal, account_code: str, ref: str | None
 ) -> AccountLog:
-    """The operator's `exchange deposit`: find the user and currency, then credit through the ledger."""
+    """The operator's `exchange deposit`: find the user and currency, then credit through the ledger.
+
+    Raises LookupError (no such user or currency), ValueError (above the currency's ``max_amount``)
+    and DomainError(REF_CONFLICT) for a ``ref`` already used for another credit."""
     from store.db import close_db, init_db
 
     account_type = account_type_of(account_code)
@@ -238,6 +308,7 @@ async def manual_deposit(
         coin = await Currency.get_or_none(code=currency.upper())
         if coin is None:
             raise LookupError(f"unknown currency {currency!r}")
+        check_max_amount(coin, amount)
         return await credit(
             user_id=user.id,
             currency=coin,

@@ -48,6 +48,9 @@ class User(Model):
     parent = fields.ForeignKeyField("models.User", related_name="invitees", null=True)
     is_seller = fields.BooleanField(default=False)
     is_bot = fields.BooleanField(default=False)
+    # When a contact was bound or the deal or login password set: withdrawals wait a cooling-off period
+    # after it, so a stolen session cannot rebind the account and empty it at once.
+    security_changed_at = fields.DatetimeField(null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
     updated_at = fields.DatetimeField(auto_now=True)
 
@@ -114,6 +117,8 @@ class Currency(Model):
     draw_min = MoneyField(default=0)
     draw_max = MoneyField(default=0)
     recharge_min = MoneyField(default=0)
+    # The most one transfer, conversion, withdrawal or deposit may move: bounds every amount at the edge.
+    max_amount = MoneyField(default=1_000_000_000, db_default=1_000_000_000)
     confirmations = fields.SmallIntField(default=1)
     account_types = fields.CharField(max_length=64, default="1,2,3,4,5")
 
@@ -144,6 +149,24 @@ class CurrencyMatch(Model):
     lever_point_rate = MoneyField(default=0)
     lever_share_num = MoneyField(default=1)
     lever_fee_rate = MoneyField(default=0)
+    # Order bounds, checked at the edge and again by the pair (docs/decisions.md "Bounds"): a limit
+    # price at most ``max_price``, a quantity at most ``max_quantity``, a value (price x quantity, in
+    # the quote currency) at least ``min_notional``, a limit price within ``price_band`` times the mark
+    # price either way, and at most ``max_open_orders`` resting orders per user.
+    max_price = MoneyField(default=10_000_000, db_default=10_000_000)
+    max_quantity = MoneyField(default=1_000_000_000, db_default=1_000_000_000)
+    min_notional = MoneyField(default=1, db_default=1)
+    price_band = MoneyField(default=5, db_default=5)
+    max_open_orders = fields.IntField(default=200, db_default=200)
+    # Leveraged contracts (docs/decisions.md "Leveraged contracts"): the multiples and hand presets the
+    # screen offers (comma-separated), the daily overnight rate (a fraction of the position's value),
+    # the most hands one position may have, and the most net exposure (quote currency, at the mark)
+    # the house takes on the pair: an open that would take it further is refused.
+    lever_multiples = fields.CharField(max_length=64, default="5,10,20,50,100,200", db_default="5,10,20,50,100,200")
+    lever_shares = fields.CharField(max_length=64, default="1,2,5,10,20,50", db_default="1,2,5,10,20,50")
+    lever_overnight_rate = MoneyField(default=0, db_default=0)
+    lever_max_hands = fields.IntField(default=100, db_default=100)
+    lever_max_exposure = MoneyField(default=10_000_000, db_default=10_000_000)
     sort = fields.IntField(default=0)
 
     class Meta:
@@ -510,3 +533,195 @@ class Feedback(Model):
 
     class Meta:
         table = "feedback"
+
+
+class MarkTick(Model):
+    """One mark-price tick of a pair: its durable, ordered, hash-chained price log.
+
+    ``id`` is ``pair_id << 40 | seq`` (unique without coordination, like trade ids); ``seq`` counts the
+    pair's ticks from 1 with no gap. ``hash`` is the SHA-256 of the previous tick's hash and this
+    tick's facts (``actors.pair.marks.tick_hash``), so rewriting any tick breaks every later one.
+    """
+
+    id = fields.BigIntField(primary_key=True, generated=False)
+    currency_match_id = fields.IntField()
+    seq = fields.BigIntField()
+    time_ms = fields.BigIntField()
+    price = MoneyField()
+    prev_hash = fields.CharField(max_length=64)
+    hash = fields.CharField(max_length=64)
+
+    class Meta:
+        table = "mark_ticks"
+        unique_together = (("currency_match_id", "seq"),)
+        indexes = (("currency_match_id", "time_ms"),)
+
+
+class IdBlock(Model):
+    """The next free id of a kind of row (``order``), handed out in blocks (``store.ids``): ids are
+    unique against the database itself, whatever happens to Redis."""
+
+    name = fields.CharField(max_length=32, primary_key=True)
+    next_id = fields.BigIntField()
+
+    class Meta:
+        table = "id_blocks"
+
+
+class OrderHold(Model):
+    """Funds frozen for an order whose row has not landed yet: written with the freeze, deleted when
+    the pair stores the order or the freeze is released. One still here after the pairs' submit
+    deadline belongs to an order that never reached its pair; the wallet shard releases it."""
+
+    order_id = fields.BigIntField(primary_key=True, generated=False)
+    user_id = fields.IntField()
+    currency_id = fields.IntField()
+    amount = MoneyField()
+    created_at = fields.DatetimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        table = "order_holds"
+
+
+class PendingSettlement(Model):
+    """A trade side not yet settled: written with the trade, deleted by its settlement."""
+
+    id = fields.BigIntField(primary_key=True)
+    trade_id = fields.BigIntField()
+    side = fields.SmallIntField()  # 1 buyer, 2 seller
+    currency_match_id = fields.IntField()
+
+    class Meta:
+        table = "pending_settlements"
+        unique_together = (("trade_id", "side"),)
+        indexes = (("currency_match_id", "trade_id"),)
+
+
+class PendingRelease(Model):
+    """A final order whose unused funds are not yet released: written when the pair stores the order as
+    final with funds left, deleted by the release."""
+
+    order_id = fields.BigIntField(primary_key=True, generated=False)
+    currency_match_id = fields.IntField()
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "pending_releases"
+        indexes = (("currency_match_id", "order_id"),)
+
+
+class LeverStatus(IntEnum):
+    """A leveraged position's life, numbered as the spec's lever states."""
+
+    ENTRUSTED = 0  # a fixed-price entrustment waiting for the mark (margin and fee frozen)
+    OPEN = 1
+    CLOSING = 2
+    CLOSED = 3
+    CANCELLED = 4  # an entrustment cancelled (by its owner, or by a liquidation of the account)
+
+
+class LeverPosition(Model):
+    """A leveraged contract against the house: an entrustment, then an open position, then closed.
+
+    Its terms (hand size, spread, fee and overnight rates, multiple) are copied from the pair when it is
+    made: changing a pair never changes a position. ``caution_money`` is the margin it holds (as lock
+    in the owner's lever account); ``frozen`` what an entrustment holds until it opens. ``armed_seq``
+    and ``stop_seq`` are the pair's tick seq when the entrustment, and the take-profit/stop-loss, were
+    set: only later ticks can trigger them (a restarted lever shard replays ticks). The id of the tick
+    that opened and that closed it is kept, so every decision can be checked against the tick log.
+    """
+
+    id = fields.BigIntField(primary_key=True, generated=False)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="lever_positions")
+    currency_match: fields.ForeignKeyRelation[CurrencyMatch] = fields.ForeignKeyField(
+        "models.CurrencyMatch", related_name="lever_positions"
+    )
+    type = fields.SmallIntField()  # 1 long, 2 short
+    status = fields.IntEnumField(LeverStatus)
+    share = fields.IntField()  # hands
+    multiple = fields.IntField()
+    share_num = MoneyField()  # base units per hand
+    point_rate = MoneyField(default=0)  # the spread, percent
+    fee_rate = MoneyField(default=0)
+    overnight_rate = MoneyField(default=0)
+    target_price = MoneyField(default=0)  # an entrustment's price; 0 for a market open
+    origin_price = MoneyField(default=0)  # the mark when it was submitted
+    price = MoneyField(default=0)  # the open price
+    caution_money = MoneyField(default=0)  # margin held now
+    origin_caution_money = MoneyField(default=0)  # margin when it opened
+    frozen = MoneyField(default=0)  # an entrustment's frozen margin and fee
+    trade_fee = MoneyField(default=0)
+    overnight_money = MoneyField(default=0)
+    target_profit_price = MoneyField(default=0)  # 0: none
+    stop_loss_price = MoneyField(default=0)  # 0: none
+    close_price = MoneyField(default=0)
+    profits = MoneyField(default=0)  # realised when closed
+    close_reason = fields.CharField(max_length=16, default="")
+    armed_seq = fields.BigIntField(default=0)
+    stop_seq = fields.BigIntField(default=0)
+    open_tick_id = fields.BigIntField(default=0)
+    close_tick_id = fields.BigIntField(default=0)
+    overnight_day = fields.IntField(default=0)  # the last UTC day (days since 1970-01-01) charged
+    created_at = fields.DatetimeField(auto_now_add=True)
+    opened_at = fields.DatetimeField(null=True)
+    closed_at = fields.DatetimeField(null=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "lever_positions"
+        indexes = (("user_id", "status"), ("currency_match_id", "status"))
+
+
+class HouseLedger(Model):
+    """The house's side of leveraged contracts, append-only (no hot house row to contend on): fees
+    (``lever_fee``), overnight fees (``overnight``), the P&L of positions closed against the house
+    (``lever_pnl``: + when a trader lost) and the insurance fund (``insurance``: + from liquidation
+    remainders, - for the gaps it covers). Written in the transaction of the user's side; ``ref``
+    makes each entry happen once. Conservation counts it with the accounts and the fee ledger."""
+
+    id = fields.BigIntField(primary_key=True)
+    kind = fields.CharField(max_length=16)
+    currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField("models.Currency", related_name="house")
+    amount = MoneyField()
+    ref = fields.CharField(max_length=128, unique=True)
+    user_id = fields.IntField(null=True)
+    position_id = fields.BigIntField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "house_ledger"
+        indexes = (("kind", "currency_id"),)
+
+
+class LeverCursor(Model):
+    """How far a lever shard has processed each pair's mark ticks: on a restart it replays the ticks
+    after ``seq`` from the tick log (a trigger already carried out is durable and does not fire again)."""
+
+    id = fields.IntField(primary_key=True)
+    shard = fields.IntField()
+    currency_match_id = fields.IntField()
+    seq = fields.BigIntField(default=0)
+
+    class Meta:
+        table = "lever_cursors"
+        unique_together = (("shard", "currency_match_id"),)
+
+
+class SchedulerRun(Model):
+    """One run of a Scheduler job for one UTC day (actors/scheduler): written before the job runs and
+    marked done after it, so a done (job, day) never runs again and a run cut short runs again (every
+    job is idempotent by its own key). ``day`` is days since 1970-01-01."""
+
+    id = fields.IntField(primary_key=True)
+    job = fields.CharField(max_length=64)
+    day = fields.IntField()
+    done = fields.BooleanField(default=False)
+    attempts = fields.IntField(default=0)
+    result = fields.JSONField(null=True)
+    error = fields.TextField(default="")
+    started_at = fields.DatetimeField()
+    finished_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "scheduler_runs"
+        unique_together = (("job", "day"),)

@@ -22,7 +22,13 @@ SEED_DIR = Path(__file__).resolve().parent.parent / "config" / "seed"
 PAIR_FIELDS = (
     "open_change", "open_lever", "open_microtrade", "sell_disabled", "added", "price_decimals",
     "qty_decimals", "maker_fee", "taker_fee", "lever_point_rate", "lever_share_num", "lever_fee_rate",
+    "max_price", "max_quantity", "min_notional", "price_band", "max_open_orders", "lever_multiples", "lever_shares",
+    "lever_overnight_rate", "lever_max_hands", "lever_max_exposure",
 )  # fmt: skip
+PAIR_DECIMALS = ("maker_fee", "taker_fee", "lever_point_rate", "lever_share_num", "lever_fee_rate", "max_price",
+                 "max_quantity", "min_notional", "price_band", "lever_overnight_rate",
+                 "lever_max_exposure")  # fmt: skip
+CURRENCY_DECIMALS = ("usd_price", "draw_rate", "draw_min", "draw_max", "recharge_min", "max_amount")
 EXPLICIT_ID_TABLES = ("currencies", "currency_protocols", "currency_matches", "areas", "news_categories", "news")
 
 
@@ -44,7 +50,7 @@ async def seed() -> dict[str, int]:
     news = _load("news.toml")
     async with in_transaction():
         for row in currencies:
-            row = _decimals(row, "usd_price", "draw_rate", "draw_min", "draw_max", "recharge_min")
+            row = _decimals(row, *CURRENCY_DECIMALS)
             await Currency.update_or_create(id=row.pop("id"), defaults=row)
         by_code = {c.code: c for c in await Currency.all()}
         for sort, row in enumerate(protocols):
@@ -58,14 +64,7 @@ async def seed() -> dict[str, int]:
             await CurrencyProtocol.update_or_create(id=row["id"], defaults=values)
         for sort, row in enumerate(pairs["pair"]):
             fields = {**pairs["defaults"], **row}
-            values = _decimals(
-                {k: fields[k] for k in PAIR_FIELDS if k in fields},
-                "maker_fee",
-                "taker_fee",
-                "lever_point_rate",
-                "lever_share_num",
-                "lever_fee_rate",
-            )
+            values = _decimals({k: fields[k] for k in PAIR_FIELDS if k in fields}, *PAIR_DECIMALS)
             values.update(base_currency=by_code[row["base"]], quote_currency=by_code[row["quote"]], sort=sort)
             match, _ = await CurrencyMatch.update_or_create(id=row["id"], defaults=values)
             quote = {k: Decimal(v) for k, v in row.get("quotation", {}).items()}

@@ -7,10 +7,22 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
+from config.numeric import in_money_context
 from store.db import retry_busy
-from store.models import AccountLog, FeeLedger, Kline, Order, OrderStatus, Quotation, Trade
+from store.models import (
+    Kline,
+    MarkTick,
+    Order,
+    OrderHold,
+    OrderStatus,
+    PendingRelease,
+    PendingSettlement,
+    Quotation,
+    Trade,
+)
 
 OPEN_STATUSES = (OrderStatus.OPEN, OrderStatus.PARTIAL)
 BAR_KEY = ("currency_match_id", "period", "start")
@@ -21,22 +33,41 @@ def ms_to_dt(ms: int) -> datetime:
 
 
 @retry_busy
+@in_money_context
 async def persist_batch(
     *,
+    pair_id: int,
     new_orders: list[dict[str, Any]],
     updated_orders: list[dict[str, Any]],
     trades: list[dict[str, Any]],
     quotation: dict[str, Any] | None,
     bars: Iterable[dict[str, Any]],
+    releases: list[int],
+    ticks: list[dict[str, Any]],
 ) -> None:
-    """Write everything one matching batch produced, atomically. Durable when it returns."""
+    """Write everything one matching batch produced, atomically. Durable when it returns.
+
+    Besides the orders, trades and market data: the pending work the batch leaves (each trade's two
+    sides to settle, ``releases``: final orders whose unused funds go back), the end of the holds of
+    the orders that landed (their funds are now the orders' to account for), and the mark ticks.
+    """
     async with in_transaction() as conn:
         if new_orders:
             await Order.bulk_create([Order(**o) for o in new_orders], using_db=conn)
+            await OrderHold.filter(order_id__in=[o["id"] for o in new_orders]).using_db(conn).delete()
         for o in updated_orders:
             await Order.filter(id=o["id"]).using_db(conn).update(**{k: v for k, v in o.items() if k != "id"})
         if trades:
             await Trade.bulk_create([Trade(**t) for t in trades], using_db=conn)
+            pending = [PendingSettlement(trade_id=t["id"], side=side, currency_match_id=pair_id)
+                       for t in trades for side in (1, 2)]  # fmt: skip
+            await PendingSettlement.bulk_create(pending, using_db=conn)
+        if releases:
+            await PendingRelease.bulk_create(
+                [PendingRelease(order_id=i, currency_match_id=pair_id) for i in releases], using_db=conn
+            )
+        if ticks:
+            await MarkTick.bulk_create([MarkTick(**t) for t in ticks], using_db=conn)
         if quotation is not None:
             values = {k: v for k, v in quotation.items() if k != "currency_match_id"}
             await Quotation.update_or_create(
@@ -53,15 +84,19 @@ async def open_orders(pair_id: int) -> list[Order]:
     return await Order.filter(currency_match_id=pair_id, status__in=OPEN_STATUSES).order_by("seq", "id")
 
 
-async def unsettled_trades(pair_id: int, limit: int = 1000) -> list[tuple[Trade, set[int]]]:
-    """Trades of a pair with a side not yet settled, with the sides that are."""
-    settled: dict[int, set[int]] = {}
-    trades = await Trade.filter(currency_match_id=pair_id).order_by("-id").limit(limit)
-    if not trades:
-        return []
-    for row in await FeeLedger.filter(trade_id__in=[t.id for t in trades]).values("trade_id", "side"):
-        settled.setdefault(row["trade_id"], set()).add(row["side"])
-    return [(t, settled.get(t.id, set())) for t in trades if len(settled.get(t.id, ())) < 2]
+async def pending_settlements(pair_id: int, after: tuple[int, int], limit: int) -> list[tuple[Trade, int]]:
+    """The pair's trade sides not yet settled, oldest trade first, after ``after`` (trade id, side)."""
+    trade_id, side = after
+    rows = (
+        await PendingSettlement.filter(
+            Q(trade_id__gt=trade_id) | Q(trade_id=trade_id, side__gt=side), currency_match_id=pair_id
+        )
+        .order_by("trade_id", "side")
+        .limit(limit)
+        .values_list("trade_id", "side")
+    )
+    trades = {t.id: t for t in await Trade.filter(id__in={trade_id for trade_id, _ in rows})}
+    return [(trades[trade_id], side) for trade_id, side in rows if trade_id in trades]
 
 
 async def last_trade_id(pair_id: int) -> int:
@@ -73,26 +108,17 @@ def as_decimal(value: Any) -> Decimal:
     return value if isinstance(value, Decimal) else Decimal(str(value))
 
 
-async def unreleased_final_orders(pair_id: int, since: datetime, limit: int = 1000) -> list[Order]:
-    """Final orders of a pair (updated after ``since``) still holding funds with no release row."""
-    rows = await Order.filter(
-        currency_match_id=pair_id, status__in=(OrderStatus.FILLED, OrderStatus.CANCELLED), updated_at__gte=since
-    ).limit(limit)
-    holding = [o for o in rows if o.frozen - (o.transacted_volume if o.way == 1 else o.transacted_amount) > 0]
-    if not holding:
-        return []
-    released = set(await AccountLog.filter(ref__in=[f"o{o.id}:release" for o in holding]).values_list("ref", flat=True))
-    return [o for o in holding if f"o{o.id}:release" not in released]
+async def pending_releases(pair_id: int, after_order_id: int, limit: int) -> list[Order]:
+    """The pair's final orders whose unused funds are not yet released, oldest first, after
+    ``after_order_id``."""
+    ids = (
+        await PendingRelease.filter(currency_match_id=pair_id, order_id__gt=after_order_id)
+        .order_by("order_id")
+        .limit(limit)
+        .values_list("order_id", flat=True)
+    )
+    return await Order.filter(id__in=list(ids)).order_by("id") if ids else []
 
 
-async def orphan_freezes(older_than: datetime, newer_than: datetime) -> list[AccountLog]:
-    """Order freezes with neither an order row nor a release behind them (their order never landed)."""
-    freezes = await AccountLog.filter(
-        log_type="freeze", ref__startswith="o", created_at__lt=older_than, created_at__gt=newer_than
-    ).limit(5000)
-    ids = {int(f.ref.split(":")[0][1:]): f for f in freezes if f.ref and f.ref.endswith(":freeze")}
-    if not ids:
-        return []
-    placed = set(await Order.filter(id__in=list(ids)).values_list("id", flat=True))
-    released = set(await AccountLog.filter(ref__in=[f"o{i}:release" for i in ids]).values_list("ref", flat=True))
-    return [f for i, f in ids.items() if i not in placed and f"o{i}:release" not in released]
+async def order(order_id: int) -> Order | None:
+    return await Order.get_or_none(id=order_id)

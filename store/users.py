@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
 import secrets
 import string
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 from tortoise.exceptions import IntegrityError
 
-from actors.errors import DomainError, ErrorCode
+from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, Area, User
 
 INVITE_ALPHABET = string.ascii_uppercase + string.digits
@@ -66,3 +68,24 @@ async def create_user(
 def security_level(user: User) -> int:
     """25 to start, +25 each for a bound phone, a bound e-mail and a deal password."""
     return 25 + 25 * sum(bool(x) for x in (user.mobile, user.email, user.pay_password_hash))
+
+
+def security_changed(user: User) -> list[str]:
+    """Stamp a security change (contact bound, deal or login password set) on ``user``; answers the
+    fields to save with the change itself, so both land in one write."""
+    user.security_changed_at = datetime.now(UTC)
+    return ["security_changed_at"]
+
+
+def check_withdrawals_open(user: User, cooldown_hours: float) -> None:
+    """Refuse (SECURITY_COOLDOWN, saying when they open) withdrawals within ``cooldown_hours`` of the
+    user's last security change: a stolen session that rebinds the account cannot empty it at once."""
+    changed = user.security_changed_at
+    if changed is None:
+        return
+    opens = changed + timedelta(hours=cooldown_hours)
+    if opens > datetime.now(UTC):
+        # Rounded up to the minute shown, so the stated time is never before the real one.
+        shown = datetime.fromtimestamp(math.ceil(opens.timestamp() / 60) * 60, UTC)
+        hours = f"{cooldown_hours:g}"
+        raise DomainError(ErrorCode.SECURITY_COOLDOWN, hours=hours, opens=shown.strftime("%Y-%m-%d %H:%M"))

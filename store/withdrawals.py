@@ -8,8 +8,8 @@ from decimal import Decimal
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
-from actors.errors import DomainError, ErrorCode
-from store import ledger
+from store import deposits, ledger
+from store.errors import DomainError, ErrorCode
 from store.models import AccountType, Withdrawal, WithdrawalStatus
 
 CHANGE = AccountType.CHANGE
@@ -26,13 +26,20 @@ async def request(
     amount: Decimal,
     fee: Decimal,
     ref: str,
+    confirmations: int,
 ) -> int:
     """Lock ``amount`` of the change account and create the request; answers its id.
 
-    Raises INSUFFICIENT_BALANCE (nothing written). Idempotent by ``ref``: a replay answers the same id."""
+    Raises INSUFFICIENT_BALANCE, or DEPOSIT_UNCONFIRMED while any chain deposit of the user has fewer
+    than ``confirmations`` (checked under the account's row lock, so a deposit credited before the
+    lock is seen); nothing is written then. Idempotent by ``ref``: a replay answers the same id."""
     created: list[int] = []
 
     async def write(conn: BaseDBAsyncClient) -> None:
+        waiting = await deposits.first_unconfirmed(uid, confirmations, conn)
+        if waiting is not None:
+            raise DomainError(ErrorCode.DEPOSIT_UNCONFIRMED, currency=waiting.currency.code,
+                              amount=f"{waiting.amount.normalize():f}", confirmations=confirmations)  # fmt: skip
         row = await Withdrawal.create(
             user_id=uid, currency_id=currency_id, currency_protocol_id=protocol_id, address=address, memo=memo,
             amount=amount, fee=fee, ref=ref, using_db=conn,

@@ -74,8 +74,14 @@ def _test_settings() -> Settings:
         ws_port=_free_port(),
         # One address runs the whole suite; the per-address limit has its own test in tests/unit.
         login_ip_max_failures=10_000,
+        code_ip_max_failures=10_000,  # the same for wrong codes and failed resets (tests/serve/test_security.py)
+        reset_ip_max_failures=10_000,
+        ws_session_check_seconds=1.0,  # the push fanouts look up logged-in sockets' sessions every second
+        ws_max_subscriptions=12,  # fewer than the session's public channels, so the cap can be reached
         pair_ids=[1, 2, 3, 64],  # enough pairs for every scenario; each one is a process
         market_maker=False,
+        mark_stale_seconds=3.0,  # a pair that stops confirming its mark is stale after 3 s (tests wait for it)
+        reconcile_seconds=1.0,  # the wallet shards' orphan sweep: tests see a restarted shard's loop run
         # Every test runs on a cluster of two Ray nodes (on this machine), pairs spread over both.
         ray_local_nodes=2,
         metrics_port=_free_port(),

@@ -1,4 +1,4 @@
-"""One side of the book: price levels in time priority, and a lazy heap of their prices.
+"""One side of the book: price levels in time priority, and their prices kept sorted.
 
 Layout, chosen for a pure-Python hot path:
 
@@ -8,21 +8,21 @@ Layout, chosen for a pure-Python hot path:
   level that is mostly dead is compacted. (A dict per level would also give O(1) cancel, but
   CPython iterates a dict from its first slot, skipping deleted ones, so taking "the oldest order"
   from a busy level gets slower the more it has traded since the dict last resized.)
-- a ``heapq`` of level keys (``price * sign``: asks ``sign = 1``, bids ``sign = -1``, so the best
-  price is always the smallest key) with lazy deletion: a key may outlive its level, but the top is
-  always a live level (stale keys are popped as soon as they reach it), so the best price is O(1);
-  the heap is rebuilt when stale keys outnumber live ones, keeping it O(levels).
+- a ``SortedList`` (sortedcontainers) of level keys (``price * sign``: asks ``sign = 1``, bids
+  ``sign = -1``, so the best price is always the smallest key): the best price is ``keys[0]``, a
+  level is added or removed in O(log levels), and the top ``k`` levels (depth) are read in O(k),
+  however many levels the book holds. Every key has a live level and every level a key.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from heapq import heapify, heappop, heappush
+
+from sortedcontainers import SortedList
 
 from actors.book.types import Order
 
 DEAD_COMPACT_MIN = 32  # compact a level once it has more dead entries than this and than live ones
-STALE_SLACK = 64  # rebuild a heap once it holds more than 2 * levels + this many keys
 
 
 class Level:
@@ -40,22 +40,13 @@ class Level:
         self.dead = 0
 
 
-def add_order(levels: dict[int, Level], heap: list[int], sign: int, order: Order) -> None:
+def add_order(levels: dict[int, Level], keys: SortedList, sign: int, order: Order) -> None:
     """Append ``order`` (``remaining > 0``) to the back of its price level, creating the level."""
     price = order.price
     level = levels.get(price)
     if level is None:
         levels[price] = Level(order)
-        heappush(heap, price * sign)
-        if len(heap) > 2 * len(levels) + STALE_SLACK:  # mostly stale keys: rebuild, amortised O(1)
-            heap[:] = [p * sign for p in levels]
-            heapify(heap)
+        keys.add(price * sign)
     else:
         level.orders.append(order)
         level.total += order.remaining
-
-
-def drop_stale(heap: list[int], levels: dict[int, Level], sign: int) -> None:
-    """Pop keys off the top of ``heap`` until the top is a live level (or the heap is empty)."""
-    while heap and heap[0] * sign not in levels:
-        heappop(heap)

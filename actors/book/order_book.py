@@ -3,7 +3,7 @@
 No Ray, no I/O, no ``Decimal``: prices are int ticks, quantities int lots (see ``types.Precision``).
 Not thread-safe; its owner (the pair actor) is the single writer.
 
-Layout (per side: levels of deques with lazy cancel, a lazy heap of prices): ``levels.py``.
+Layout (per side: levels of deques with lazy cancel, a sorted list of prices): ``levels.py``.
 
 Invariants after every public call: the book is never crossed (best bid < best ask); every level's
 ``total`` is the sum of ``remaining`` of its live orders; ``len(book)`` orders rest, each with
@@ -15,9 +15,11 @@ caller (the pair actor) validates user input and answers with domain codes.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from heapq import heappop, nlargest, nsmallest
+from itertools import islice
 
-from actors.book.levels import DEAD_COMPACT_MIN, Level, add_order, drop_stale
+from sortedcontainers import SortedList
+
+from actors.book.levels import DEAD_COMPACT_MIN, Level, add_order
 from actors.book.types import Fill, Kind, Order, Side, SubmitResult
 
 _BUY = Side.BUY
@@ -25,20 +27,20 @@ _SELL = Side.SELL
 _LIMIT = Kind.LIMIT
 _MARKET = Kind.MARKET
 _IOC = Kind.IOC
-_NO_LIMIT = 1 << 256  # a market order's limit key: above every heap key, so it crosses every price
+_NO_LIMIT = 1 << 256  # a market order's limit key: above every level key, so it crosses every price
 _new_fill = tuple.__new__  # Fill is a NamedTuple; skipping its Python-level __new__ halves the cost
 
 
 class OrderBook:
     """One pair's book. See the module docstring for layout and invariants."""
 
-    __slots__ = ("_bids", "_asks", "_bid_heap", "_ask_heap", "_orders", "_seq")
+    __slots__ = ("_bids", "_asks", "_bid_keys", "_ask_keys", "_orders", "_seq")
 
     def __init__(self) -> None:
         self._bids: dict[int, Level] = {}
         self._asks: dict[int, Level] = {}
-        self._bid_heap: list[int] = []  # -price of bid levels (lazy)
-        self._ask_heap: list[int] = []  # price of ask levels (lazy)
+        self._bid_keys: SortedList = SortedList()  # -price of every bid level: best first
+        self._ask_keys: SortedList = SortedList()  # price of every ask level: best first
         self._orders: dict[int, Order] = {}  # resting orders by id, in seq order
         self._seq = 0
 
@@ -75,9 +77,9 @@ class OrderBook:
         else:
             raise ValueError(f"unknown order kind {kind!r}")
         if side == _BUY:
-            levels, heap, sign = self._asks, self._ask_heap, 1
+            levels, keys, sign = self._asks, self._ask_keys, 1
         elif side == _SELL:
-            levels, heap, sign = self._bids, self._bid_heap, -1
+            levels, keys, sign = self._bids, self._bid_keys, -1
         else:
             raise ValueError(f"order {order.order_id}: unknown side {side!r}")
 
@@ -85,9 +87,9 @@ class OrderBook:
         order.cancelled = 0
         fills: list[Fill] = []
         expired: list[Order] = []
-        limit = price * sign if price else _NO_LIMIT  # in heap-key terms; only a market order has price 0
-        if heap and heap[0] <= limit:
-            rem = self._match(order, order.qty, levels, heap, sign, limit, budget, fills, expired)
+        limit = price * sign if price else _NO_LIMIT  # in level-key terms; only a market order has price 0
+        if keys and keys[0] <= limit:
+            rem = self._match(order, order.qty, levels, keys, sign, limit, budget, fills, expired)
             if not rem:
                 order.remaining = 0
                 return SubmitResult(fills, None, 0, expired)
@@ -96,9 +98,9 @@ class OrderBook:
         if kind == _LIMIT:
             order.remaining = rem
             if sign == 1:
-                add_order(self._bids, self._bid_heap, -1, order)
+                add_order(self._bids, self._bid_keys, -1, order)
             else:
-                add_order(self._asks, self._ask_heap, 1, order)
+                add_order(self._asks, self._ask_keys, 1, order)
             self._orders[order.order_id] = order
             return SubmitResult(fills, order, 0, expired)
         order.remaining = 0
@@ -109,16 +111,17 @@ class OrderBook:
         """Take a resting order off the book; ``None`` if it is not resting (unknown, filled, gone).
 
         The returned order has ``remaining == 0`` and the lots it released added to ``cancelled``.
-        O(1) amortised: no scan of the level.
+        O(1) amortised while the level has other orders (no scan of the level), O(log levels) when
+        it empties.
         """
         order = self._orders.pop(order_id, None)
         if order is None:
             return None
         price = order.price
         if order.side == _BUY:
-            levels, heap, sign = self._bids, self._bid_heap, -1
+            levels, keys, sign = self._bids, self._bid_keys, -1
         else:
-            levels, heap, sign = self._asks, self._ask_heap, 1
+            levels, keys, sign = self._asks, self._ask_keys, 1
         level = levels[price]
         rem = order.remaining
         order.remaining = 0
@@ -126,9 +129,7 @@ class OrderBook:
         level.total -= rem
         if not level.total:
             del levels[price]
-            if heap[0] == price * sign:
-                heappop(heap)
-                drop_stale(heap, levels, sign)
+            keys.remove(price * sign)
         else:
             level.dead = dead = level.dead + 1
             if dead > DEAD_COMPACT_MIN and dead * 2 > len(level.orders):
@@ -160,9 +161,9 @@ class OrderBook:
             raise ValueError(f"restore order {order.order_id}: would cross the book")
         self._seq = order.seq
         if order.side == _BUY:
-            add_order(self._bids, self._bid_heap, -1, order)
+            add_order(self._bids, self._bid_keys, -1, order)
         else:
-            add_order(self._asks, self._ask_heap, 1, order)
+            add_order(self._asks, self._ask_keys, 1, order)
         self._orders[order.order_id] = order
 
     # -- queries ----------------------------------------------------------------------------------
@@ -172,18 +173,25 @@ class OrderBook:
         return self._orders.get(order_id)
 
     def best_bid(self) -> int | None:
-        return -self._bid_heap[0] if self._bid_heap else None
+        return -self._bid_keys[0] if self._bid_keys else None
 
     def best_ask(self) -> int | None:
-        return self._ask_heap[0] if self._ask_heap else None
+        return self._ask_keys[0] if self._ask_keys else None
 
     def depth(self, levels: int = 20) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-        """Up to ``levels`` (price ticks, total lots) per side: bids high→low, asks low→high."""
+        """Up to ``levels`` (price ticks, total lots) per side: bids high→low, asks low→high.
+
+        O(levels), however many levels the book holds (the keys are kept sorted)."""
         bids, asks = self._bids, self._asks
         return (
-            [(p, bids[p].total) for p in nlargest(levels, bids)],
-            [(p, asks[p].total) for p in nsmallest(levels, asks)],
+            [(-k, bids[-k].total) for k in islice(self._bid_keys, levels)],
+            [(k, asks[k].total) for k in islice(self._ask_keys, levels)],
         )
+
+    @property
+    def level_count(self) -> tuple[int, int]:
+        """How many bid and ask levels rest."""
+        return len(self._bids), len(self._asks)
 
     def orders_at(self, side: Side, price: int) -> list[Order]:
         """The live orders resting at one price, in matching priority."""
@@ -212,21 +220,21 @@ class OrderBook:
         taker: Order,
         rem: int,
         levels: dict[int, Level],
-        heap: list[int],
+        keys: SortedList,
         sign: int,
         limit: float,
         budget: int | None,
         fills: list[Fill],
         expired: list[Order],
     ) -> int:
-        """Trade ``rem`` lots of ``taker`` against the opposite side while its top key is within
+        """Trade ``rem`` lots of ``taker`` against the opposite side while its best key is within
         ``limit`` (keys and limit are ``price * sign``); return the lots left."""
         orders = self._orders
         tid = taker.order_id
         tuid = taker.uid
         tside = taker.side
-        while rem and heap:
-            key = heap[0]
+        while rem and keys:
+            key = keys[0]
             if key > limit:
                 break
             price = key * sign
@@ -271,6 +279,5 @@ class OrderBook:
             level.total -= traded + expired_lots
             if not level.total:
                 del levels[price]
-                heappop(heap)
-                drop_stale(heap, levels, sign)
+                del keys[0]
         return rem

@@ -2,6 +2,10 @@
 
 A reference price drifts as a random walk; the bot keeps ``levels`` bids below and asks above it,
 ``step`` apart, and now and then a second bot account takes the best level so the pair trades.
+
+Aimed at a target (``aim``), the reference walks there instead: along a geometric path in time, so
+it arrives after ``seconds`` however long each step takes; the bot's taker trades towards the target
+on every step, so the mark follows, and at the end the two bots trade at the target itself.
 """
 
 from __future__ import annotations
@@ -11,12 +15,39 @@ import random
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_UP, Decimal
 
+BUY, SELL = 1, 2
+
 
 @dataclass(frozen=True)
 class Quote:
     way: int  # 1 buy, 2 sell
     price: Decimal
     number: Decimal
+
+
+@dataclass(frozen=True)
+class Walk:
+    """The reference's way from ``start`` to ``target``, from ``began`` for ``seconds`` (monotonic)."""
+
+    start: Decimal
+    target: Decimal
+    began: float
+    seconds: float
+
+    @property
+    def way(self) -> int:
+        """The taker's side along the walk: buy to lift the price, sell to lower it."""
+        return BUY if self.target >= self.start else SELL
+
+    def done(self, now: float) -> bool:
+        return now - self.began >= self.seconds
+
+    def at(self, now: float) -> Decimal:
+        """Where the reference is at ``now``: the same ratio per second all the way, then the target."""
+        if self.done(now):
+            return self.target
+        fraction = Decimal(str(max(0.0, (now - self.began) / self.seconds)))
+        return self.start * (self.target / self.start) ** fraction
 
 
 class Quoter:
@@ -30,18 +61,32 @@ class Quoter:
         step: float = 0.001,
         volatility: float = 0.0008,
         notional: float = 400.0,
+        min_notional: Decimal = Decimal(0),
         seed: int | None = None,
     ) -> None:
         if reference <= 0:
             raise ValueError("a reference price must be positive")
         self.reference = reference
+        self.walk: Walk | None = None
         self._tick = Decimal(1).scaleb(-price_decimals)
         self._lot = Decimal(1).scaleb(-qty_decimals)
         self._levels, self._step, self._vol, self._notional = levels, step, volatility, notional
+        self._min_notional = min_notional
         self._random = random.Random(seed)
 
-    def drift(self) -> Decimal:
-        """Move the reference one random-walk step (log-normal, so it never reaches zero)."""
+    def aim(self, target: Decimal, *, start: Decimal, now: float, seconds: float) -> Walk:
+        """Walk the reference from ``start`` (the live mark) to ``target`` in ``seconds``."""
+        if target <= 0 or start <= 0:
+            raise ValueError("prices must be positive")
+        self.walk = Walk(start, target, now, seconds)
+        return self.walk
+
+    def drift(self, now: float = 0.0) -> Decimal:
+        """Move the reference one step: along the walk if there is one, else a random-walk step
+        (log-normal, so it never reaches zero)."""
+        if self.walk is not None:
+            self.reference = max(self._tick, self.walk.at(now).quantize(self._tick))
+            return self.reference
         factor = Decimal(str(math.exp(self._random.gauss(0.0, self._vol))))
         self.reference = max(self._tick, (self.reference * factor).quantize(self._tick))
         return self.reference
@@ -68,11 +113,34 @@ class Quoter:
         way = self._random.choice(sides)
         price = best_ask if way == 1 else best_bid
         assert price is not None
-        return Quote(way, price, max(self._lot, (self._size(price) / 4).quantize(self._lot, rounding=ROUND_DOWN)))
+        return Quote(way, price, self._taken(price))
+
+    def push(self, best_bid: Decimal | None, best_ask: Decimal | None) -> Quote | None:
+        """On a walk: the taker's order that trades the best level on the walk's side (None if empty)."""
+        assert self.walk is not None
+        way = self.walk.way
+        price = best_ask if way == BUY else best_bid
+        return None if price is None else Quote(way, price, self._taken(price))
+
+    def arrival(self, ahead: Decimal = Decimal(0)) -> tuple[Quote, Quote]:
+        """The walk's last trade, at the target: the maker's order, and the taker's that fills it after
+        ``ahead`` (what other orders offer on the way at better prices), so it trades last at the target."""
+        assert self.walk is not None
+        target, way = self.walk.target, self.walk.way
+        number = self._taken(target)
+        return Quote(SELL if way == BUY else BUY, target, number), Quote(way, target, number + ahead)
 
     def chance(self, probability: float) -> bool:
         return self._random.random() < probability
 
     def _size(self, price: Decimal) -> Decimal:
         notional = Decimal(str(self._notional * self._random.uniform(0.5, 1.5)))
-        return max(self._lot, (notional / price).quantize(self._lot, rounding=ROUND_DOWN))
+        return max(self._least(price), (notional / price).quantize(self._lot, rounding=ROUND_DOWN))
+
+    def _taken(self, price: Decimal) -> Decimal:
+        """A taker's size: a quarter of a quote's, never below the pair's minimum order value."""
+        return max(self._least(price), (self._size(price) / 4).quantize(self._lot, rounding=ROUND_DOWN))
+
+    def _least(self, price: Decimal) -> Decimal:
+        """The smallest quantity worth the pair's minimum order value at ``price`` (one lot at least)."""
+        return max(self._lot, (self._min_notional / price).quantize(self._lot, rounding=ROUND_UP))

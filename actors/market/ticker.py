@@ -57,6 +57,11 @@ class Ticker24h:
         self._last_price: Decimal | None = None
         self._before: tuple[int, Decimal] | None = None  # newest (ts, close) of minutes pushed out of the ring
 
+    @property
+    def last_price(self) -> Decimal | None:
+        """The last trade's price (or the restored one); None before any."""
+        return self._last_price
+
     def on_trade(self, ts_ms: int, price: Decimal, qty: Decimal) -> None:
         """Fold one trade in, O(1). Late trades land in their own minute. Raises TypeError/ValueError
         for a non-Decimal or non-positive price or quantity (nothing is changed)."""

@@ -1,11 +1,20 @@
 """The PairActor: one named actor per pair (``pair:BTC/USDT``).
 
-It owns the pair's order book, last price, 24 h ticker, candles and recent trades. Commands (submit,
-cancel) queue up; a loop takes everything that arrived within ``batch_window_ms``, matches it, writes
-the new orders, order updates, trades, ticker and candles in ONE transaction, and only then answers
-the callers (group commit). After the commit it publishes the push events and sends each trade side
-to the owner's wallet shard; a restarted actor rebuilds its book from the open orders in the database
-and re-sends every trade side not yet settled, so nothing is settled twice or lost.
+It owns the pair's order book, last price, 24 h ticker, candles, recent trades, and its mark price
+and tick log. Commands (submit, cancel) queue up; one loop takes everything that arrived within
+``batch_window_ms``, matches it, writes the new orders, order updates, trades, ticker, candles and
+mark tick in ONE transaction, and only then answers the callers (group commit). After the commit it
+publishes the push events and the mark and sends each trade side to the owner's wallet shard
+(``actors.pair.effects``); a restarted actor rebuilds its book from the open orders in the database
+and the sweep finishes every settlement and release still pending, so nothing is settled twice or
+lost.
+
+The loop never ends. A batch the database refuses is not everyone's failure: the book is rebuilt
+from the database and the batch's commands run again one at a time, so only the command that cannot
+be stored is refused. If the database is down, the pair refuses commands at once (503) and retries
+loading until it can, then serves again. Health (``ping``) and the mark's refresh go through the same
+queue as the orders, so a pair whose loop is stuck is reported down and its mark goes stale. All of
+this starts in the constructor: Ray runs it again when it restarts the actor.
 
 Moving a pair to another node (``actors.pair.placement``): ``pause`` stops taking commands (they are
 refused with PAIR_MOVING, which the engine retries on the new actor), lets the running batch commit
@@ -17,73 +26,43 @@ restored book against the open orders the database holds.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
-from collections import deque
 from decimal import Decimal
 from typing import Any
 
 import ray
-from ray.util.metrics import Counter, Gauge, Histogram
 
-from actors.book.order_book import OrderBook
-from actors.book.types import Order as BookOrder
-from actors.book.types import Precision, Side
-from actors.errors import DomainError, ErrorCode
-from actors.market.candles import CandleBook
-from actors.market.ticker import Ticker24h
 from actors.pair import events
-from actors.pair.matching import Batch, match_cancel, match_submit
-from actors.pair.state import OrderState, PairConfig
+from actors.pair.effects import BUYER, SELLER, Outgoing, PairEffects
+from actors.pair.loading import TRADE_ID_BITS, PairLoading
+from actors.pair.marks import Tick, mark_of
+from actors.pair.matching import Batch, match_cancel, match_submit, public_order
+from actors.pair.metrics import PairMetrics
+from actors.pair.state import PairConfig
 from actors.push import channels
 from actors.runtime import DbActor
-from actors.wallet.legs import BUYER, SELLER, TradeLeg, shard_of
-from actors.wallet.shard import wallet_name
-from store import spot
+from store import marks, spot
 from store.cache import connect_redis, redis_db
-from store.models import CurrencyMatch, Kline, Quotation
+from store.errors import DomainError, ErrorCode, OutcomeUnknown
+from store.prices import UsdPrices
 
 log = logging.getLogger(__name__)
-RECENT_TRADES = 30
-SWEEP_SECONDS = 5.0
-TRADE_ID_BITS = 40
+LOAD_WAIT_S = 10.0  # a command waits this long for the first load before it is refused
+RECOVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)  # between attempts to load while the database is down
+ORDER_COMMANDS = ("submit", "cancel", "tick")
+
+Command = tuple[str, Any, "asyncio.Future[Any] | None"]
 
 
 def pair_name(symbol: str) -> str:
     return f"pair:{symbol}"
 
 
-class PairMetrics:
-    """What the pair reports to Prometheus through Ray's metrics agent (``ray_exchange_pair_*``)."""
-
-    def __init__(self) -> None:
-        self.commands = Counter("exchange_pair_commands", "orders and cancels committed", tag_keys=("pair", "kind"))
-        self.refused = Counter("exchange_pair_refused", "orders and cancels refused by a rule", tag_keys=("pair",))
-        self.commit_ms = Histogram("exchange_pair_commit_ms", "match and commit of one batch, in ms",
-                                   boundaries=[1, 2, 5, 10, 20, 50, 100, 250, 1000], tag_keys=("pair",))  # fmt: skip
-        self.batch = Histogram("exchange_pair_batch_size", "commands in one batch",
-                               boundaries=[1, 2, 4, 8, 16, 32, 64, 128, 256], tag_keys=("pair",))  # fmt: skip
-        self.open_orders = Gauge("exchange_pair_open_orders", "orders resting in the book", tag_keys=("pair",))
-
-    def batch_done(self, pair: str, commands: list[tuple[str, Any, Any]], refused: int, seconds: float,
-                   open_orders: int) -> None:  # fmt: skip
-        tags = {"pair": pair}
-        for kind in ("submit", "cancel"):
-            count = sum(1 for c in commands if c[0] == kind)
-            if count:
-                self.commands.inc(count, tags={**tags, "kind": kind})
-        if refused:
-            self.refused.inc(refused, tags=tags)
-        self.commit_ms.observe(seconds * 1000, tags=tags)
-        self.batch.observe(len(commands), tags=tags)
-        self.open_orders.set(open_orders, tags=tags)
-
-
 # Event-loop and database bound; reserves no CPU so every pair fits the machine. Operators spread
 # pairs over nodes with custom resources (see ray-cluster.yaml).
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)
-class PairActor(DbActor):
+class PairActor(PairEffects, PairLoading, DbActor):
     def __init__(self, pair_id: int, settings: dict[str, Any], restore: dict[str, Any] | None = None) -> None:
         super().__init__(settings)
         channels.use_database(redis_db(self._settings))
@@ -92,33 +71,42 @@ class PairActor(DbActor):
         # arguments, and then the database is the truth.
         self._restore = None if ray.get_runtime_context().was_current_actor_reconstructed else restore
         self._paused = False
-        self._queue: asyncio.Queue[tuple[str, Any, asyncio.Future[Any]]] = asyncio.Queue()
-        self._started = False
-        self._start_lock = asyncio.Lock()
+        self._healthy = False  # loaded and serving; False while it (re)loads
+        self._loaded = asyncio.Event()  # set by the first load
+        self._queue: asyncio.Queue[Command] = asyncio.Queue()
         self._background: set[asyncio.Task[Any]] = set()
-        self._outbox: asyncio.Queue[list[tuple[str, str]]] = asyncio.Queue()
+        self._outbox: asyncio.Queue[list[Outgoing]] = asyncio.Queue()
         self._metrics = PairMetrics()
+        self._redis = connect_redis(self._settings)
+        self._prices = UsdPrices(self._redis, self._settings.mark_stale_seconds)  # for the quotation's usd/cny
+        self._wallets: dict[int, Any] = {}
+        self._tick_due: asyncio.TimerHandle | None = None
+        self._isolated = 0  # batches of several commands the database refused and that ran one by one
+        # The actor's background work starts here, in its own start path: when Ray restarts the
+        # actor it runs the constructor again, and with it every loop.
+        for work in (self._serve(), self._publisher(), self._sweep_loop(), self._refresh_loop()):
+            self._spawn(work)
 
     # -- public methods -------------------------------------------------------------------------
 
     async def start(self) -> dict[str, Any]:
-        """Load the pair, rebuild the book, re-send unsettled trades, start the batch loop. Idempotent."""
-        async with self._start_lock:
-            if not self._started:
-                await self._load()
-                self._spawn(self._loop())
-                self._spawn(self._publisher())
-                self._spawn(self._sweep_loop())
-                self._started = True
+        """Wait until the pair has loaded (the constructor started it); answers what it holds."""
+        await self._wait_loaded()
         return {"symbol": self._cfg.symbol, "open_orders": len(self._orders)}
 
     async def submit(self, order: dict[str, Any]) -> dict[str, Any]:
-        """Match a new order; answers once it and its trades are durable. Raises DomainError."""
+        """Match a new order; answers once it and its trades are durable (and, if the order is
+        already final, once its unused funds are released). Raises DomainError."""
         return await self._enqueue("submit", order)
 
     async def cancel(self, order_id: int, uid: int) -> dict[str, Any]:
-        """Cancel an open order of ``uid``; answers once the cancellation is durable."""
+        """Cancel an open order of ``uid``; answers once the cancellation is durable and the order's
+        funds are back in the balance (a balance read after the answer shows them)."""
         return await self._enqueue("cancel", (order_id, uid))
+
+    async def ping(self) -> bool:
+        """True once the batch loop answers: the health check goes through the orders' queue."""
+        return await self._enqueue("ping", None)
 
     async def info(self) -> dict[str, Any]:
         """Where this actor runs and what it holds, for ``exchange pairs``."""
@@ -129,6 +117,8 @@ class PairActor(DbActor):
             "open_orders": len(self._orders),
             "depth_seq": self._depth_seq,
             "paused": self._paused,
+            "healthy": self._healthy,
+            "isolated_batches": self._isolated,
         }
 
     async def pause(self) -> dict[str, Any]:
@@ -143,9 +133,11 @@ class PairActor(DbActor):
         await self._queue.put(("barrier", None, barrier))
         await barrier
         # Pushes of the last batches go out before the next actor publishes (settlements need not:
-        # the next actor's sweep re-sends any that did not finish, idempotently).
-        with contextlib.suppress(TimeoutError):
+        # the next actor's sweep finishes any that did not, idempotently).
+        try:
             await asyncio.wait_for(self._outbox.join(), 2.0)
+        except TimeoutError:
+            pass
         return self._snapshot()
 
     async def resume(self) -> None:
@@ -159,44 +151,46 @@ class PairActor(DbActor):
         """
         return await self._enqueue("verify", None)
 
-    async def _compare_with_database(self) -> dict[str, Any]:
-        stored = {}
-        for row in await spot.open_orders(self._pair_id):
-            state = events.state_of(row)
-            stored[state.id] = state.number - state.transacted_amount
-        held = {order_id: o.number - o.transacted_amount for order_id, o in self._orders.items()}
-        in_book = {o.order_id for o in self._book.open_orders()}
-        return {
-            "open_orders": len(held),
-            "matches_database": stored == held and in_book == set(held),
-        }
-
     async def deal(self) -> dict[str, Any]:
-        """Quotation, depth (with its sequence number) and the last 30 trades, for market/deal."""
-        await self.start()
+        """Quotation, depth (with its sequence number), the last 30 trades and the mark, for market/deal."""
+        await self._serving()
         return {
-            "quotation": events.quotation(self._cfg, self._ticker, self._now()),
+            "quotation": events.quotation(self._cfg, self._ticker, self._now(), self._prices.latest),
             "depth": events.depth(self._cfg, self._book, self._depth_seq, self._settings.depth_levels),
             "tx_completes": list(self._recent),
+            "mark": self._ticks.last.public() if self._ticks.last else None,
         }
 
     async def kline(self, period: str, from_ms: int, to_ms: int) -> list[dict[str, Any]]:
-        await self.start()
+        await self._serving()
         from actors.market.periods import parse_period
 
         return [events.bar(b) for b in self._candles.bars(parse_period(period), from_ms, to_ms)]
 
     # -- the batch loop ---------------------------------------------------------------------------
 
-    async def _enqueue(self, kind: str, payload: Any) -> dict[str, Any]:
-        await self.start()
+    async def _wait_loaded(self) -> None:
+        try:
+            await asyncio.wait_for(self._loaded.wait(), LOAD_WAIT_S)
+        except TimeoutError:
+            raise DomainError(ErrorCode.PAIR_UNAVAILABLE) from None
+
+    async def _serving(self) -> None:
+        await self._wait_loaded()
+        if not self._healthy:
+            raise DomainError(ErrorCode.PAIR_UNAVAILABLE)
+
+    async def _enqueue(self, kind: str, payload: Any) -> Any:
+        await self._serving()
         if self._paused:
             raise DomainError(ErrorCode.PAIR_MOVING)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self._queue.put((kind, payload, future))
         return await future
 
-    async def _loop(self) -> None:
+    async def _serve(self) -> None:
+        """The batch loop: load, then take batches forever. Nothing ends it."""
+        await self._recover()
         window = self._settings.batch_window_ms / 1000
         while True:
             commands = [await self._queue.get()]
@@ -204,233 +198,207 @@ class PairActor(DbActor):
                 await asyncio.sleep(window)
             while not self._queue.empty():
                 commands.append(self._queue.get_nowait())
-            await self._run_batch(commands)
+            try:
+                await self._run_batch(commands)
+            except Exception:
+                # The book may be ahead of the database and the database may be down: whoever still
+                # waits cannot know whether their command was stored (their freezes are left to the
+                # reconciler); then reload before taking anything else.
+                log.exception("pair %s: batch of %d failed; reloading", self._cfg.symbol, len(commands))
+                self._metrics.batch_failed(self._cfg.symbol)
+                _answer_all(commands, OutcomeUnknown(ErrorCode.PAIR_UNAVAILABLE))
+                await self._recover()
 
-    async def _run_batch(self, commands: list[tuple[str, Any, asyncio.Future[Any]]]) -> None:
-        """Match and commit the orders and cancels, then answer the barriers (pause) and checks."""
-        orders = [c for c in commands if c[0] in ("submit", "cancel")]
+    async def _recover(self) -> None:
+        """Load the pair from the database, retrying until it can; meanwhile every command is
+        refused at once (it was never matched, so its caller may release its freeze)."""
+        self._healthy = False
+        attempt = 0
+        while True:
+            _answer_all(_drain(self._queue), DomainError(ErrorCode.PAIR_UNAVAILABLE))
+            try:
+                await self._load()
+                break
+            except Exception:
+                log.exception("pair %s: could not load (attempt %d)", self._pair_id, attempt + 1)
+                await asyncio.sleep(RECOVER_DELAYS[min(attempt, len(RECOVER_DELAYS) - 1)])
+                attempt += 1
+        self._healthy = True
+        self._loaded.set()
+
+    async def _run_batch(self, commands: list[Command]) -> None:
+        """Match and commit the orders, cancels and ticks, then answer the barriers and checks."""
+        orders = [c for c in commands if c[0] in ORDER_COMMANDS]
         if orders:
-            await self._match_and_commit(orders)
+            await self._commit_isolating(orders)
         for kind, _, future in commands:
-            if kind == "barrier":
-                future.set_result(None)
+            if future is None or future.done():
+                continue
+            if kind in ("barrier", "ping"):
+                future.set_result(True if kind == "ping" else None)
             elif kind == "verify":
                 try:
                     future.set_result(await self._compare_with_database())
                 except Exception as exc:  # the loop goes on; the caller learns the check failed
                     future.set_exception(exc)
 
-    async def _match_and_commit(self, commands: list[tuple[str, Any, asyncio.Future[Any]]]) -> None:
+    async def _commit_isolating(self, commands: list[Command]) -> None:
+        """Commit the batch; if the database refuses it, rebuild the book from the database and run
+        each command alone, so one command that cannot be stored fails alone. Raises only when the
+        database cannot even be read (the loop then recovers)."""
+        try:
+            await self._commit(commands)
+            return
+        except Exception:
+            log.exception("pair %s: batch of %d not committed; running its commands one by one",
+                          self._cfg.symbol, len(commands))  # fmt: skip
+            self._metrics.batch_failed(self._cfg.symbol)
+        await self._load()
+        self._isolated += len(commands) > 1
+        for command in commands:
+            kind, payload, future = command
+            if future is not None and future.done() or await self._answered_from_database(command):
+                continue
+            try:
+                await self._commit([command])
+            except Exception:
+                log.exception("pair %s: %s refused: it cannot be committed", self._cfg.symbol, kind)
+                await self._load()
+                if not await self._answered_from_database(command) and future is not None:
+                    future.set_exception(DomainError(ErrorCode.PAIR_UNAVAILABLE))
+
+    async def _answered_from_database(self, command: Command) -> bool:
+        """A submit whose order the database holds was committed (its answer was lost with the
+        failure): answer it as stored. True if answered."""
+        kind, payload, future = command
+        if kind != "submit" or future is None:
+            return False
+        row = await spot.order(int(payload["id"]))
+        price, number = Decimal(payload.get("price") or 0), Decimal(payload["number"])
+        sent = (int(payload["uid"]), int(payload["way"]), price, number)
+        if row is None or (row.user_id, row.way, row.price, row.number) != sent:  # type: ignore[attr-defined]
+            return False  # not stored, or another order holds the id (the command is not a retry of it)
+        future.set_result(public_order(events.state_of(row), self._cfg))
+        return True
+
+    async def _commit(self, commands: list[Command]) -> None:
+        """Match ``commands`` against the book, persist everything in one transaction, then answer.
+        Raises (with the book possibly ahead of the database) if anything but a rule fails."""
         began = time.perf_counter()
         batch = Batch(now_ms=self._now())
-        answers: list[tuple[asyncio.Future[Any], Any]] = []
+        answers: list[tuple[asyncio.Future[Any] | None, Any]] = []
         for kind, payload, future in commands:
-            try:
-                if kind == "submit":
-                    answers.append((future, match_submit(self, batch, payload)))
-                else:
-                    answers.append((future, match_cancel(self, batch, *payload)))
-            except DomainError as exc:
-                answers.append((future, exc))
-        try:
-            await spot.persist_batch(**self._writes(batch))
-        except Exception as exc:  # the book ran ahead of the database: rebuild it from the database
-            log.exception("pair %s: batch of %d not persisted; reloading", self._cfg.symbol, len(commands))
-            await self._load()
-            for future, _ in answers:
-                if not future.done():
-                    future.set_exception(
-                        exc if isinstance(exc, DomainError) else DomainError(ErrorCode.PAIR_UNAVAILABLE)
-                    )
-            return
-        for future, answer in answers:
-            if future.done():
+            if kind == "tick":
                 continue
-            if isinstance(answer, Exception):
-                future.set_exception(answer)
-            else:
-                future.set_result(answer)
-        self._after_commit(batch)
+            try:
+                answer = match_submit(self, batch, payload) if kind == "submit" else match_cancel(self, batch, *payload)
+            except DomainError as exc:
+                answer = exc
+            answers.append((future, answer))
+        mark = self.mark()
+        tick = self._ticks.propose(mark, batch.now_ms)
+        if tick is None and self._ticks.changed(mark):
+            self._tick_later(self._ticks.wait_ms(batch.now_ms))
+        writes = self._writes(batch, tick)
+        if any(writes[k] for k in ("new_orders", "updated_orders", "trades", "ticks")):
+            await spot.persist_batch(**writes)
+        self._ticks.accept(tick)
+        self._after_commit(batch, answers, tick, refresh=any(c[0] == "tick" for c in commands))
         refused = sum(1 for _, answer in answers if isinstance(answer, Exception))
         self._metrics.batch_done(self._cfg.symbol, commands, refused, time.perf_counter() - began, len(self._orders))
 
-    def _writes(self, batch: Batch) -> dict[str, Any]:
+    def _writes(self, batch: Batch, tick: Tick | None) -> dict[str, Any]:
         bars = []
         if batch.trades:
             for period, bar in self._candles.dirty():
                 bars.append(events.bar_row(self._pair_id, period, bar))
             self._candles.clear_dirty()
         return {
+            "pair_id": self._pair_id,
             "new_orders": [events.order_row(self._pair_id, o) for o in batch.new_orders],
             "updated_orders": [events.order_update_row(o) for o in batch.changed_resting()],
             "trades": [t.row for t in batch.trades],
             "quotation": events.quotation_row(self._cfg, self._ticker, batch.now_ms) if batch.trades else None,
             "bars": bars,
+            "releases": [o.id for o in batch.touched() if o.final and o.held > 0],
+            "ticks": [tick.row()] if tick else [],
         }
 
-    def _after_commit(self, batch: Batch) -> None:
+    def _after_commit(
+        self, batch: Batch, answers: list[tuple[asyncio.Future[Any] | None, Any]], tick: Tick | None, *, refresh: bool
+    ) -> None:
         for order in batch.touched():
             if order.final:
                 self._orders.pop(order.id, None)
-        if batch.trades:
-            for t in batch.trades:
-                self._recent.appendleft(t.public)
+        for t in batch.trades:
+            self._recent.appendleft(t.public)
         if batch.book_changed:
             self._depth_seq += 1
         # Built now, while the book is as this batch left it, and sent in commit order (one sender).
-        self._outbox.put_nowait(list(events.messages(self._cfg, self._book, self._ticker, batch, self._depth_seq,
-                                                     self._settings.depth_levels)))  # fmt: skip
+        outgoing: list[Outgoing] = [
+            ("publish", topic, message)
+            for topic, message in events.messages(
+                self._cfg,
+                self._book,
+                self._ticker,
+                batch,
+                self._depth_seq,
+                self._settings.depth_levels,
+                self._prices.latest,
+            )  # fmt: skip
+        ]
+        if tick is not None:
+            outgoing.append(("publish", *events.mark_message(self._cfg, tick)))
+        if (tick is not None or refresh) and self._ticks.last is not None:
+            outgoing.append(("set", marks.key(self._cfg.symbol), self._mark_record(self._ticks.last).encode()))
+        if outgoing:
+            self._outbox.put_nowait(outgoing)
         for t in batch.trades:
             self._spawn(self._settle(t.leg, BUYER))
             self._spawn(self._settle(t.leg, SELLER))
-        for order in batch.touched():
-            if order.final and order.held > 0:
-                self._spawn(self._release(order))
+        releases = {o.id: self._spawn(self._release(o)) for o in batch.touched() if o.final and o.held > 0}
+        for future, answer in answers:
+            if future is None or future.done():
+                continue
+            if isinstance(answer, Exception):
+                future.set_exception(answer)
+            elif answer["id"] in releases:  # the caller's own order is final: answer once its funds are back
+                self._spawn(_answer_after(releases[answer["id"]], future, answer))
+            else:
+                future.set_result(answer)
 
-    # -- after the commit -------------------------------------------------------------------------
+    # -- the mark price ---------------------------------------------------------------------------
 
-    async def _publisher(self) -> None:
-        """The pair's one sender of pushes: batches go out in commit order, so a client sees depth
-        sequence numbers rise. What queued up while Redis was busy goes in one pipeline."""
+    def mark(self) -> Decimal | None:
+        """The mark price now (``actors.pair.marks.mark_of``), from the book and the last trade."""
+        bid, ask, p = self._book.best_bid(), self._book.best_ask(), self.precision
+        return mark_of(p.price(bid) if bid else None, p.price(ask) if ask else None, self._ticker.last_price,
+                       self._cfg.price_decimals)  # fmt: skip
+
+    def _mark_record(self, tick: Tick) -> marks.Mark:
+        return marks.Mark(self._pair_id, self._cfg.symbol, tick.price, tick.id, tick.seq, tick.time_ms, self._now())
+
+    def _tick_later(self, delay_ms: int) -> None:
+        """A mark change came too soon after the last tick: tick again once the interval is over."""
+        if self._tick_due is None:
+            self._tick_due = asyncio.get_running_loop().call_later(delay_ms / 1000, self._due)
+
+    def _due(self) -> None:
+        self._tick_due = None
+        if self._healthy:
+            self._queue.put_nowait(("tick", None, None))
+
+    async def _refresh_loop(self) -> None:
+        """Every second, through the orders' queue: tick if the mark changed, and confirm the mark in
+        Redis. A pair whose loop is stuck or down stops confirming, and its mark goes stale."""
         while True:
-            pending = [await self._outbox.get()]
-            while not self._outbox.empty():
-                pending.append(self._outbox.get_nowait())
+            await asyncio.sleep(marks.REFRESH_MS / 1000)
+            if self._healthy and not self._paused:
+                self._queue.put_nowait(("tick", None, None))
             try:
-                pipe = self._redis.pipeline(transaction=False)
-                for messages in pending:
-                    for topic, message in messages:
-                        pipe.publish(topic, message)
-                await pipe.execute()
-            except Exception:  # pushes are best effort; clients refetch market/deal on a sequence gap
-                log.exception("pair %s: publish failed", self._cfg.symbol)
-            finally:
-                for _ in pending:
-                    self._outbox.task_done()
-
-    async def _settle(self, leg: TradeLeg, side: int) -> None:
-        uid = leg.buyer_id if side == BUYER else leg.seller_id
-        for attempt in range(5):
-            try:
-                await self._wallet(uid).settle.remote(leg, side)
-                return
-            except Exception:
-                log.exception("settle trade %s side %s failed (attempt %d)", leg.trade_id, side, attempt + 1)
-                await asyncio.sleep(0.2 * 2**attempt)
-
-    async def _release(self, order: OrderState) -> None:
-        currency = self._cfg.quote_currency_id if order.way == 1 else self._cfg.base_currency_id
-        for attempt in range(5):
-            try:
-                await self._wallet(order.uid).release.remote(order.uid, currency, order.held, f"o{order.id}:release")
-                return
-            except Exception:
-                log.exception("release of order %s failed (attempt %d)", order.id, attempt + 1)
-                await asyncio.sleep(0.2 * 2**attempt)
-
-    async def sweep(self) -> dict[str, int]:
-        """Send every unsettled trade side and every missing release again (all idempotent).
-
-        Runs at start and every few seconds, so work lost with a killed actor or a wallet shard that
-        was restarting is finished later; tests call it to wait for quiescence.
-        """
-        await self.start()
-        sides = releases = 0
-        for trade, done in await spot.unsettled_trades(self._pair_id):
-            leg = events.leg_of(self._cfg, trade)
-            for side in (BUYER, SELLER):
-                if side not in done:
-                    await self._settle(leg, side)
-                    sides += 1
-        since = spot.ms_to_dt(self._now() - 86_400_000)
-        for row in await spot.unreleased_final_orders(self._pair_id, since):
-            await self._release(events.state_of(row))
-            releases += 1
-        return {"sides": sides, "releases": releases}
-
-    async def _sweep_loop(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("pair %s: sweep failed", self._cfg.symbol)
-            await asyncio.sleep(SWEEP_SECONDS)
-
-    def _wallet(self, uid: int) -> Any:
-        index = shard_of(uid, self._settings.wallet_shards)
-        if index not in self._wallets:
-            self._wallets[index] = ray.get_actor(wallet_name(index))
-        return self._wallets[index]
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    # -- loading ----------------------------------------------------------------------------------
-
-    _MOVED_STATE = ("_cfg", "precision", "_book", "_orders", "_trade_seq", "_candles", "_ticker", "_recent",
-                    "_depth_seq")  # fmt: skip
-
-    def _snapshot(self) -> dict[str, Any]:
-        """Everything ``_load`` builds, as it is now (the book, orders, candles, ticker, sequences)."""
-        return {name: getattr(self, name) for name in self._MOVED_STATE}
-
-    async def _load(self) -> None:
-        await self._ready()
-        self._redis = connect_redis(self._settings)
-        self._wallets: dict[int, Any] = {}
-        if self._restore is not None:  # taking over from the actor that moved: its state, no reads
-            for name, value in self._restore.items():
-                setattr(self, name, value)
-            self._restore = None
-            return
-        pair = await CurrencyMatch.get(id=self._pair_id).prefetch_related("base_currency", "quote_currency")
-        self._cfg = PairConfig(
-            id=pair.id,
-            base_code=pair.base_currency.code,
-            quote_code=pair.quote_currency.code,
-            base_currency_id=pair.base_currency.id,
-            quote_currency_id=pair.quote_currency.id,
-            price_decimals=pair.price_decimals,
-            qty_decimals=pair.qty_decimals,
-            maker_fee=pair.maker_fee,
-            taker_fee=pair.taker_fee,
-            sell_disabled=pair.sell_disabled,
-            open_change=pair.open_change,
-        )
-        self.precision = Precision(pair.price_decimals, pair.qty_decimals)
-        self._book = OrderBook()
-        self._orders: dict[int, OrderState] = {}
-        for row in await spot.open_orders(self._pair_id):
-            state = events.state_of(row)
-            self._orders[state.id] = state
-            remaining = self.precision.to_lots(state.number - state.transacted_amount)
-            price = self.precision.to_ticks(state.price)
-            lots = self.precision.to_lots(state.number)
-            self._book.restore(
-                BookOrder(state.id, state.uid, Side(state.way), price, lots, remaining=remaining, seq=state.seq)
-            )
-        self._trade_seq = (await spot.last_trade_id(self._pair_id)) & ((1 << TRADE_ID_BITS) - 1)
-        self._candles = CandleBook()
-        self._ticker = Ticker24h()
-        await self._load_market_data()
-        self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT_TRADES)
-        for trade in reversed(await events.recent_trades(self._pair_id, RECENT_TRADES)):
-            self._recent.appendleft(trade)
-        self._depth_seq = 0
-
-    async def _load_market_data(self) -> None:
-        from actors.market.periods import ALL_PERIODS
-
-        for period in ALL_PERIODS:
-            rows = await Kline.filter(currency_match_id=self._pair_id, period=period.name).order_by("-start").limit(500)
-            self._candles.load(period, [events.bar_of(r) for r in reversed(rows)])
-        quote = await Quotation.get_or_none(currency_match_id=self._pair_id)
-        from actors.market.periods import ONE_MINUTE as minute
-
-        self._ticker.restore(self._candles.bars(minute, self._now() - 86_400_000, self._now()),
-                             quote.close if quote else Decimal(0))  # fmt: skip
+                await self._prices.book()  # the USD prices the next quotations carry
+            except Exception:  # the quotation goes without them meanwhile
+                log.warning("pair %s: no USD prices", self._pair_id, exc_info=True)
 
     # -- ids and time, used by the matching helpers ------------------------------------------------
 
@@ -445,3 +413,22 @@ class PairActor(DbActor):
     @staticmethod
     def _now() -> int:
         return int(time.time() * 1000)
+
+
+def _drain(queue: asyncio.Queue[Command]) -> list[Command]:
+    drained = []
+    while not queue.empty():
+        drained.append(queue.get_nowait())
+    return drained
+
+
+def _answer_all(commands: list[Command], error: Exception) -> None:
+    for _, _, future in commands:
+        if future is not None and not future.done():
+            future.set_exception(error)
+
+
+async def _answer_after(release: asyncio.Task[bool], future: asyncio.Future[Any], answer: Any) -> None:
+    await release
+    if not future.done():
+        future.set_result(answer)

@@ -9,16 +9,21 @@ from typing import Any
 from actors.book.order_book import OrderBook
 from actors.market.candles import Bar
 from actors.market.ticker import Ticker24h
-from actors.money import money
+from actors.pair.marks import Tick
 from actors.pair.matching import Batch, public_order
 from actors.pair.state import OrderState, PairConfig
 from actors.push.channels import encode, public_topic, user_topic
 from actors.wallet.legs import TradeLeg
 from store.models import Order, OrderStatus, Trade
+from store.money import money
+from store.prices import PriceBook
 
 
-def quotation(cfg: PairConfig, ticker: Ticker24h, now_ms: int) -> dict[str, Any]:
+def quotation(cfg: PairConfig, ticker: Ticker24h, now_ms: int, prices: PriceBook | None = None) -> dict[str, Any]:
+    """The spec's Quotation; with ``prices``, also the last price in USD and CNY (``usd_price``,
+    ``cny_price``: close x the quote currency's live USD price, and that x the CNY rate)."""
     snap = ticker.snapshot(now_ms)
+    fiat = prices.quotation(snap["close"], cfg.quote_code) if prices is not None else {}
     return {
         "currency_match_id": cfg.id,
         "close": money(snap["close"]),
@@ -26,6 +31,7 @@ def quotation(cfg: PairConfig, ticker: Ticker24h, now_ms: int) -> dict[str, Any]
         "high": money(snap["high"]),
         "low": money(snap["low"]),
         "volume": money(snap["volume"]),
+        **fiat,
     }
 
 
@@ -153,7 +159,13 @@ async def recent_trades(pair_id: int, limit: int) -> list[dict[str, Any]]:
 
 
 def messages(
-    cfg: PairConfig, book: OrderBook, ticker: Ticker24h, batch: Batch, depth_seq: int, levels: int
+    cfg: PairConfig,
+    book: OrderBook,
+    ticker: Ticker24h,
+    batch: Batch,
+    depth_seq: int,
+    levels: int,
+    prices: PriceBook | None = None,
 ) -> Iterator[tuple[str, str]]:
     """Every push a committed batch produces, as (Redis topic, JSON message)."""
     sym = cfg.symbol
@@ -171,7 +183,7 @@ def messages(
         yield public_topic(f"GLOBAL_TX.{sym}"), encode("global_tx", {"symbol": sym, "currency_match_id": cfg.id,
                                                                      "completes": completes})  # fmt: skip
         yield from kline_messages(cfg, list(batch.klines.values()))
-        quote = quotation(cfg, ticker, batch.now_ms)
+        quote = quotation(cfg, ticker, batch.now_ms, prices)
         yield public_topic("DAY_MARKET"), encode("daymarket", {"currency_match_id": cfg.id, "symbol": sym,
                                                                "quotation": quote})  # fmt: skip
 
@@ -180,3 +192,9 @@ def kline_messages(cfg: PairConfig, changed: list[tuple[Any, Bar]]) -> Iterator[
     for period, b in changed:
         yield public_topic(f"KLINE.{cfg.symbol}"), encode("kline", {"symbol": cfg.symbol, "period": period.name,
                                                                     **bar(b)})  # fmt: skip
+
+
+def mark_message(cfg: PairConfig, tick: Tick) -> tuple[str, str]:
+    """The MARK.<symbol> push of a new tick: its price, time, id and place in the hash chain."""
+    payload = {"symbol": cfg.symbol, **tick.public()}
+    return public_topic(f"MARK.{cfg.symbol}"), encode("mark", payload)

@@ -6,21 +6,22 @@ persists in one transaction before answering anyone.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_DOWN, ROUND_UP, Decimal
 from typing import Any, Protocol
 
 from actors.book.fees import fee
 from actors.book.order_book import OrderBook
 from actors.book.types import Kind, Precision, Side
 from actors.book.types import Order as BookOrder
-from actors.errors import DomainError, ErrorCode
 from actors.market.candles import CandleBook
 from actors.market.ticker import Ticker24h
-from actors.money import money
 from actors.pair.state import BUY, SELL, SUBMIT_DEADLINE_MS, OrderState, PairConfig
 from actors.wallet.legs import TradeLeg
+from store.errors import DomainError, ErrorCode
 from store.models import OrderStatus
+from store.money import money
 from store.spot import ms_to_dt
 
 MAX_LOTS = 10**30
@@ -32,11 +33,14 @@ class PairRuntime(Protocol):
     _orders: dict[int, OrderState]
     _candles: CandleBook
     _ticker: Ticker24h
+    _open_count: Counter[int]  # resting orders per user
 
     @property
     def cfg(self) -> PairConfig: ...
 
     def next_trade_id(self) -> int: ...
+
+    def mark(self) -> Decimal | None: ...
 
 
 @dataclass
@@ -88,6 +92,7 @@ def match_submit(rt: PairRuntime, batch: Batch, payload: dict[str, Any]) -> dict
         frozen=Decimal(payload["frozen"]),
         budget=Decimal(payload.get("budget") or 0),
     )
+    _check_bounds(rt, state)
     p = rt.precision
     budget = p.to_budget(state.budget) if kind == Kind.MARKET and way == BUY else None
     lots = p.to_lots(state.number) if state.number > 0 else MAX_LOTS  # a market buy is bounded by its budget
@@ -98,16 +103,21 @@ def match_submit(rt: PairRuntime, batch: Batch, payload: dict[str, Any]) -> dict
     rt._orders[state.id] = state
     batch.new_orders.append(state)
     batch.book_changed = True
+    if result.resting is not None:
+        rt._open_count[state.uid] += 1
     for fill in result.fills:
         maker = rt._orders[fill.maker_order_id]
         price, qty = p.price(fill.price), p.qty(fill.qty)
         volume = price * qty
         maker.fill(qty, volume)
         state.fill(qty, volume)
+        if maker.final:
+            rt._open_count[maker.uid] -= 1
         batch.updated_orders.append(maker)
         _record_trade(rt, batch, maker, state, price, qty, volume)
     for expired in result.expired_makers:
         rt._orders[expired.order_id].cancel()
+        rt._open_count[expired.uid] -= 1
         batch.updated_orders.append(rt._orders[expired.order_id])
     if kind == Kind.MARKET:
         # A market order never rests: done if anything filled, else cancelled. A market buy's
@@ -127,9 +137,40 @@ def match_cancel(rt: PairRuntime, batch: Batch, order_id: int, uid: int) -> dict
     if rt._book.cancel(order_id) is None:
         raise DomainError(ErrorCode.ORDER_NOT_OPEN)
     state.cancel()
+    rt._open_count[uid] -= 1
     batch.updated_orders.append(state)
     batch.book_changed = True
     return public_order(state, rt.cfg)
+
+
+def band(mark: Decimal, cfg: PairConfig) -> tuple[Decimal, Decimal]:
+    """The limit prices allowed around ``mark``: from mark / price_band up to mark x price_band, on
+    the pair's price grid (the low end rounded up, the high end down)."""
+    tick = Decimal(1).scaleb(-cfg.price_decimals)
+    return (mark / cfg.price_band).quantize(tick, ROUND_UP), (mark * cfg.price_band).quantize(tick, ROUND_DOWN)
+
+
+def _check_bounds(rt: PairRuntime, state: OrderState) -> None:
+    """The pair's bounds (docs/decisions.md "Bounds"). Raises DomainError; changes nothing."""
+    cfg = rt.cfg
+    if state.number > cfg.max_quantity:
+        raise DomainError(ErrorCode.QUANTITY_TOO_LARGE, max=money(cfg.max_quantity))
+    if state.kind == Kind.MARKET:
+        value = state.budget if state.way == BUY else state.number * (rt.mark() or Decimal(0))
+        if value and value < cfg.min_notional:
+            raise DomainError(ErrorCode.NOTIONAL_TOO_SMALL, min=money(cfg.min_notional), currency=cfg.quote_code)
+        return
+    if state.price > cfg.max_price:
+        raise DomainError(ErrorCode.PRICE_TOO_HIGH, max=money(cfg.max_price))
+    if state.price * state.number < cfg.min_notional:
+        raise DomainError(ErrorCode.NOTIONAL_TOO_SMALL, min=money(cfg.min_notional), currency=cfg.quote_code)
+    mark = rt.mark()
+    if mark is not None:
+        low, high = band(mark, cfg)
+        if not low <= state.price <= high:
+            raise DomainError(ErrorCode.PRICE_OUT_OF_BAND, low=money(low), high=money(high))
+    if rt._open_count[state.uid] >= cfg.max_open_orders:
+        raise DomainError(ErrorCode.TOO_MANY_OPEN_ORDERS, max=cfg.max_open_orders)
 
 
 def _record_trade(
@@ -148,8 +189,10 @@ def _record_trade(
         quote_currency_id=cfg.quote_currency_id,
         quantity=qty,
         volume=volume,
-        buyer_fee=fee(qty, buyer_rate),
-        seller_fee=fee(volume, seller_rate),
+        # Never more than the side receives: rounding a fee up on a tiny fill must not make it exceed
+        # the proceeds (a negative credit would leave the settlement stuck).
+        buyer_fee=min(fee(qty, buyer_rate), qty),
+        seller_fee=min(fee(volume, seller_rate), volume),
         symbol=cfg.symbol,
     )
     row = {

@@ -27,6 +27,13 @@ class PairConfig:
     taker_fee: Decimal
     sell_disabled: bool
     open_change: bool
+    # Bounds (docs/decisions.md "Bounds"), checked again here: the edge checks them with a copy of the
+    # pair table that may be a few seconds old, and the band needs the mark only this actor knows.
+    max_price: Decimal = Decimal(10_000_000)
+    max_quantity: Decimal = Decimal(1_000_000_000)
+    min_notional: Decimal = Decimal(0)
+    price_band: Decimal = Decimal(5)
+    max_open_orders: int = 200
 
     @property
     def symbol(self) -> str:

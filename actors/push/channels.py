@@ -1,7 +1,8 @@
 """Push channel names and how events travel to the Fanout actors over Redis pub/sub.
 
 Public channels are named as the client subscribes to them (``DAY_MARKET``,
-``MARKET_DEPTH.BTC/USDT``, ``GLOBAL_TX.BTC/USDT``, ``KLINE.BTC/USDT``). Per-user channels
+``MARKET_DEPTH.BTC/USDT``, ``GLOBAL_TX.BTC/USDT``, ``KLINE.BTC/USDT`` carrying every period,
+``MARK.BTC/USDT``); all but ``DAY_MARKET`` must name a pair that trades here. Per-user channels
 (``TX_MATCHED``, ``TX_SUBMIT``, ``LEVER_TRADE``, ``LEVER_CLOSED``, ``MICRO_CLOSED``) need a login and
 travel under the user's id, so one user's events never reach another.
 
@@ -13,17 +14,23 @@ server with their own databases never receive each other's pushes.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
 REDIS_PREFIX = "ex:push:"
 _prefix = f"{REDIS_PREFIX}0:"
 USER_CHANNELS = frozenset({"TX_MATCHED", "TX_SUBMIT", "LEVER_TRADE", "LEVER_CLOSED", "MICRO_CLOSED"})
-PUBLIC_ROOTS = frozenset({"DAY_MARKET", "MARKET_DEPTH", "GLOBAL_TX", "KLINE"})
-MAX_CHANNEL_LENGTH = 64
+PUBLIC_ROOTS = frozenset({"DAY_MARKET", "MARKET_DEPTH", "GLOBAL_TX", "KLINE", "MARK"})
+GLOBAL_CHANNELS = frozenset({"DAY_MARKET"})  # the public roots that take no symbol
 
 
-def is_public(channel: str) -> bool:
-    return channel.split(".", 1)[0] in PUBLIC_ROOTS and len(channel) <= MAX_CHANNEL_LENGTH
+def is_public(channel: str, symbols: Collection[str]) -> bool:
+    """A public channel: ``DAY_MARKET``, or another public root and one of ``symbols`` (the pairs that
+    trade here); anything else is made up and refused."""
+    if channel in GLOBAL_CHANNELS:
+        return True
+    root, dot, symbol = channel.partition(".")
+    return bool(dot) and root in PUBLIC_ROOTS and root not in GLOBAL_CHANNELS and symbol in symbols
 
 
 def use_database(db: int) -> None:
@@ -40,11 +47,16 @@ def user_topic(uid: int, channel: str) -> str:
     return f"{_prefix}user:{uid}:{channel}"
 
 
-def topic_for(channel: str, uid: int | None) -> str | None:
+def is_user_topic(topic: str) -> bool:
+    """Whether ``topic`` is one user's (as ``user_topic`` names them)."""
+    return topic.startswith(f"{_prefix}user:")
+
+
+def topic_for(channel: str, uid: int | None, symbols: Collection[str]) -> str | None:
     """The Redis topic a client subscription listens to, or None if it may not subscribe."""
     if channel in USER_CHANNELS:
         return user_topic(uid, channel) if uid is not None else None
-    return public_topic(channel) if is_public(channel) else None
+    return public_topic(channel) if is_public(channel, symbols) else None
 
 
 def encode(message_type: str, payload: dict[str, Any]) -> str:

@@ -47,6 +47,10 @@ class Registry(Generic[C]):
     def topics(self, conn: C) -> set[str]:
         return set(self._by_conn.get(conn, ()))
 
+    def count(self, conn: C) -> int:
+        """How many topics ``conn`` listens to."""
+        return len(self._by_conn.get(conn, ()))
+
     @property
     def topic_count(self) -> int:
         return len(self._by_topic)

@@ -9,14 +9,17 @@ released when the order is final, so a user's lock always equals what their open
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 
 from store.ledger import ZERO, Change, Fee
 from store.models import AccountType
+from store.money import money
 
 BUYER, SELLER = 1, 2
 CHANGE = AccountType.CHANGE
+ORDER_REF = re.compile(r"^o(\d+):(freeze|release)$")
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,12 @@ def freeze(uid: int, currency_id: int, amount: Decimal, ref: str, memo: str = ""
 
 def release(uid: int, currency_id: int, amount: Decimal, ref: str, memo: str = "") -> list[Change]:
     return [Change(uid, currency_id, CHANGE, amount, -amount, "release", ref, memo)]
+
+
+def order_of(ref: str) -> int | None:
+    """The order id of an order's freeze or release ref (``o42:freeze`` -> 42), else None."""
+    found = ORDER_REF.match(ref)
+    return int(found.group(1)) if found else None
 
 
 def settle(leg: TradeLeg, side: int) -> tuple[list[Change], Fee]:
@@ -92,14 +101,19 @@ class Conversion:
     to_currency_id: int
     amount: Decimal
     value: Decimal
-    price: Decimal
+    price: Decimal  # the rate paid: ``mark`` less ``spread``
     from_code: str = ""
     to_code: str = ""
+    mark: Decimal | None = None  # the mark price the rate came from, its spread and its tick id
+    spread: Decimal | None = None
+    tick_id: int | None = None
 
 
 def convert(c: Conversion, ref: str) -> list[Change]:
     """The user's two legs; the house's side of a conversion is these journal rows themselves."""
-    extra: dict[str, object] = {"from": c.from_code, "to": c.to_code, "price": str(c.price)}
+    extra: dict[str, object] = {"from": c.from_code, "to": c.to_code, "price": money(c.price)}
+    if c.mark is not None:
+        extra |= {"mark": money(c.mark), "spread": money(c.spread or ZERO), "tick_id": c.tick_id}
     return [
         Change(c.uid, c.from_currency_id, CHANGE, -c.amount, ZERO, "convert", f"{ref}:out", "convert out", extra),
         Change(c.uid, c.to_currency_id, CHANGE, c.value, ZERO, "convert", f"{ref}:in", "convert in", extra),

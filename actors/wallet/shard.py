@@ -12,6 +12,7 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -19,12 +20,11 @@ import ray
 
 from actors.pair.state import ORPHAN_GRACE_MS
 from actors.runtime import DbActor, GroupCommit
-from actors.wallet import legs
-from store import ledger, spot, withdrawals
+from actors.wallet import legs, recovery
+from store import holds, ledger, withdrawals
 from store.models import Account, AccountType
 
 log = logging.getLogger(__name__)
-RECONCILE_SECONDS = 15.0
 
 
 # Database bound, not CPU bound: reserves no CPU so shards and pairs fit a small machine; placement
@@ -35,23 +35,40 @@ class WalletShard(DbActor):
         super().__init__(settings)
         self._index = index
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._reconciler: asyncio.Task[None] | None = None
         # Freezes are on every order's path: they share transactions (ledger.apply_debits).
-        self._freezes: GroupCommit[list[ledger.Change], bool] = GroupCommit(ledger.apply_debits)
+        self._freezes: GroupCommit[ledger.Op, bool] = GroupCommit(ledger.apply_debits)
+        self._sweeping = asyncio.Lock()
+        self._reconciled_ms = 0  # when the last reconcile ended (0: not yet)
+        # Background work starts in the actor's own start path: Ray runs __init__ again when it
+        # restarts the actor (an async actor's __init__ runs on its event loop), never a caller's start().
+        self._reconciler = asyncio.get_running_loop().create_task(self._reconcile_loop())
 
     async def freeze(self, uid: int, currency_id: int, amount: Decimal, ref: str) -> bool:
-        """Move ``amount`` from balance to lock. Raises INSUFFICIENT_BALANCE; idempotent by ref."""
+        """Move ``amount`` from balance to lock; an order's freeze (``o<id>:freeze``) writes its
+        ``OrderHold`` in the same transaction. Raises INSUFFICIENT_BALANCE, or REF_CONFLICT when
+        ``ref`` was used for another amount or account; idempotent by ref (False when replayed)."""
         await self._ready()
-        return await self._freezes.submit(legs.freeze(uid, currency_id, amount, ref))
+        order_id = legs.order_of(ref)
+        rows = () if order_id is None else (holds.hold(order_id, uid, currency_id, amount),)
+        return await self._freezes.submit(ledger.Op(legs.freeze(uid, currency_id, amount, ref), rows))
 
     async def release(self, uid: int, currency_id: int, amount: Decimal, ref: str) -> bool:
-        """Move ``amount`` from lock back to balance; idempotent by ref."""
-        if amount <= 0:
+        """Move ``amount`` from lock back to balance; idempotent by ref. An order's release
+        (``o<id>:release``) deletes its ``OrderHold`` and ``PendingRelease`` in the same transaction,
+        and deletes them anyway when the release was applied before or has nothing to release."""
+        order_id = legs.order_of(ref)
+        await self._ready()
+        async with self._locks[uid]:
+            end = None if order_id is None else holds.ender(order_id)
+            if amount > 0 and await ledger.apply(legs.release(uid, currency_id, amount, ref), also=end):
+                return True
+            if order_id is not None:
+                await holds.end([order_id])
             return False
-        return await self._apply(uid, legs.release(uid, currency_id, amount, ref))
 
     async def settle(self, leg: legs.TradeLeg, side: int) -> bool:
-        """Apply one side of a trade; False if that side was settled before."""
+        """Apply one side of a trade and delete its ``PendingSettlement``; False if that side was
+        settled before."""
         changes, fee = legs.settle(leg, side)
         await self._ready()
         async with self._locks[changes[0].uid]:
@@ -80,44 +97,44 @@ class WalletShard(DbActor):
         """Lock a withdrawal's amount and create the request in one transaction; answers its id.
 
         ``request``: currency_id, protocol_id, address, memo, amount, fee, ref (see
-        ``store.withdrawals.request``). Raises INSUFFICIENT_BALANCE; idempotent by ref."""
+        ``store.withdrawals.request``). Raises INSUFFICIENT_BALANCE, or DEPOSIT_UNCONFIRMED while a
+        chain deposit of the user has fewer than the withdraw confirmations; idempotent by ref."""
         await self._ready()
         async with self._locks[uid]:
-            return await withdrawals.request(uid=uid, **request)
+            return await withdrawals.request(uid=uid, confirmations=self._settings.withdraw_confirmations, **request)
 
     async def reconcile(self, grace_ms: int = ORPHAN_GRACE_MS) -> int:
-        """Release freezes whose order never reached its pair (this shard's users); returns how many.
+        """Release every freeze whose order never reached its pair (this shard's users' holds older
+        than ``grace_ms``), oldest first; returns how many.
 
         ``grace_ms`` must exceed the pairs' submit deadline unless the caller knows no submit is in
         flight (the chaos tests, after their order stream has ended).
         """
         await self._ready()
-        now = time.time() * 1000
-        orphans = await spot.orphan_freezes(
-            spot.ms_to_dt(int(now - grace_ms)), spot.ms_to_dt(int(now - 7 * 86_400_000))
-        )
-        released = 0
-        for row in orphans:
-            uid = row.user_id  # type: ignore[attr-defined]
-            if legs.shard_of(uid, self._settings.wallet_shards) == self._index:
-                order_ref = row.ref.removesuffix(":freeze") if row.ref else ""
-                released += await self.release(uid, row.currency_id, row.lock_amount, f"{order_ref}:release")  # type: ignore[attr-defined]
+        async with self._sweeping:
+            older_than = datetime.now(UTC) - timedelta(milliseconds=grace_ms)
+            released = await recovery.release_orphans(
+                older_than=older_than, shard=self._index, shards=self._settings.wallet_shards
+            )
+            self._reconciled_ms = int(time.time() * 1000)
         return released
 
     async def _reconcile_loop(self) -> None:
         while True:
-            await asyncio.sleep(RECONCILE_SECONDS)
             try:
                 await self.reconcile()
             except Exception:
                 log.exception("wallet shard %d: reconcile failed", self._index)
+            await asyncio.sleep(self._settings.reconcile_seconds)
 
     async def start(self) -> bool:
-        """Start the reconciler (idempotent)."""
+        """Open the database (the reconciler started with the actor). Idempotent."""
         await self._ready()
-        if self._reconciler is None:
-            self._reconciler = asyncio.get_running_loop().create_task(self._reconcile_loop())
         return True
+
+    async def status(self) -> dict[str, Any]:
+        """This shard's index and its background loops: when the reconciler last finished (ms)."""
+        return {"index": self._index, "reconciled_ms": self._reconciled_ms}
 
     async def accounts(self, uid: int) -> list[dict[str, Any]]:
         await self._ready()

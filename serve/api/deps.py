@@ -9,13 +9,14 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 from redis.asyncio import Redis
 
-from actors.errors import DomainError, ErrorCode
 from config.settings import Settings
 from serve.api.pairs import PairCatalog
 from serve.i18n import normalize_lang
 from serve.outbox import Outbox
-from serve.security import Codes, LoginThrottle, Sessions
+from serve.security import Codes, LoginThrottle, ResetThrottle, Sessions
+from store.errors import DomainError, ErrorCode
 from store.models import User
+from store.prices import UsdPrices
 from store.sessions import PREFIX
 
 
@@ -28,8 +29,10 @@ class Services:
     sessions: Sessions
     codes: Codes
     throttle: LoginThrottle
+    reset_throttle: ResetThrottle
     outbox: Outbox
     pairs: PairCatalog
+    prices: UsdPrices  # each currency's USD price from the marks, cached for a second
 
     @classmethod
     def build(cls, settings: Settings, redis: Redis) -> Services:
@@ -39,8 +42,10 @@ class Services:
             sessions=Sessions(redis, settings.token_ttl_seconds),
             codes=Codes(redis, settings),
             throttle=LoginThrottle(redis, settings),
+            reset_throttle=ResetThrottle(redis, settings),
             outbox=Outbox(redis, settings),
             pairs=PairCatalog(),
+            prices=UsdPrices(redis, settings.mark_stale_seconds),
         )
 
 

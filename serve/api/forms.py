@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl
 
 from fastapi import Request
 
-from actors.errors import DomainError, ErrorCode
+from store.errors import DomainError, ErrorCode
 
 MAX_FORM_BYTES = 64 * 1024
 

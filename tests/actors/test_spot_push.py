@@ -5,39 +5,17 @@ from __future__ import annotations
 import asyncio
 import json
 from decimal import Decimal
-from typing import Any
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
 from serve.stack import Stack
 from store.ledger import credit
 from store.models import AccountType, Currency
+from tests.utils.push import first_of_each, next_of
 from tests.utils.users import member, ok
 
 ETH_USDT = 2
-
-
-async def next_of(ws: ClientConnection, kind: str, wait: float = 10) -> dict[str, Any]:
-    async def read() -> dict[str, Any]:
-        while True:
-            message = json.loads(await ws.recv())
-            if message.get("type") == kind:
-                return message
-
-    return await asyncio.wait_for(read(), wait)
-
-
-async def first_of_each(ws: ClientConnection, kinds: set[str], wait: float = 10) -> dict[str, dict[str, Any]]:
-    seen: dict[str, dict[str, Any]] = {}
-
-    async def read() -> None:
-        while not kinds <= seen.keys():
-            message = json.loads(await ws.recv())
-            seen.setdefault(message.get("type"), message)
-
-    await asyncio.wait_for(read(), wait)
-    return seen
 
 
 async def test_a_trade_is_pushed_to_public_and_private_channels(stack: Stack, api: httpx.Client, db: None) -> None:

@@ -56,9 +56,8 @@ def amend(api: httpx.Client, user: Member, old: str, new: str, confirm: str | No
 
 
 def bind(api: httpx.Client, user: Member, kind: int, account: str, code: str, **extra: Any) -> httpx.Response:
-    return api.post(
-        "user/bind_account", json={"type": kind, "account": account, "sms_code": code, **extra}, headers=user.auth
-    )
+    body = {"type": kind, "account": account, "sms_code": code, "login_password": user.password, **extra}
+    return api.post("user/bind_account", json=body, headers=user.auth)
 
 
 # --- user/forget_password --------------------------------------------------------------------------
@@ -78,7 +77,7 @@ def test_forget_password_by_email(api: httpx.Client, settings: Any) -> None:
 
 def test_forget_password_by_mobile(api: httpx.Client, settings: Any) -> None:
     user = member(api, unique_mobile(), area_id=3)
-    code = fresh_code(api, settings, user.account, 2)
+    code = fresh_code(api, settings, user.account, 2, area_id=3)  # the code goes to +44 <number>
     ok(forget(api, user.account, code, country_code="44"))
     assert error(login(api, user.account, country_code="44"), 400) == BAD_CREDENTIALS
     assert ok(login(api, user.account, NEW, country_code="44"))["uid"] == user.uid
@@ -229,7 +228,7 @@ def test_amend_password_needs_login(api: httpx.Client) -> None:
 
 
 def pay(api: httpx.Client, user: Member, code: str, password: str = "Deal1234", **extra: Any) -> httpx.Response:
-    body = {"password": password, "auth_code": code, **extra}
+    body = {"password": password, "auth_code": code, "login_password": user.password, **extra}
     return api.post("user/amend_pay_password", json=body, headers=user.auth)
 
 
@@ -289,11 +288,14 @@ def test_deal_password_by_phone_needs_a_bound_phone(api: httpx.Client) -> None:
         ({"re_password": "Other1234"}, DIFFER),
         ({"auth_code": ""}, "Please enter the verification code"),
         ({"vtype": "phone"}, "Verification method is invalid"),
+        ({"login_password": ""}, "Please enter your login password"),
+        ({"login_password": "x" * 65}, "The password must be 6 to 16 letters or digits"),
+        ({"login_password": ["Secret123"]}, "Login password is invalid"),
     ],
 )
 def test_deal_password_form_rules(api: httpx.Client, change: dict[str, Any], message: str) -> None:
     user = member(api)
-    body = {"password": "Deal1234", "auth_code": "123456", **change}
+    body = {"password": "Deal1234", "auth_code": "123456", "login_password": PASSWORD, **change}
     assert error(api.post("user/amend_pay_password", json=body, headers=user.auth), 400) == message
 
 
@@ -370,7 +372,7 @@ def test_bind_refuses_wrong_and_foreign_codes(api: httpx.Client, settings: Any) 
 def test_bind_a_phone_needs_a_valid_area(api: httpx.Client) -> None:
     user = member(api)
     mobile = unique_mobile()
-    code = send_code(api, mobile, 6, token=user.token)
+    code = send_code(api, mobile, 6, token=user.token, area_id=21)
     for area in ({}, {"area_id": None}, {"area_id": 999}, {"area_id": 2**31}, {"area_id": 10**30}):
         assert error(bind(api, user, 1, mobile, code, **area), 400) == "Please choose a valid country or region"
     ok(bind(api, user, 1, mobile, code, area_id=21))
@@ -388,11 +390,16 @@ def test_bind_a_phone_needs_a_valid_area(api: httpx.Client) -> None:
         ({"type": 2, "account": "nope", "sms_code": "123456"}, "Please enter a valid e-mail address"),
         ({"type": "2", "account": "", "sms_code": "123456"}, "Please enter your e-mail"),
         ({"type": 1, "account": "123456789", "sms_code": ""}, "Please enter the verification code"),
+        (
+            {"type": 1, "account": "123456789", "sms_code": "123456", "login_password": ""},
+            "Please enter your login password",
+        ),
     ],
 )
 def test_bind_form_rules(api: httpx.Client, body: dict[str, Any], message: str) -> None:
     user = member(api)
-    assert error(api.post("user/bind_account", json={**body, "area_id": 1}, headers=user.auth), 400) == message
+    body = {"area_id": 1, "login_password": PASSWORD, **body}
+    assert error(api.post("user/bind_account", json=body, headers=user.auth), 400) == message
 
 
 def test_bind_needs_login(api: httpx.Client) -> None:

@@ -32,6 +32,7 @@ NOT_REGISTERED = "This account is not registered"
 ALREADY_BOUND = "This account is already bound"
 NOT_OWN = "This code can only be sent to your own e-mail or phone"
 CODE_INVALID = "The verification code is wrong or has expired"
+AREA_INVALID = "Please choose a valid country or region"
 TOO_SOON = re.compile(r"^A code was just sent, please try again in (\d+) seconds$")
 
 
@@ -81,10 +82,22 @@ def test_type_1_sms_to_a_free_number(api: httpx.Client) -> None:
     assert (sent["to"], sent["channel"], sent["type"]) == (to, "mobile", 1)
 
 
-def test_type_1_sms_without_area_and_with_the_type_as_text(api: httpx.Client) -> None:
+def test_type_1_sms_takes_the_type_as_text_and_needs_an_area(api: httpx.Client) -> None:
     to = unique_mobile()
-    ok(api.post("notify/send_sms", json={"to": to, "type": "1"}))
+    # A phone code is bound to the number and its dialling code, so a free number needs its area.
+    assert error(api.post("notify/send_sms", json={"to": to, "type": 1}), 400) == AREA_INVALID
+    ok(api.post("notify/send_sms", json={"to": to, "type": "1", "area_id": 1}))
     assert outbox(api, to)[0]["type"] == 1
+
+
+def test_type_2_sms_without_area_goes_to_the_numbers_own_country(api: httpx.Client, settings: Any) -> None:
+    user = member(api, unique_mobile(), area_id=3)
+    end_resend_window(settings, user.account)
+    ok(api.post("notify/send_sms", json={"to": user.account, "type": 2}))
+    code = outbox(api, user.account)[0]["code"]
+    body = {"type": "mobile", "account": user.account, "new_password": "Other789", "secondary_password": "Other789",
+            "auth_code": code, "country_code": "44"}  # fmt: skip
+    ok(api.post("user/forget_password", json=body))
 
 
 def test_type_1_refuses_a_registered_target(api: httpx.Client) -> None:
@@ -225,7 +238,7 @@ def test_send_sms_needs_a_valid_number(api: httpx.Client, to: str) -> None:
 @pytest.mark.parametrize("area_id", [0, 35, 999, 2**31, 10**30])
 def test_send_sms_needs_a_known_area(api: httpx.Client, area_id: int) -> None:
     to = unique_mobile()
-    assert error(sms_code(api, to, 1, area_id=area_id), 400) == "Please choose a valid country or region"
+    assert error(sms_code(api, to, 1, area_id=area_id), 400) == AREA_INVALID
     ok(sms_code(api, to, 1, area_id=34))  # the refusal did not take the resend window
 
 

@@ -218,9 +218,10 @@ def test_market_pair_shape_and_decimals_as_strings(groups: list[dict]) -> None:
             for field in ("lever_point_rate", "lever_share_num", "lever_fee_rate"):
                 assert _is_number(m[field]), (m["id"], field, m[field])
             q = m["currency_quotation"]
-            assert set(q) == {"currency_match_id", "close", "change", "high", "low", "volume"}
+            # spec Quotation: the last price also in USD and CNY (issue 10: at the quote's live price)
+            assert set(q) == {"currency_match_id", "close", "change", "high", "low", "volume", "usd_price", "cny_price"}
             assert q["currency_match_id"] == m["id"]
-            for field in ("close", "change", "high", "low", "volume"):
+            for field in ("close", "change", "high", "low", "volume", "usd_price", "cny_price"):
                 assert _is_number(q[field]), (m["id"], field, q[field])
             close, high, low = Decimal(q["close"]), Decimal(q["high"]), Decimal(q["low"])
             assert 0 < low <= close <= high, (m["id"], q)

@@ -126,3 +126,32 @@ def test_memo_deposits_and_operator_mistakes(api: httpx.Client, settings: Settin
         done = exchange(settings, "chain-deposit", *args)
         assert done.returncode != 0 and expected in done.stdout + done.stderr, (args, done.stdout, done.stderr)
     assert balance(api, alice, XRP) == (Decimal(25), 0)
+
+
+def test_deposits_above_the_currencys_max_amount_are_refused(api: httpx.Client, settings: Settings) -> None:
+    alice = member(api)
+    (btc,) = wallets(api, alice.auth, BTC)
+    for args in (
+        ("deposit", alice.account, "BTC", "100000.00000001"),  # BTC's max_amount is 100000
+        ("deposit", alice.account, "BTC", "1e999999999"),
+        ("chain-deposit", btc["address"], "100001"),
+        ("chain-deposit", btc["address"], "9" * 100_000),
+    ):
+        done = exchange(settings, *args)
+        assert done.returncode == 1 and "at most 100000 BTC" in done.stderr, (args[:3], done.stdout, done.stderr)
+    assert ok(api.get("wallet/deposits", headers=alice.auth))["total"] == 0
+    exchange_ok(settings, "deposit", alice.account, "BTC", "100000")
+    assert balance(api, alice, BTC) == (Decimal(100000), 0)
+    refused = api.post("dev/credit", json={"currency": "BTC", "amount": "100000.1"}, headers=alice.auth)
+    assert error(refused, 400) == "The amount can be at most 100000"
+    assert balance(api, alice, BTC) == (Decimal(100000), 0)
+
+
+def test_an_operator_deposit_ref_reused_for_another_amount_is_refused(api: httpx.Client, settings: Settings) -> None:
+    alice = member(api)
+    ref = f"bank-transfer-{uuid.uuid4().hex}"
+    exchange_ok(settings, "deposit", alice.account, "USDT", "25", "--ref", ref)
+    exchange_ok(settings, "deposit", alice.account, "USDT", "25", "--ref", ref)  # the same credit again: a no-op
+    reused = exchange(settings, "deposit", alice.account, "USDT", "26", "--ref", ref)
+    assert reused.returncode == 1 and "already used for another credit" in reused.stderr, reused.stderr
+    assert balance(api, alice, USDT) == (Decimal(25), 0)

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.utils.users import Member, auth, error, member, ok, send_code, unique_email, unique_mobile
+from tests.utils.users import PASSWORD, Member, auth, error, member, ok, send_code, unique_email, unique_mobile
 
 ROUTES: set[tuple[str, str]] = {
     ("get", "/api/news/categories"),
@@ -307,8 +307,8 @@ FIELDS: dict[str, list[str]] = {
     "user/logout": ["token"],
     "user/forget_password": ["type", "account", "new_password", "secondary_password", "auth_code", "country_code"],
     "user/amend_password": ["old_password", "new_password", "secondary_password"],
-    "user/amend_pay_password": ["password", "re_password", "auth_code", "vtype"],
-    "user/bind_account": ["type", "account", "sms_code", "area_id"],
+    "user/amend_pay_password": ["password", "re_password", "auth_code", "vtype", "login_password"],
+    "user/bind_account": ["type", "account", "sms_code", "area_id", "login_password"],
 }
 
 
@@ -391,8 +391,19 @@ def _valid_body(route: str) -> dict[str, Any]:
             "country_code": "1",
         },
         "user/amend_password": {"old_password": "wrong1", "new_password": "abc1234", "secondary_password": "abc1234"},
-        "user/amend_pay_password": {"password": "abc123", "re_password": "abc123", "auth_code": "123456"},
-        "user/bind_account": {"type": 1, "account": unique_mobile(), "sms_code": "123456", "area_id": 1},
+        "user/amend_pay_password": {
+            "password": "abc123",
+            "re_password": "abc123",
+            "auth_code": "123456",
+            "login_password": PASSWORD,
+        },
+        "user/bind_account": {
+            "type": 1,
+            "account": unique_mobile(),
+            "sms_code": "123456",
+            "area_id": 1,
+            "login_password": PASSWORD,
+        },
     }[route]
 
 

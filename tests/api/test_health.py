@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import ray
 
+from actors.lever.actor import lever_name
 from actors.push.fanout import fanout_name
 from serve.stack import Stack
 from tests.utils.users import ok
@@ -16,6 +17,7 @@ def test_health_reports_every_part_up(api: httpx.Client, stack: Stack) -> None:
     assert report["fanouts"] == {"node-1": True, "node-2": True}  # one per node
     assert report["placement"] is True
     assert report["pairs"] == {symbol: True for _, symbol in stack.pairs}
+    assert report["lever"] == {f"lever:{i}": True for i in range(stack.settings.lever_shards)}
 
 
 def test_health_answers_503_when_one_nodes_fanout_is_gone(api: httpx.Client, stack: Stack) -> None:
@@ -31,3 +33,13 @@ def test_health_answers_503_when_one_nodes_fanout_is_gone(api: httpx.Client, sta
     finally:
         stack._start_fanout(stack.settings)  # later tests push through it
     assert ok(api.get("health"))["fanout"] is True
+
+
+def test_health_answers_503_when_a_lever_shard_is_gone(api: httpx.Client, stack: Stack) -> None:
+    ray.kill(ray.get_actor(lever_name(0)), no_restart=True)
+    try:
+        answer = api.get("health")
+        assert (answer.status_code, answer.json()["data"]["lever"]["lever:0"]) == (503, False), answer.text
+    finally:
+        stack._start_lever(stack.settings.model_dump(mode="json"), stack.settings.lever_shards)  # later tests use it
+    assert ok(api.get("health"))["lever"]["lever:0"] is True

@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import httpx
-import pytest
 
 from config.settings import Settings
-from store.models import SiteSetting
 from tests.utils.users import error, fresh_code, login, ok, register
-
-
-@pytest.fixture
-async def sms_login_on(db: None) -> AsyncIterator[None]:
-    await SiteSetting.filter(key="login_use_sms").update(value="1")
-    try:
-        yield
-    finally:
-        await SiteSetting.filter(key="login_use_sms").update(value="0")
 
 
 def test_login_requires_a_login_code_when_the_setting_is_on(

@@ -29,7 +29,7 @@ def scrape(port: int, wanted: list[str], timeout_s: float = 60) -> str:
 def test_metrics_port_exports_ray_serve_and_pair_metrics(stack: Stack, api: httpx.Client) -> None:
     trader = member(api)
     ok(api.post("dev/credit", json={"currency": "USDT", "amount": "1000"}, headers=trader.auth))
-    body = {"currency_match_id": 1, "number": "0.001", "price": "1000"}
+    body = {"currency_match_id": 1, "number": "0.001", "price": "20000"}  # rests: below the market, in its band
     placed = api.post("tx_in/add", json=body, headers=trader.auth).json()["data"]
     api.post("tx_in/cancel", json={"id": placed["id"]}, headers=trader.auth)
     assert stack.settings.metrics_port is not None

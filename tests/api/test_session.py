@@ -120,7 +120,7 @@ def test_security_level_adds_25_per_phone_email_and_deal_password(api: httpx.Cli
     ok(
         api.post(
             "user/bind_account",
-            json={"type": 1, "account": mobile, "sms_code": bind_code, "area_id": 1},
+            json={"type": 1, "account": mobile, "sms_code": bind_code, "area_id": 1, "login_password": user.password},
             headers=user.auth,
         )
     )
@@ -131,7 +131,7 @@ def test_security_level_adds_25_per_phone_email_and_deal_password(api: httpx.Cli
     ok(
         api.post(
             "user/amend_pay_password",
-            json={"password": "Deal1234", "auth_code": pay_code, "vtype": "mobile"},
+            json={"password": "Deal1234", "auth_code": pay_code, "vtype": "mobile", "login_password": user.password},
             headers=user.auth,
         )
     )

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
 import httpx
 import pytest
 
+from config.settings import Settings
+from serve.stack import Stack
+from store.cache import connect_redis
 from store.models import AccountLog, AccountType, Currency
+from store.money import money
+from tests.utils.prices import age_mark, held_mark, live_mark, mark_traders, move_mark, wait_for
 from tests.utils.users import Member, error, member, ok
 from tests.utils.wallets import BTC, ETH, LTC, USDT, balance, fund, system_totals
 
 CHANGE, LEGAL, LEVER, MICRO = 1, 2, 3, 4
+BTC_USDT, ETH_USDT = 1, 2
+STALE = "Prices are updating, please try again"
 
 
 def transfer(api: httpx.Client, m: Member, amount: Any, source: Any = "change_account", target: Any = "legal_account",
@@ -21,8 +28,9 @@ def transfer(api: httpx.Client, m: Member, amount: Any, source: Any = "change_ac
     return api.post("account/transfer", json=body, headers=m.auth)
 
 
-def convert(api: httpx.Client, m: Member, number: Any, currency_id: int = BTC) -> httpx.Response:
-    return api.post("account/convert", json={"currency_id": currency_id, "number": number}, headers=m.auth)
+def convert(api: httpx.Client, m: Member, number: Any, currency_id: int = BTC, lang: str = "en") -> httpx.Response:
+    body = {"currency_id": currency_id, "number": number}
+    return api.post("account/convert", json=body, headers={**m.auth, "lang": lang})
 
 
 @pytest.fixture
@@ -32,6 +40,27 @@ async def alice(api: httpx.Client, db: None) -> Member:
     await fund(user, "BTC", "1")
     await fund(user, "ETH", "2")
     return user
+
+
+@pytest.fixture
+async def traders(api: httpx.Client, db: None) -> tuple[Member, Member]:
+    return await mark_traders(api)
+
+
+@pytest.fixture
+def marks_live(api: httpx.Client, traders: tuple[Member, Member]) -> dict[int, dict[str, Any]]:
+    """BTC/USDT's and ETH/USDT's marks, fresh (traded into being when a pair has none yet)."""
+    found = {}
+    for pair_id, number in ((BTC_USDT, "0.001"), (ETH_USDT, "0.01")):
+        mark = live_mark(api, pair_id)
+        found[pair_id] = mark if mark and mark["fresh"] else move_mark(api, *traders, pair_id, number)
+    return found
+
+
+def paid(number: str, mark: dict[str, Any], spread: Decimal) -> tuple[Decimal, Decimal]:
+    """(rate, USDT) a conversion of ``number`` pays at ``mark``: mark × (1 − spread), rounded down."""
+    rate = Decimal(mark["price"]) * (1 - spread)
+    return rate, (Decimal(number) * rate).quantize(Decimal("0.000001"), rounding=ROUND_DOWN)
 
 
 # --- account/transfer ------------------------------------------------------------------------------
@@ -94,7 +123,13 @@ def test_records_are_paged_by_15_and_filtered_by_currency(api: httpx.Client, ali
         ("-5", "Please enter the transfer amount"),
         ("abc", "Please enter the transfer amount"),
         ("NaN", "Please enter the transfer amount"),
-        ("1e40", "Please enter the transfer amount"),
+        ("1e40", "The amount can be at most 1000000000"),  # USDT's max_amount
+        ("1000000000.000001", "The amount can be at most 1000000000"),
+        ("1e999999999", "The amount can be at most 1000000000"),
+        ("9" * 100_000, "Please enter the transfer amount"),
+        ("Infinity", "Please enter the transfer amount"),
+        ("-0", "Please enter the transfer amount"),
+        ("1_000", "Please enter the transfer amount"),
         ("1.0000001", "The amount can have at most 6 decimal places"),
     ],
 )
@@ -157,21 +192,92 @@ def test_one_user_cannot_see_or_move_another_users_funds(api: httpx.Client, alic
 # --- account/convert -------------------------------------------------------------------------------
 
 
-def test_alice_converts_btc_and_eth_into_usdt_at_the_usd_price(api: httpx.Client, alice: Member) -> None:
+def test_alice_converts_btc_and_eth_into_usdt_at_the_live_mark_less_the_spread(
+    api: httpx.Client, alice: Member, marks_live: dict[int, dict[str, Any]], settings: Settings
+) -> None:
+    btc_mark, eth_mark = marks_live[BTC_USDT], marks_live[ETH_USDT]
+    rate, usdt = paid("0.25", btc_mark, settings.convert_spread)
     response = convert(api, alice, "0.25")
-    assert ok(response) == {"currency_id": BTC, "number": "0.25", "price": "68000", "usdt": "17000"}
+    assert ok(response) == {
+        "currency_id": BTC, "number": "0.25", "price": money(rate), "mark": btc_mark["price"],
+        "spread": money(settings.convert_spread), "tick_id": btc_mark["id"], "usdt": money(usdt),
+    }  # fmt: skip
     assert response.json()["msg"] == "Converted"
     assert balance(api, alice, BTC) == (Decimal("0.75"), 0)
-    assert balance(api, alice, USDT) == (Decimal(18000), 0)
-    ok(convert(api, alice, "0.00000001", ETH))  # 3500 × 1e-8 = 0.000035 USDT
-    assert balance(api, alice, USDT) == (Decimal("18000.000035"), 0)
+    assert balance(api, alice, USDT) == (1000 + usdt, 0)
+    _, dust = paid("0.00000001", eth_mark, settings.convert_spread)
+    assert dust > 0  # about 3500 × 1e-8 = 0.000035 USDT
+    ok(convert(api, alice, "0.00000001", ETH))
+    assert balance(api, alice, USDT) == (1000 + usdt + dust, 0)
     record = ok(api.get("account_log/change", params={"currency_id": BTC}, headers=alice.auth))["data"][0]
-    assert (record["value"], record["notes"], record["extra_data"]) == (
-        "-0.25", "Conversion", {"from": "BTC", "to": "USDT", "price": "68000"},
-    )  # fmt: skip
+    assert (record["value"], record["notes"], record["extra_data"]) == ("-0.25", "Conversion", {
+        "from": "BTC", "to": "USDT", "price": money(rate), "mark": btc_mark["price"],
+        "spread": money(settings.convert_spread), "tick_id": btc_mark["id"],
+    })  # fmt: skip
 
 
-def test_convert_rules(api: httpx.Client, alice: Member) -> None:
+def test_convert_pays_the_new_mark_after_trades_move_it(
+    api: httpx.Client, alice: Member, traders: tuple[Member, Member], settings: Settings
+) -> None:
+    """Defect 2: the price followed a frozen seed, so buying below it on the book and converting minted
+    USDT. Each conversion now pays the mark in force, less the spread, and records that mark's tick."""
+    spent = Decimal(0)
+    for _ in range(2):
+        mark = move_mark(api, *traders, BTC_USDT, "0.001")
+        rate, usdt = paid("0.1", mark, settings.convert_spread)
+        answer = ok(convert(api, alice, "0.1"))
+        assert (answer["mark"], answer["tick_id"], answer["usdt"]) == (mark["price"], mark["id"], money(usdt))
+        assert Decimal(answer["price"]) == rate < Decimal(mark["price"])
+        spent += usdt
+        rows = ok(api.get("account_log/change", params={"currency_id": USDT}, headers=alice.auth))["data"]
+        assert (rows[0]["value"], rows[0]["extra_data"]["tick_id"]) == (money(usdt), mark["id"])
+    assert balance(api, alice, USDT) == (1000 + spent, 0)
+    assert balance(api, alice, BTC) == (Decimal("0.8"), 0)
+
+
+async def test_a_stale_or_missing_mark_refuses_convert_and_moves_nothing(
+    stack: Stack, api: httpx.Client, alice: Member, marks_live: dict[int, dict[str, Any]]
+) -> None:
+    redis = connect_redis(stack.settings)
+    try:
+        async with held_mark(redis, "BTC/USDT") as mark:
+            await age_mark(redis, mark, stack.settings.mark_stale_seconds + 1)
+            assert error(convert(api, alice, "0.5"), 503) == STALE
+            assert error(convert(api, alice, "0.5", lang="fr"), 503) not in ("", STALE)
+            await redis.delete(f"ex:mark:{mark.symbol}")  # gone: the pair never ticked, or its key expired
+            assert error(convert(api, alice, "0.5"), 503) == STALE
+        assert balance(api, alice, BTC) == (Decimal(1), 0)
+        assert balance(api, alice, USDT) == (Decimal(1000), 0)
+        assert await AccountLog.filter(user_id=alice.uid, log_type="convert").count() == 0
+        # the resumed pair confirms its mark again, and convert works again
+        wait_for(lambda: (live_mark(api, BTC_USDT) or {}).get("fresh"), "BTC/USDT's mark to be fresh again")
+        ok(convert(api, alice, "0.5"))
+    finally:
+        await redis.aclose()
+
+
+async def test_convert_is_bounded_by_the_currencys_max_amount(
+    api: httpx.Client, alice: Member, marks_live: dict[int, dict[str, Any]], settings: Settings
+) -> None:
+    btc, usdt = await Currency.get(code="BTC"), await Currency.get(code="USDT")
+    await Currency.filter(id=btc.id).update(max_amount=Decimal("0.5"))
+    try:
+        assert error(convert(api, alice, "0.50000001"), 400) == "The amount can be at most 0.5"
+        assert error(convert(api, alice, "1e999999999"), 400) == "The amount can be at most 0.5"
+    finally:
+        await Currency.filter(id=btc.id).update(max_amount=btc.max_amount)
+    # what the USDT side may take bounds it too, told in the currency converted
+    await Currency.filter(id=usdt.id).update(max_amount=Decimal(1000))
+    try:
+        rate, _ = paid("1", marks_live[BTC_USDT], settings.convert_spread)
+        most = (Decimal(1000) / rate).quantize(Decimal("0.00000001"), rounding=ROUND_DOWN)
+        assert error(convert(api, alice, "0.5"), 400) == f"The amount can be at most {money(most)}"
+    finally:
+        await Currency.filter(id=usdt.id).update(max_amount=usdt.max_amount)
+    assert balance(api, alice, BTC) == (Decimal(1), 0)
+
+
+def test_convert_rules(api: httpx.Client, alice: Member, marks_live: dict[int, dict[str, Any]]) -> None:
     assert error(convert(api, alice, "1", USDT), 400) == "Only BTC and ETH can be converted"
     assert error(convert(api, alice, "1", LTC), 400) == "Only BTC and ETH can be converted"
     assert error(convert(api, alice, ""), 400) == "Please enter a quantity"
@@ -186,7 +292,9 @@ def test_convert_rules(api: httpx.Client, alice: Member) -> None:
 # --- conservation ----------------------------------------------------------------------------------
 
 
-async def test_conservation_across_transfers_and_conversions(api: httpx.Client, db: None) -> None:
+async def test_conservation_across_transfers_and_conversions(
+    api: httpx.Client, marks_live: dict[int, dict[str, Any]], settings: Settings
+) -> None:
     """Transfers move nothing in or out of the system; a conversion moves exactly its two legs."""
     before = await system_totals()
     bob = member(api)
@@ -202,16 +310,19 @@ async def test_conservation_across_transfers_and_conversions(api: httpx.Client, 
     expected = {USDT: Decimal(500), BTC: Decimal("0.5")}
     for currency_id, amount in converted:
         expected[currency_id] += amount  # the house gave USDT and took BTC
-    assert expected == {USDT: Decimal(500 + 13600), BTC: Decimal("0.3")}
+    _, usdt = paid("0.2", marks_live[BTC_USDT], settings.convert_spread)
+    assert expected == {USDT: 500 + usdt, BTC: Decimal("0.3")}
     for currency_id, delta in expected.items():
         assert after[currency_id] - before.get(currency_id, Decimal(0)) == delta
     for currency_id in (set(before) | set(after)) - set(expected):
         assert after.get(currency_id, 0) == before.get(currency_id, 0), currency_id
-    assert sum([balance(api, bob, USDT, t)[0] for t in (CHANGE, LEGAL, MICRO)], Decimal(0)) == Decimal(14100)
+    assert sum([balance(api, bob, USDT, t)[0] for t in (CHANGE, LEGAL, MICRO)], Decimal(0)) == 500 + usdt
     assert await AccountLog.filter(user_id=bob.uid, account_type=AccountType.LEVER).count() == 1
 
 
-def test_amounts_sent_as_json_numbers_are_read_by_their_digits(api: httpx.Client, alice: Member) -> None:
+def test_amounts_sent_as_json_numbers_are_read_by_their_digits(
+    api: httpx.Client, alice: Member, marks_live: dict[int, dict[str, Any]]
+) -> None:
     ok(transfer(api, alice, 0.1))
     ok(transfer(api, alice, 0.2))
     assert balance(api, alice, USDT, LEGAL) == (Decimal("0.3"), 0)  # not 0.30000000000000004
@@ -219,6 +330,25 @@ def test_amounts_sent_as_json_numbers_are_read_by_their_digits(api: httpx.Client
     assert error(transfer(api, alice, True), 400)
     ok(convert(api, alice, 0.5))
     assert balance(api, alice, BTC) == (Decimal("0.5"), 0)
+
+
+@pytest.mark.parametrize("number", ["1e309", "-1e309", "1e999999999", "9" * 5000, "1.5e-400", "NaN"])
+def test_absurd_json_numbers_get_a_clear_error_not_a_500(api: httpx.Client, alice: Member, number: str) -> None:
+    body = f'{{"currency_id": {USDT}, "balance": {number}, "from": 1, "to": 2}}'
+    answer = api.post("account/transfer", content=body, headers={**alice.auth, "content-type": "application/json"})
+    assert answer.status_code == 400 and answer.json()["code"] == 0, answer.text
+    assert balance(api, alice, USDT) == (Decimal(1000), 0)
+
+
+async def test_a_currencys_max_amount_bounds_a_transfer(api: httpx.Client, alice: Member) -> None:
+    btc = await Currency.get(code="BTC")
+    original = btc.max_amount
+    await Currency.filter(id=btc.id).update(max_amount=Decimal("0.5"))
+    try:
+        assert error(transfer(api, alice, "0.50000001", currency_id=BTC), 400) == "The amount can be at most 0.5"
+        ok(transfer(api, alice, "0.5", currency_id=BTC))
+    finally:
+        await Currency.filter(id=btc.id).update(max_amount=original)
 
 
 def test_account_detail_and_list_show_only_the_session_users_accounts(api: httpx.Client, alice: Member) -> None:

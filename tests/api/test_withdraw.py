@@ -3,6 +3,7 @@ approve and reject, the state in records; binding withdrawal addresses; and cons
 
 from __future__ import annotations
 
+import time
 from decimal import Decimal
 from typing import Any
 
@@ -12,18 +13,23 @@ import pytest
 from config.settings import Settings
 from store.models import AccountLog, Currency
 from tests.utils.cli import exchange, exchange_ok
-from tests.utils.users import Member, error, fresh_code, member, ok
+from tests.utils.users import Member, end_security_cooldown, error, fresh_code, member, ok
 from tests.utils.wallets import BTC, USDT, balance, fund, system_totals
 
 TRON = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"
 ETH_ADDR = "0x52908400098527886E0F7030069857D2E4169EE7"
 DEAL = "Deal1234"
 XRP = 5
+BTC_USDT = 1
 
 
 def set_deal_password(api: httpx.Client, settings: Settings, user: Member) -> None:
+    """Set the deal password, then let the withdrawal cool-off after it pass (its own tests are in
+    tests/api/test_security_changes.py)."""
     code = fresh_code(api, settings, user.account, 3, token=user.token)
-    ok(api.post("user/amend_pay_password", json={"password": DEAL, "auth_code": code}, headers=user.auth))
+    body = {"password": DEAL, "auth_code": code, "login_password": user.password}
+    ok(api.post("user/amend_pay_password", json=body, headers=user.auth))
+    end_security_cooldown(settings, user.uid)
 
 
 def draw(api: httpx.Client, user: Member, number: Any = "100", **change: Any) -> httpx.Response:
@@ -101,6 +107,9 @@ def test_a_rejected_withdrawal_returns_the_funds(api: httpx.Client, settings: Se
         ({"number": "9.99"}, 400, "The minimum withdrawal is 10"),
         ({"number": "100000.01"}, 400, "The maximum withdrawal is 100000"),
         ({"number": "10.0000001"}, 400, "The amount can have at most 6 decimal places"),
+        ({"number": "1e999999999"}, 400, "The amount can be at most 1000000000"),
+        ({"number": "9" * 100_000}, 400, "Please enter the withdrawal amount"),
+        ({"number": "Infinity"}, 400, "Please enter the withdrawal amount"),
         ({"number": "1000.01"}, 400, "Insufficient balance"),
         ({"address": ETH_ADDR}, 400, "Please enter a valid address for this chain"),
         ({"address": "T" + "0" * 33}, 400, "Please enter a valid address for this chain"),
@@ -218,13 +227,16 @@ def test_bind_address_needs_login(api: httpx.Client) -> None:
 
 def carol_deposits_transfers_converts_and_withdraws(
     api: httpx.Client, settings: Settings
-) -> tuple[Member, dict[str, Any]]:
+) -> tuple[Member, dict[str, Any], Decimal]:
+    """Carol's day; answers her, her approved withdrawal and the USDT her conversion paid (at the live
+    mark less the spread)."""
     carol = member(api)
     set_deal_password(api, settings, carol)
     trc20 = ok(api.get("wallet/wallet", params={"currency_id": USDT}, headers=carol.auth))[1]["address"]
     (btc_wallet,) = ok(api.get("wallet/wallet", params={"currency_id": BTC}, headers=carol.auth))
-    exchange_ok(settings, "chain-deposit", trc20, "700")
-    exchange_ok(settings, "chain-deposit", btc_wallet["address"], "0.1")
+    # With six confirmations: a deposit with fewer holds back every withdrawal (see the test below).
+    exchange_ok(settings, "chain-deposit", trc20, "700", "--confirmations", "6")
+    exchange_ok(settings, "chain-deposit", btc_wallet["address"], "0.1", "--confirmations", "6")
     exchange_ok(settings, "chain-deposit", trc20, "0.5")  # below the minimum: not credited
     ok(
         api.post(
@@ -236,31 +248,31 @@ def carol_deposits_transfers_converts_and_withdraws(
             "account/transfer", json={"currency_id": USDT, "balance": "50", "from": 2, "to": 1}, headers=carol.auth
         )
     )
-    ok(api.post("account/convert", json={"currency_id": BTC, "number": "0.05"}, headers=carol.auth))
+    converted = ok(api.post("account/convert", json={"currency_id": BTC, "number": "0.05"}, headers=carol.auth))
     approved = ok(draw(api, carol, "100"))
     rejected = ok(draw(api, carol, "40"))
     exchange_ok(settings, "withdrawal", "approve", str(approved["id"]))
     exchange_ok(settings, "withdrawal", "reject", str(rejected["id"]))
-    return carol, approved
+    return carol, approved, Decimal(converted["usdt"])
 
 
 async def test_conservation_across_deposit_transfer_convert_withdraw_and_reject(
     api: httpx.Client, settings: Settings, db: None
 ) -> None:
     before = await system_totals()
-    carol, approved = carol_deposits_transfers_converts_and_withdraws(api, settings)
+    carol, approved, paid = carol_deposits_transfers_converts_and_withdraws(api, settings)
     after = await system_totals()
     converted = dict(
         await AccountLog.filter(user_id=carol.uid, log_type="convert").values_list("currency_id", "amount")
     )
-    assert converted == {USDT: Decimal(3400), BTC: Decimal("-0.05")}
+    assert paid > 0 and converted == {USDT: paid, BTC: Decimal("-0.05")}
     # in: deposits; out: the approved withdrawal (its fee included); the house: the conversion legs
-    expected = {USDT: Decimal(700) + Decimal(3400) - Decimal(100), BTC: Decimal("0.1") - Decimal("0.05")}
+    expected = {USDT: Decimal(700) + paid - Decimal(100), BTC: Decimal("0.1") - Decimal("0.05")}
     for currency_id, delta in expected.items():
         assert after[currency_id] - before.get(currency_id, Decimal(0)) == delta, currency_id
     for currency_id in (set(before) | set(after)) - set(expected):
         assert after.get(currency_id, 0) == before.get(currency_id, 0), currency_id
-    assert balance(api, carol, USDT) == (Decimal(3850), 0)
+    assert balance(api, carol, USDT) == (Decimal(450) + paid, 0)
     assert balance(api, carol, USDT, 2) == (Decimal(150), 0)
 
 
@@ -272,7 +284,7 @@ def test_deposits_need_six_confirmations_before_they_can_be_withdrawn(api: httpx
     exchange_ok(settings, "chain-deposit", trc20, "200", "--tx", tx)  # credited at 1 confirmation
     assert balance(api, dave, USDT) == (Decimal(200), 0)
     message = error(draw(api, dave, "150"), 400)
-    assert message == "200 of your balance is waiting for deposit confirmations and cannot be withdrawn yet"
+    assert message == "Withdrawals open once your USDT deposit of 200 has 6 confirmations"
     ok(
         api.post(
             "account/transfer", json={"currency_id": USDT, "balance": "150", "from": 1, "to": 2}, headers=dave.auth
@@ -282,3 +294,35 @@ def test_deposits_need_six_confirmations_before_they_can_be_withdrawn(api: httpx
     exchange_ok(settings, "chain-deposit", trc20, "200", "--tx", tx, "--confirmations", "6")
     ok(draw(api, dave, "50"))
     assert balance(api, dave, USDT) == (0, Decimal(50))
+
+
+@pytest.fixture
+async def bidder(api: httpx.Client, db: None) -> Member:
+    user = member(api)
+    await fund(user, "USDT", "100000")
+    return user
+
+
+def test_a_fresh_deposit_of_any_currency_holds_back_every_withdrawal(
+    api: httpx.Client, settings: Settings, bidder: Member
+) -> None:
+    """Credited BTC can be sold at once; the USDT it fetched cannot leave before the BTC deposit has
+    its six confirmations."""
+    erin, bob = member(api), bidder
+    set_deal_password(api, settings, erin)
+    (btc_wallet,) = ok(api.get("wallet/wallet", params={"currency_id": BTC}, headers=erin.auth))
+    tx = f"0xfresh{erin.uid}x{btc_wallet['address'][-6:]}"
+    exchange_ok(settings, "chain-deposit", btc_wallet["address"], "0.5", "--tx", tx)  # credited at 1 confirmation
+    order = {"currency_match_id": BTC_USDT, "number": "0.5", "price": "30000"}
+    assert ok(api.post("tx_in/add", json=order, headers=bob.auth))["status"] == 1  # bob's bid rests
+    ok(api.post("tx_out/add", json=order, headers=erin.auth))
+    deadline = time.monotonic() + 15
+    while balance(api, erin, USDT)[0] < 100:  # the trade settles just after the answer
+        assert time.monotonic() < deadline, balance(api, erin, USDT)
+        time.sleep(0.1)
+    usdt = balance(api, erin, USDT)
+    assert error(draw(api, erin, "100"), 400) == "Withdrawals open once your BTC deposit of 0.5 has 6 confirmations"
+    assert balance(api, erin, USDT) == usdt and ok(api.get("account/withdrawals", headers=erin.auth))["total"] == 0
+    exchange_ok(settings, "chain-deposit", btc_wallet["address"], "0.5", "--tx", tx, "--confirmations", "6")
+    assert ok(draw(api, erin, "100"))["number"] == "100"
+    assert balance(api, erin, USDT) == (usdt[0] - 100, Decimal(100))

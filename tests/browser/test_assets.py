@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ConsoleErrors
 from tests.utils.up import Instance
-from tests.utils.users import auth, end_resend_window, member, ok, send_code
+from tests.utils.users import auth, end_resend_window, end_security_cooldown, member, ok, send_code
 
 USDT = 1
 DEAL_PASSWORD = "Deal12345"
@@ -37,7 +37,10 @@ def test_transfer_deposit_panel_withdraw_and_approval(page: Page, web: Instance,
         end_resend_window(SimpleNamespace(redis_url=f"unix://{web.data_dir}/redis.sock"), m.account)
         code = send_code(api, m.account, 3, token=m.token)
         ok(api.post("user/amend_pay_password", headers=auth(m.token),
-                    json={"password": DEAL_PASSWORD, "re_password": DEAL_PASSWORD, "auth_code": code}))  # fmt: skip
+                    json={"password": DEAL_PASSWORD, "re_password": DEAL_PASSWORD, "auth_code": code,
+                          "login_password": m.password}))  # fmt: skip
+        # Withdrawals wait a day after a deal password is set; let that day pass.
+        end_security_cooldown(SimpleNamespace(database_url=None, data_dir=web.data_dir), m.uid)
         before = _balances(api, m.token)
         assert before["change_account"] == (Decimal(1000), Decimal(0))
 

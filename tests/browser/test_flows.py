@@ -67,15 +67,16 @@ def test_register_log_in_place_a_limit_buy_and_cancel_it(
     expect(page.get_by_test_id("order-book")).to_be_visible()
     expect(page.get_by_test_id("buy-available")).to_contain_text("10000")
     buy = page.get_by_test_id("buy-form")
-    buy.get_by_test_id("buy-price").fill("1000")  # far below the maker's bids: it rests
-    buy.get_by_test_id("buy-amount").fill("0.5")
+    # far below the maker's bids (it rests), inside the pair's band of mark / 5 and up
+    buy.get_by_test_id("buy-price").fill("20000")
+    buy.get_by_test_id("buy-amount").fill("0.025")
     buy.get_by_test_id("buy-submit").click()
 
     panel = page.get_by_test_id("order-panel")
     row = panel.get_by_test_id("order-row")
     expect(row).to_have_count(1)
-    expect(row).to_contain_text("1000")
-    expect(row).to_contain_text("0.5")
+    expect(row).to_contain_text("20000")
+    expect(row).to_contain_text("0.025")
     expect(page.get_by_test_id("buy-available")).to_contain_text("9500")  # 500 USDT now frozen
     screenshot(page, "trade-light" if page.locator("html").get_attribute("data-theme") == "light" else "trade-dark")
 

@@ -16,6 +16,7 @@ from actors.pair.placement import PLACEMENT_NAME
 from serve.stack import Stack
 from store.models import Order, OrderStatus, PairPin, Trade
 from tests.utils.cli import exchange, exchange_ok
+from tests.utils.prices import deal, inside_price
 from tests.utils.trading import Stream, assert_invariants, funded_traders, quiesce
 from tests.utils.users import member
 from tests.utils.wallets import fund
@@ -114,8 +115,9 @@ async def test_a_moved_pair_restarts_from_the_database_not_its_old_snapshot(api:
     # An order after the move, then a crash: the restarted actor must still have it.
     trader = member(api)
     await fund(trader, "USDT", "1000")
+    price = inside_price(await asyncio.to_thread(deal, api, 3))  # the new best bid: it rests on top
     async with httpx.AsyncClient(base_url=api.base_url, timeout=30) as client:
-        body = {"currency_match_id": 3, "number": "1", "price": "1.5"}
+        body = {"currency_match_id": 3, "number": "1", "price": str(price)}
         order_id = (await client.post("tx_in/add", json=body, headers=trader.auth)).json()["data"]["id"]
     ray.kill(ray.get_actor(pair_name(symbol)), no_restart=False)
     deadline = time.monotonic() + 60
@@ -127,8 +129,8 @@ async def test_a_moved_pair_restarts_from_the_database_not_its_old_snapshot(api:
             assert time.monotonic() < deadline
             await asyncio.sleep(0.2)
     assert check["matches_database"] is True, check
-    deal = await ray.get_actor(pair_name(symbol)).deal.remote()
-    assert any(Decimal(level["price"]) == Decimal("1.5") for level in deal["depth"]["in"]), deal["depth"]
+    book = await ray.get_actor(pair_name(symbol)).deal.remote()
+    assert Decimal(book["depth"]["in"][0]["price"]) == price, book["depth"]
     async with httpx.AsyncClient(base_url=api.base_url, timeout=30) as client:
         await client.post("tx_in/cancel", json={"id": order_id}, headers=trader.auth)
 

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import AsyncIterator
 
 import pytest
 from redis.asyncio import Redis
 
-from actors.errors import DomainError, ErrorCode
 from config.settings import Settings
-from serve.security import Codes, LoginThrottle, Sessions, hash_password, verify_password
-from store.cache import connect_redis
+from serve.security import Codes, LoginThrottle, ResetThrottle, Sessions, code_target, hash_password, verify_password
+from store.cache import connect_redis, redis_db
+from store.errors import DomainError, ErrorCode
+from store.sessions import digest, revoked_topic
 
 
 @pytest.fixture
@@ -86,3 +89,87 @@ async def test_login_throttle_per_account_and_per_address(redis: Redis, settings
     await throttle.check("email::fresh@example.com", "10.9.9.7")
     await throttle.reset("email::victim@example.com")
     await throttle.check("email::victim@example.com", "10.9.9.7")
+
+
+async def test_parallel_guesses_never_get_more_comparisons_than_the_limit(redis: Redis, settings: Settings) -> None:
+    codes = Codes(redis, settings)
+    for round_ in range(5):  # the order of arrival varies: the bound holds every time
+        target = f"storm{round_}@example.com"
+        code = await codes.create(1, target)
+        wrong = "000000" if code != "000000" else "111111"
+        guesses = [codes.consume(1, target, wrong) for _ in range(40)] + [codes.consume(1, target, code)]
+        results = await asyncio.gather(*guesses, return_exceptions=True)
+        outcomes = [r.code if isinstance(r, DomainError) else "ok" for r in results]
+        misses = int(await redis.get(f"ex:code_fail:target:{target}") or 0)
+        assert misses + outcomes.count("ok") <= settings.code_max_attempts
+        assert outcomes.count(ErrorCode.CODE_ATTEMPTS_EXCEEDED) == (0 if outcomes[-1] == "ok" else 1)
+        assert not await redis.exists(f"ex:code:1:{target}")  # used or burnt: gone either way
+
+
+async def test_wrong_codes_are_limited_per_target_and_per_address(redis: Redis, settings: Settings) -> None:
+    tight = settings.model_copy(update={"code_max_attempts": 3, "code_target_max_failures": 4,
+                                        "code_ip_max_failures": 6, "code_fail_window_seconds": 120})  # fmt: skip
+    codes = Codes(redis, tight)
+    wrong = "abcdef"  # never a code (codes are digits)
+    for target in ("lim-a@example.com", "lim-a@example.com", "lim-b@example.com"):
+        await codes.create(1, target)
+        for _ in range(2):
+            with pytest.raises(DomainError):
+                await codes.consume(1, target, wrong, ip="10.8.8.8")
+    # lim-a had 4 misses: its target limit is reached, for any address and even with a new, right code
+    code = await codes.create(1, "lim-a@example.com")
+    with pytest.raises(DomainError) as throttled:
+        await codes.consume(1, "lim-a@example.com", code, ip="10.8.8.7")
+    assert throttled.value.code is ErrorCode.CODE_THROTTLED and throttled.value.params["minutes"] == 2
+    # 10.8.8.8 had 6 misses over two targets: it may not guess at a third
+    code = await codes.create(1, "lim-c@example.com")
+    with pytest.raises(DomainError) as by_address:
+        await codes.consume(1, "lim-c@example.com", code, ip="10.8.8.8")
+    assert by_address.value.code is ErrorCode.CODE_THROTTLED
+    await codes.consume(1, "lim-c@example.com", code, ip="10.8.8.9")  # another address may, and was not compared
+    await codes.consume(1, "lim-b@example.com", await codes.create(1, "lim-b@example.com"))  # no address: target only
+
+
+async def test_phone_targets_carry_the_dialling_code() -> None:
+    assert code_target("mobile", "5551234", "1") == "+1 5551234" != code_target("mobile", "5551234", "44")
+    assert code_target("mobile", "15551234", "4") != code_target("mobile", "5551234", "41")  # no run-together
+    assert code_target("email", "Me@Example.com") == "me@example.com"
+
+
+async def test_failed_resets_are_limited_per_account_and_per_address(redis: Redis, settings: Settings) -> None:
+    tight = settings.model_copy(update={"reset_max_failures": 2, "reset_ip_max_failures": 3})
+    throttle = ResetThrottle(redis, tight)
+    for account in ("email:r1@example.com", "email:r1@example.com"):
+        await throttle.check(account, "10.7.7.7")
+        await throttle.failed(account, "10.7.7.7")
+    with pytest.raises(DomainError) as locked:
+        await throttle.check("email:r1@example.com", "10.7.7.6")
+    assert locked.value.code is ErrorCode.RESET_THROTTLED and locked.value.params["minutes"] >= 1
+    await throttle.failed("email:r2@example.com", "10.7.7.7")
+    with pytest.raises(DomainError):
+        await throttle.check("email:r3@example.com", "10.7.7.7")  # the address had 3
+    await throttle.check("email:r3@example.com", "10.7.7.6")
+    # A reset's failures and a login's are counted apart.
+    await LoginThrottle(redis, tight).check("email:r1@example.com", "10.7.7.6")
+
+
+async def test_ending_sessions_announces_their_digests(redis: Redis, settings: Settings) -> None:
+    sessions = Sessions(redis, ttl=120)
+    a, b, c = [await sessions.issue(7101) for _ in range(3)]
+    assert await sessions.resolve_digests([digest(a), digest(b), "0" * 64]) == [7101, 7101, None]
+    pubsub = redis.pubsub(ignore_subscribe_messages=True)
+    await pubsub.subscribe(revoked_topic(redis_db(settings)))
+    try:
+        await sessions.revoke(a, 7101)
+        await sessions.revoke_all(7101, keep=b)
+        heard = []
+        deadline = asyncio.get_running_loop().time() + 5
+        while len(heard) < 2:
+            assert asyncio.get_running_loop().time() < deadline, f"heard only {heard}"
+            message = await pubsub.get_message(timeout=1)  # None also for a (skipped) subscribe reply
+            if message is not None:
+                heard.append(json.loads(message["data"]))
+    finally:
+        await pubsub.aclose()
+    assert heard == [[digest(a)], [digest(c)]]
+    assert await sessions.resolve_digests([digest(a), digest(b), digest(c)]) == [None, 7101, None]

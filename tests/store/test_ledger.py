@@ -1,4 +1,5 @@
-"""The ledger credits exactly once per reference and journals every change."""
+"""The ledger credits exactly once per reference and journals every change; a reference reused for
+another change is refused, never taken for a replay; a settlement ends its pending row."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ from decimal import Decimal
 
 import pytest
 
-from actors.errors import DomainError, ErrorCode
 from actors.wallet import legs
 from store import users
-from store.ledger import account_type_of, apply_debits, credit
-from store.models import Account, AccountLog, AccountType, Currency
+from store.errors import DomainError, ErrorCode
+from store.ledger import Change, Fee, Op, account_type_of, apply, apply_debits, credit
+from store.models import Account, AccountLog, AccountType, Currency, FeeLedger, PendingSettlement
 
 
 async def _user(email: str) -> int:
@@ -75,7 +76,7 @@ async def test_group_committed_debits_answer_each_operation_alone(db: None) -> N
         legs.freeze(rich, usdt.id, Decimal("30"), "g:1"),  # the same ref again in the batch
         legs.freeze(poor, usdt.id, Decimal("5"), "g:6"),  # g:2's refusal does not block this
     ]
-    results = await apply_debits(ops)
+    results = await apply_debits([Op(op) for op in ops])
     assert [r if isinstance(r, bool) else r.code for r in results] == [
         True, ErrorCode.INSUFFICIENT_BALANCE, True, ErrorCode.INSUFFICIENT_BALANCE,
         ErrorCode.INSUFFICIENT_BALANCE, False, True,
@@ -89,9 +90,94 @@ async def test_group_committed_debits_answer_each_operation_alone(db: None) -> N
     assert journal == [("g:1", Decimal(70)), ("g:3", Decimal(0)), ("g:6", Decimal(0))]
     assert not await Account.filter(user_id=new).exists()
     # A whole batch run again (a retried call) changes nothing.
-    assert await apply_debits(ops[:1]) == [False]
+    assert await apply_debits([Op(ops[0])]) == [False]
     rich_account = await Account.get(user_id=rich, currency=usdt, account_type=AccountType.CHANGE)
     assert rich_account.lock_balance == Decimal(100)
+
+
+async def _funded(email: str, code: str, amount: str) -> tuple[int, Currency]:
+    uid = await _user(email)
+    currency = await Currency.get(code=code)
+    await credit(user_id=uid, currency=currency, account_type=AccountType.CHANGE, amount=Decimal(amount),
+                 log_type="deposit", ref=f"fund:{email}")  # fmt: skip
+    return uid, currency
+
+
+def _code(result: bool | DomainError) -> bool | ErrorCode:
+    return result if isinstance(result, bool) else result.code
+
+
+async def test_a_ref_reused_with_other_facts_is_a_conflict_not_a_replay(db: None) -> None:
+    uid, usdt = await _funded("ledger-conflict@example.com", "USDT", "100")
+    other = await _user("ledger-conflict-other@example.com")
+    deposit = Change(uid, usdt.id, AccountType.CHANGE, Decimal(10), Decimal(0), "deposit", "conflict:a")
+    assert await apply([deposit]) is True
+    assert await apply([deposit]) is False  # the same change again: an idempotent success
+    for changed in (
+        Change(uid, usdt.id, AccountType.CHANGE, Decimal(11), Decimal(0), "deposit", "conflict:a"),  # amount
+        Change(uid, usdt.id, AccountType.LEGAL, Decimal(10), Decimal(0), "deposit", "conflict:a"),  # account
+        Change(other, usdt.id, AccountType.CHANGE, Decimal(10), Decimal(0), "deposit", "conflict:a"),  # user
+        Change(uid, 2, AccountType.CHANGE, Decimal(10), Decimal(0), "deposit", "conflict:a"),  # currency
+    ):
+        with pytest.raises(DomainError) as refused:
+            await apply([changed])
+        assert refused.value.code == ErrorCode.REF_CONFLICT
+    # A batch that reuses one ref beside a new one is not a replay either; nothing of it is written.
+    fresh = Change(uid, usdt.id, AccountType.CHANGE, Decimal(5), Decimal(0), "deposit", "conflict:b")
+    with pytest.raises(DomainError) as refused:
+        await apply([fresh, deposit])
+    assert refused.value.code == ErrorCode.REF_CONFLICT
+    assert not await AccountLog.filter(ref="conflict:b").exists()
+    assert not await Account.filter(user_id=other).exists()
+    account = await Account.get(user_id=uid, currency=usdt, account_type=AccountType.CHANGE)
+    assert (account.balance, account.lock_balance) == (Decimal(110), Decimal(0))
+
+
+async def test_a_freeze_ref_reused_for_another_amount_is_refused_in_a_group_commit(db: None) -> None:
+    uid, usdt = await _funded("ledger-freeze-conflict@example.com", "USDT", "100")
+    first = await apply_debits([Op(legs.freeze(uid, usdt.id, Decimal(30), "o-conflict:freeze"))])
+    assert first == [True]
+    results = await apply_debits([
+        Op(legs.freeze(uid, usdt.id, Decimal(30), "o-conflict:freeze")),  # replayed: success, no change
+        Op(legs.freeze(uid, usdt.id, Decimal(40), "o-conflict:freeze")),  # another amount: refused
+        Op(legs.freeze(uid, usdt.id, Decimal(1), "o-conflict-2:freeze")),
+        Op(legs.freeze(uid, usdt.id, Decimal(2), "o-conflict-2:freeze")),  # the same ref earlier in the batch
+        Op(legs.freeze(uid, usdt.id, Decimal(1), "o-conflict-2:freeze")),  # ... with the same facts
+    ])  # fmt: skip
+    assert [_code(r) for r in results] == [False, ErrorCode.REF_CONFLICT, True, ErrorCode.REF_CONFLICT, False]
+    account = await Account.get(user_id=uid, currency=usdt, account_type=AccountType.CHANGE)
+    assert (account.balance, account.lock_balance) == (Decimal(69), Decimal(31))
+
+
+async def test_a_settlement_ends_its_pending_row_once(db: None) -> None:
+    buyer, usdt = await _funded("ledger-settle-buyer@example.com", "USDT", "1000")
+    seller, btc = await _funded("ledger-settle-seller@example.com", "BTC", "1")
+    await apply_debits([Op(legs.freeze(buyer, usdt.id, Decimal(600), "s-buy:freeze")),
+                        Op(legs.freeze(seller, btc.id, Decimal("0.01"), "s-sell:freeze"))])  # fmt: skip
+    trade_id = 8_800_000_000 + buyer
+    leg = legs.TradeLeg(trade_id, buyer, seller, btc.id, usdt.id, Decimal("0.01"), Decimal(600), Decimal("0.00002"),
+                        Decimal("1.2"), "BTC/USDT")  # fmt: skip
+    await PendingSettlement.bulk_create([PendingSettlement(trade_id=trade_id, side=s, currency_match_id=1)
+                                         for s in (legs.BUYER, legs.SELLER)])  # fmt: skip
+    changes, fee = legs.settle(leg, legs.BUYER)
+    assert await apply(changes, fee) is True
+    assert await PendingSettlement.filter(trade_id=trade_id).values_list("side", flat=True) == [legs.SELLER]
+    assert await apply(changes, fee) is False  # settled before: still no pending row, nothing applied twice
+    assert await FeeLedger.filter(trade_id=trade_id).count() == 1
+    # The other side with another amount under the same refs (a corrupt replay) is refused.
+    seller_changes, seller_fee = legs.settle(leg, legs.SELLER)
+    bad = [Change(c.uid, c.currency_id, c.account_type, c.balance * 2, c.lock, c.log_type, c.ref) for c in changes]
+    with pytest.raises(DomainError) as refused:
+        await apply(bad, fee)
+    assert refused.value.code == ErrorCode.REF_CONFLICT
+    assert await apply(seller_changes, seller_fee) is True
+    assert not await PendingSettlement.filter(trade_id=trade_id).exists()
+    lock = await Account.get(user_id=buyer, currency=usdt, account_type=AccountType.CHANGE)
+    assert (lock.balance, lock.lock_balance) == (Decimal(400), Decimal(0))
+    assert (await Account.get(user_id=buyer, currency=btc, account_type=AccountType.CHANGE)).balance == Decimal(
+        "0.00998"
+    )
+    assert seller_fee == Fee(trade_id, legs.SELLER, usdt.id, Decimal("1.2"))
 
 
 def test_account_type_codes() -> None:

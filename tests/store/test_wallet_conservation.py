@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 from decimal import Decimal
 
-from actors.errors import DomainError
 from actors.wallet import legs
 from store import ledger, users, withdrawals
+from store.errors import DomainError
 from store.ledger import credit
 from store.models import Account, AccountLog, AccountType, Currency
 
@@ -54,7 +54,8 @@ async def test_random_wallet_operations_conserve_every_currency(db: None) -> Non
                 await ledger.apply(legs.convert(c, f"cc{step}"))
             elif kind < 0.85:
                 wid = await withdrawals.request(uid=uid, currency_id=coin.id, protocol_id=None, address="a" * 12,
-                                                memo="", amount=amount, fee=Decimal(0), ref=f"cw{step}")  # fmt: skip
+                                                memo="", amount=amount, fee=Decimal(0), ref=f"cw{step}",
+                                                confirmations=6)  # fmt: skip
                 pending.append((wid, coin.id, amount))
             elif pending:
                 wid, currency_id, held = pending.pop(rng.randrange(len(pending)))

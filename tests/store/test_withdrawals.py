@@ -5,10 +5,21 @@ from __future__ import annotations
 import asyncio
 from decimal import Decimal
 
-from actors.errors import DomainError, ErrorCode
+import pytest
+
 from store import users, withdrawals
+from store.errors import DomainError, ErrorCode
 from store.ledger import credit
-from store.models import Account, AccountLog, AccountType, Currency, Withdrawal, WithdrawalStatus
+from store.models import (
+    Account,
+    AccountLog,
+    AccountType,
+    ChainDeposit,
+    Currency,
+    DepositStatus,
+    Withdrawal,
+    WithdrawalStatus,
+)
 
 
 async def _funded(email: str, amount: str) -> int:
@@ -26,7 +37,7 @@ async def _account(uid: int) -> tuple[Decimal, Decimal]:
 
 def _request(uid: int, amount: str, ref: str) -> dict[str, object]:
     return {"uid": uid, "currency_id": 1, "protocol_id": 2, "address": "T" + "a" * 33, "memo": "",
-            "amount": Decimal(amount), "fee": Decimal("1"), "ref": ref}  # fmt: skip
+            "amount": Decimal(amount), "fee": Decimal("1"), "ref": ref, "confirmations": 6}  # fmt: skip
 
 
 async def test_a_request_locks_once_and_a_refused_one_leaves_nothing(db: None) -> None:
@@ -61,3 +72,21 @@ async def test_racing_approval_and_rejection_decide_once(db: None) -> None:
     balance, lock = await _account(uid)
     completed = await Withdrawal.filter(user_id=uid, status=WithdrawalStatus.COMPLETED).count()
     assert lock == 0 and balance == Decimal(100) - 10 * completed
+
+
+async def test_no_withdrawal_of_any_currency_while_a_deposit_lacks_confirmations(db: None) -> None:
+    uid = await _funded("wd-confirm@example.com", "100")
+    btc = await Currency.get(code="BTC")
+    deposit = await ChainDeposit.create(tx_hash=f"wd-confirm-{uid}", user_id=uid, currency=btc, currency_protocol_id=3,
+                                        address="bc1q", amount=Decimal("0.5"), confirmations=1,
+                                        status=DepositStatus.CREDITED)  # fmt: skip
+    with pytest.raises(DomainError) as refused:  # a USDT withdrawal waits for the BTC deposit
+        await withdrawals.request(**_request(uid, "10", "wd-confirm-1"))  # type: ignore[arg-type]
+    assert refused.value.code == ErrorCode.DEPOSIT_UNCONFIRMED
+    assert refused.value.params == {"currency": "BTC", "amount": "0.5", "confirmations": 6}
+    assert await _account(uid) == (Decimal(100), Decimal(0))  # nothing locked, no request
+    assert not await Withdrawal.filter(user_id=uid).exists()
+    deposit.confirmations = 6
+    await deposit.save()
+    assert await withdrawals.request(**_request(uid, "10", "wd-confirm-1"))  # type: ignore[arg-type]
+    assert await _account(uid) == (Decimal(90), Decimal(10))

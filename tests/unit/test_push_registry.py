@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from actors.push.channels import public_topic, topic_for, use_database, user_topic
+import pytest
+
+from actors.push.channels import is_user_topic, public_topic, topic_for, use_database, user_topic
 from actors.push.registry import Registry
 
 
@@ -25,13 +27,38 @@ def test_dropping_a_connection_reports_the_topics_it_emptied() -> None:
     assert reg.topics("alice") == set() and list(reg.listeners("b")) == ["bob"]
 
 
+SYMBOLS = frozenset({"BTC/USDT", "ETH/USDT"})
+
+
 def test_user_channels_need_a_login_and_public_ones_a_known_root() -> None:
-    assert topic_for("TX_MATCHED", None) is None
-    assert topic_for("TX_MATCHED", 7) == user_topic(7, "TX_MATCHED") != user_topic(8, "TX_MATCHED")
-    assert topic_for("MARKET_DEPTH.BTC/USDT", None) == public_topic("MARKET_DEPTH.BTC/USDT")
-    assert topic_for("DAY_MARKET", 7) == public_topic("DAY_MARKET")
-    assert topic_for("ADMIN", None) is None
-    assert topic_for("KLINE." + "X" * 80, None) is None
+    assert topic_for("TX_MATCHED", None, SYMBOLS) is None
+    assert topic_for("TX_MATCHED", 7, SYMBOLS) == user_topic(7, "TX_MATCHED") != user_topic(8, "TX_MATCHED")
+    assert topic_for("MARKET_DEPTH.BTC/USDT", None, SYMBOLS) == public_topic("MARKET_DEPTH.BTC/USDT")
+    assert topic_for("DAY_MARKET", 7, SYMBOLS) == public_topic("DAY_MARKET")
+    assert topic_for("ADMIN", None, SYMBOLS) is None
+    assert topic_for("KLINE." + "X" * 80, None, SYMBOLS) is None
+
+
+@pytest.mark.parametrize("root", ["MARKET_DEPTH", "GLOBAL_TX", "KLINE", "MARK"])
+def test_public_channels_name_a_pair_that_trades_here(root: str) -> None:
+    assert topic_for(f"{root}.ETH/USDT", None, SYMBOLS) == public_topic(f"{root}.ETH/USDT")
+    for made_up in (f"{root}.NOPE/USDT", f"{root}.", root, f"{root}.BTC/USDT.1min", f"{root}.btc/usdt",
+                    f"{root}.BTC/USDT ", f"{root}x.BTC/USDT"):  # fmt: skip
+        assert topic_for(made_up, None, SYMBOLS) is None, made_up
+    assert topic_for("DAY_MARKET.BTC/USDT", None, SYMBOLS) is None  # DAY_MARKET takes no symbol
+
+
+def test_user_topics_are_told_from_public_ones() -> None:
+    assert is_user_topic(user_topic(7, "TX_MATCHED"))
+    assert not is_user_topic(public_topic("MARKET_DEPTH.BTC/USDT")) and not is_user_topic(public_topic("DAY_MARKET"))
+
+
+def test_count_is_the_connections_own_topics() -> None:
+    reg: Registry[str] = Registry()
+    for topic in ("a", "b", "b"):
+        reg.subscribe("alice", topic)
+    reg.subscribe("bob", "c")
+    assert (reg.count("alice"), reg.count("bob"), reg.count("carol")) == (2, 1, 0)
 
 
 def test_topics_carry_the_redis_database_so_two_exchanges_on_one_server_never_cross() -> None:

@@ -38,7 +38,7 @@ def test_ports_are_checked() -> None:
 def test_domain_errors_survive_pickling_with_code_and_params() -> None:
     import pickle
 
-    from actors.errors import DomainError, ErrorCode
+    from store.errors import DomainError, ErrorCode
 
     again = pickle.loads(pickle.dumps(DomainError(ErrorCode.PRICE_PRECISION, places=4)))
     assert isinstance(again, DomainError) and again.code is ErrorCode.PRICE_PRECISION and again.params == {"places": 4}

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from actors.errors import DomainError, ErrorCode
 from config.settings import Settings
 from serve.wallet_middle import check_signed, sign_of
+from store.errors import DomainError, ErrorCode
 
 SETTINGS = Settings(env="test", wallet_middle_salt="pepper", wallet_middle_max_skew_seconds=300)
 NOW = 1_800_000_000

@@ -22,8 +22,9 @@ import ray
 from actors.pair.actor import pair_name
 from actors.wallet.shard import wallet_name
 from serve.stack import Stack
+from store import lever
 from store.ledger import credit
-from store.models import Account, AccountLog, AccountType, Currency, FeeLedger, Order, Trade
+from store.models import Account, AccountLog, AccountType, Currency, FeeLedger, HouseLedger, Order, Trade
 from store.spot import OPEN_STATUSES
 from tests.utils.users import Member, member
 
@@ -66,7 +67,7 @@ class Stream:
                 buy = self.traders.index(who) % 2 == 0
                 body = {
                     "currency_match_id": LTC_USDT,
-                    "number": str(Decimal(rng.randint(1, 300)) / 100),
+                    "number": str(Decimal(rng.randint(2, 300)) / 100),  # worth 1 USDT at least (min notional)
                     "price": str(Decimal(rng.randint(8400, 8600)) / 100),
                 }
                 answer = client.post("tx_in/add" if buy else "tx_out/add", json=body, headers=who.auth)
@@ -147,3 +148,7 @@ async def assert_invariants(accepted: list[int], traders: list[Member]) -> None:
         assert held_total == sum((a + lock for _, a, lock in journal), Decimal(0)), currency_id
         moved = sum((a + lock for kind, a, lock in journal if kind in trading), Decimal(0))
         assert moved + fees == 0, currency_id
+    # leveraged contracts move funds only between users' lever accounts and the house ledger
+    lever_moved = await AccountLog.filter(log_type__in=lever.LOG_TYPES).values_list("amount", "lock_amount")
+    house = await HouseLedger.all().values_list("amount", flat=True)
+    assert sum((a + lock for a, lock in lever_moved), Decimal(0)) + sum(house, Decimal(0)) == 0

@@ -5,11 +5,13 @@ from __future__ import annotations
 import itertools
 import os
 import time
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
+T = TypeVar("T")
 _seq = itertools.count()
 PASSWORD = "Secret123"
 
@@ -108,16 +110,25 @@ def redis_client(settings: Any) -> Any:
     return SyncRedis.from_url(settings.redis_url, decode_responses=True)
 
 
+def target_keys(r: Any, prefix: str, target: str) -> list[str]:
+    """The Redis keys ``<prefix><code target>`` of an e-mail, or of a phone number under any dialling
+    code (``serve.security.code_target``: ``+44 5551234``)."""
+    if "@" in target:
+        return [f"{prefix}{target.lower()}"]
+    return sorted(r.scan_iter(match=f"{prefix}+* {target}", count=1000))
+
+
 def expire_code(settings: Any, purpose: int, target: str) -> None:
     """Let the stored code of (purpose, target) reach its TTL now, as if ``code_ttl_seconds`` had passed."""
     from store.sessions import PREFIX
 
-    key = f"{PREFIX}code:{purpose}:{target.lower()}"
     with redis_client(settings) as r:
-        assert r.exists(key), f"no live code of type {purpose} for {target}"
-        r.pexpire(key, 1)
+        keys = [k for k in target_keys(r, f"{PREFIX}code:{purpose}:", target) if r.exists(k)]
+        assert keys, f"no live code of type {purpose} for {target}"
+        for key in keys:
+            r.pexpire(key, 1)
         deadline = time.monotonic() + 2
-        while r.exists(key):
+        while r.exists(*keys):
             assert time.monotonic() < deadline, "the code did not expire"
             time.sleep(0.005)
 
@@ -127,7 +138,8 @@ def end_resend_window(settings: Any, target: str) -> None:
     from store.sessions import PREFIX
 
     with redis_client(settings) as r:
-        assert r.delete(f"{PREFIX}code_lock:{target.lower()}") == 1, f"no resend window open for {target}"
+        keys = target_keys(r, f"{PREFIX}code_lock:", target)
+        assert keys and r.delete(*keys) >= 1, f"no resend window open for {target}"
 
 
 def wrong_code(code: str) -> str:
@@ -135,11 +147,50 @@ def wrong_code(code: str) -> str:
     return f"{(int(code) + 1) % 10**6:06d}"
 
 
+def run_apart(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run a coroutine to its end from sync code, also when the caller is itself inside an event
+    loop (an async test or fixture): on a thread of its own."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()
+
+
+def end_security_cooldown(settings: Any, uid: int) -> None:
+    """Move the user's last security change (deal password, binding, password) back past the
+    withdrawal cool-off, as if ``security_cooldown_hours`` had passed since."""
+    from datetime import UTC, datetime, timedelta
+
+    hours = getattr(settings, "security_cooldown_hours", 24)
+    then = datetime.now(UTC) - timedelta(hours=hours, minutes=1)
+    if settings.database_url:
+        import asyncpg
+
+        async def update() -> str:
+            conn = await asyncpg.connect(settings.db_url.replace("postgres://", "postgresql://", 1))
+            try:
+                return await conn.execute("UPDATE users SET security_changed_at = $1 WHERE id = $2", then, uid)
+            finally:
+                await conn.close()
+
+        assert run_apart(update) == "UPDATE 1", f"no user {uid}"
+        return
+    import sqlite3
+
+    conn = sqlite3.connect(str(settings.data_dir / "exchange.sqlite3"))
+    try:
+        # as tortoise writes an aware datetime to SQLite
+        cursor = conn.execute("UPDATE users SET security_changed_at = ? WHERE id = ?", (then.isoformat(" "), uid))
+        conn.commit()
+        assert cursor.rowcount == 1, f"no user {uid}"
+    finally:
+        conn.close()
+
+
 def db_user(settings: Any, uid: int) -> dict[str, Any]:
     """The stored ``users`` row of a user (SQLite or PostgreSQL, whichever the session runs on)."""
     if settings.database_url:
-        import asyncio
-
         import asyncpg
 
         async def fetch() -> dict[str, Any]:
@@ -151,7 +202,7 @@ def db_user(settings: Any, uid: int) -> dict[str, Any]:
             assert row is not None, f"no user {uid}"
             return dict(row)
 
-        return asyncio.run(fetch())
+        return run_apart(fetch)
     import sqlite3
 
     conn = sqlite3.connect(str(settings.data_dir / "exchange.sqlite3"))
@@ -171,5 +222,6 @@ def fresh_code(
     from store.sessions import PREFIX
 
     with redis_client(settings) as r:
-        r.delete(f"{PREFIX}code_lock:{to.lower()}")
+        if keys := target_keys(r, f"{PREFIX}code_lock:", to):
+            r.delete(*keys)
     return send_code(api, to, purpose, token=token, area_id=area_id)

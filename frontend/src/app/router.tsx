@@ -71,7 +71,7 @@ const routes: RouteObject[] = [
       soon(paths.listing, 'nav.listing'),
       soon(paths.listingInfo, 'pages.listingInfo'),
       loginOnly([
-        soon(paths.lever, 'nav.lever'),
+        { path: paths.lever, ...page(() => import('@/features/lever/lever-page')) },
         soon(paths.second, 'nav.second'),
         soon(paths.miningOrder, 'pages.miningOrder'),
         soon(paths.listingOrder, 'pages.listingOrder'),

@@ -2,6 +2,7 @@ import 'i18next';
 
 import type assetsEn from './assets/en.json';
 import type en from './en.json';
+import type leverEn from './lever/en.json';
 import type personalEn from './personal/en.json';
 import type tradeEn from './trade/en.json';
 
@@ -14,6 +15,7 @@ declare module 'i18next' {
       trade: typeof tradeEn;
       assets: typeof assetsEn;
       personal: typeof personalEn;
+      lever: typeof leverEn;
     };
   }
 }

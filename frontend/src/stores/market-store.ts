@@ -2,6 +2,7 @@ import { makeAutoObservable } from 'mobx';
 
 import type { ApiTransport } from '@/lib/api-client';
 import type { DayMarketFeed } from '@/lib/day-market-feed';
+import { mergeQuotation } from '@/lib/fiat';
 import { changeValue, type Direction, toBig } from '@/lib/format';
 import type { CurrencyMatch, DayMarketUpdate, QuoteGroup } from '@/types/api';
 
@@ -12,7 +13,7 @@ export const TOP_TICKER_COUNT = 6;
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
-const QUOTE_FIELDS = ['close', 'change', 'high', 'low', 'volume'] as const;
+const QUOTE_FIELDS = ['close', 'change', 'high', 'low', 'volume', 'usd_price', 'cny_price'] as const;
 
 /** Pairs grouped by quote currency, with their live 24 h quotations. */
 export class MarketStore {
@@ -79,17 +80,18 @@ export class MarketStore {
     this.status = status;
   }
 
-  /** Merges a DAY_MARKET update (close, change, high, low, volume) into its pair. */
+  /** Merges a DAY_MARKET update (close, change, high, low, volume, usd_price, cny_price) into its pair. */
   applyUpdate(update: DayMarketUpdate): void {
     const match = this.matchById(update.currency_match_id);
     if (!match) return;
     const current = match.currency_quotation ?? { close: '0', change: '0', high: '0', low: '0', volume: '0' };
     const before = toBig(current.close);
-    const next = { ...current };
+    const given: Partial<typeof current> = {};
     for (const field of QUOTE_FIELDS) {
       const value = update.quotation[field];
-      if (value !== undefined && value !== null && value !== '') next[field] = value;
+      if (value !== undefined && value !== null && value !== '') given[field] = value;
     }
+    const next = mergeQuotation(current, given);
     const after = toBig(next.close);
     if (before && after && !after.eq(before)) this.ticks.set(match.id, after.gt(before) ? 'up' : 'down');
     match.currency_quotation = next;

@@ -12,6 +12,9 @@ export interface Quotation {
   high: Decimal;
   low: Decimal;
   volume: Decimal;
+  /** The last price in USD and CNY at the quote currency's live price (serve: store/prices.py). */
+  usd_price?: Decimal;
+  cny_price?: Decimal;
 }
 
 /** A trading pair ("currency match"). */
@@ -38,8 +41,10 @@ export interface QuoteGroup {
   id: number;
   code: string;
   name: string;
+  /** The quote currency's live USD and CNY price; `usd_live` false: no live mark, the seeded price. */
   usd_price?: Decimal;
   cny_price?: Decimal;
+  usd_live?: boolean;
   matches: CurrencyMatch[];
 }
 

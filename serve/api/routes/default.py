@@ -6,9 +6,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
-from actors.errors import DomainError, ErrorCode
 from serve.api.deps import Svc
 from serve.errors import envelope
+from store.errors import DomainError, ErrorCode
 from store.models import Area, SiteSetting
 
 router = APIRouter(prefix="/default", tags=["default"])

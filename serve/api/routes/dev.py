@@ -9,11 +9,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
-from actors.errors import DomainError, ErrorCode
-from actors.money import money
 from serve.api.deps import CurrentUid, Svc
 from serve.errors import envelope
+from store.errors import DomainError, ErrorCode
 from store.models import Currency
+from store.money import money
 
 router = APIRouter(prefix="/dev", tags=["dev"])
 
@@ -44,6 +44,8 @@ async def credit(body: CreditIn, uid: CurrentUid, request: Request) -> Any:
     coin = await Currency.get_or_none(code=body.currency.strip().upper())
     if coin is None:
         raise DomainError(ErrorCode.CURRENCY_NOT_FOUND)
+    if body.amount > coin.max_amount:
+        raise DomainError(ErrorCode.AMOUNT_ABOVE_MAX, max=money(coin.max_amount))
     ref = f"dev:{uuid.uuid4()}"
     await request.app.state.engine.wallet(uid).credit.remote(uid, coin.id, body.amount, ref, "deposit", "dev credit")
     return envelope({"currency": coin.code, "amount": money(body.amount), "ref": ref})

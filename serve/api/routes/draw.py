@@ -11,8 +11,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from actors.errors import DomainError, ErrorCode
-from actors.money import money
 from serve.api.amounts import AmountText, parse_amount
 from serve.api.deps import CurrentUid, CurrentUser, Lang, SingleFlight, Svc, client_ip
 from serve.api.paging import paginate
@@ -20,17 +18,17 @@ from serve.api.routes.transfer import call_wallet
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from serve.security import verify_password
-from store import deposits
+from store.errors import DomainError, ErrorCode
 from store.models import (
     INT_MAX,
-    Account,
-    AccountType,
     Currency,
     CurrencyProtocol,
     WithdrawAddress,
     Withdrawal,
     WithdrawalStatus,
 )
+from store.money import money
+from store.users import check_withdrawals_open
 
 router = APIRouter(tags=["withdraw"])
 
@@ -89,17 +87,6 @@ async def _check_pay_password(svc: Svc, request: Request, user: Any, password: s
     await svc.throttle.succeeded(key)
 
 
-async def _check_confirmed(uid: int, currency_id: int, amount: Decimal, confirmations: int) -> None:
-    """Refuse a withdrawal that would need funds of deposits still short of ``confirmations``. A soft
-    check before the lock: the balance can only shrink meanwhile, and the lock itself checks it."""
-    held = await deposits.unconfirmed_for_withdrawal(uid, currency_id, confirmations)
-    if held <= 0:
-        return
-    account = await Account.get_or_none(user_id=uid, currency_id=currency_id, account_type=AccountType.CHANGE)
-    if account is not None and account.balance >= amount and account.balance - held < amount:
-        raise DomainError(ErrorCode.DEPOSIT_UNCONFIRMED, amount=money(held))
-
-
 @router.post("/account/draw", dependencies=[SingleFlight])
 async def draw(body: DrawIn, user: CurrentUser, svc: Svc, request: Request, lang: Lang) -> Any:
     """Request a withdrawal from the change account: the amount is locked until an operator decides."""
@@ -115,7 +102,9 @@ async def draw(body: DrawIn, user: CurrentUser, svc: Svc, request: Request, lang
         raise DomainError(ErrorCode.CURRENCY_NOT_FOUND)
     if not currency.open_draw:
         raise DomainError(ErrorCode.DRAW_CLOSED)
-    amount = parse_amount(body.number, missing=ErrorCode.DRAW_AMOUNT_REQUIRED, places=currency.decimals)
+    amount = parse_amount(
+        body.number, missing=ErrorCode.DRAW_AMOUNT_REQUIRED, places=currency.decimals, maximum=currency.max_amount
+    )
     if amount < currency.draw_min:
         raise DomainError(ErrorCode.DRAW_BELOW_MIN, min=money(currency.draw_min))
     if currency.draw_max > 0 and amount > currency.draw_max:
@@ -128,7 +117,7 @@ async def draw(body: DrawIn, user: CurrentUser, svc: Svc, request: Request, lang
     if memo and not MEMO_RE.match(memo):
         raise DomainError(ErrorCode.ADDRESS_INVALID)
     await _check_pay_password(svc, request, user, body.pay_password)
-    await _check_confirmed(user.id, currency.id, amount, svc.settings.withdraw_confirmations)
+    check_withdrawals_open(user, svc.settings.security_cooldown_hours)
     fee = (amount * currency.draw_rate).quantize(Decimal(1).scaleb(-currency.decimals), rounding=ROUND_UP)
     fields = {"currency_id": currency.id, "protocol_id": protocol.id if protocol else None, "address": address,
               "memo": memo, "amount": amount, "fee": fee, "ref": f"d{uuid.uuid4().hex}"}  # fmt: skip

@@ -14,6 +14,7 @@ import ray
 from fastapi import APIRouter, Request
 from tortoise import connections
 
+from actors.lever.actor import lever_name
 from actors.nodes import alive_nodes
 from actors.pair.placement import PLACEMENT_NAME
 from actors.push.fanout import fanout_name
@@ -36,10 +37,14 @@ async def _fanout(node_label: str) -> Any:
     return await ray.get_actor(fanout_name(node_label)).stats.remote()
 
 
+async def _lever(index: int) -> Any:
+    return await ray.get_actor(lever_name(index)).ping.remote()
+
+
 @router.get("/health")
 async def health(request: Request, svc: Svc) -> Any:
-    """Database, Redis, the pair placement, each pair actor (by symbol) and each node's fanout: true
-    when they answer.
+    """Database, Redis, the pair placement, each pair actor (by symbol), each lever shard and each
+    node's fanout: true when they answer.
 
     The pairs are those the placement actor started (it alone decides which pairs get an actor).
     ``fanout`` is true when the fanout of every alive node answers; ``fanouts`` says which.
@@ -51,21 +56,25 @@ async def health(request: Request, svc: Svc) -> Any:
         symbols, placement = [], False
     engine = request.app.state.engine
     nodes = [n.label for n in await asyncio.to_thread(alive_nodes)]
+    shards = range(svc.settings.lever_shards)
     database, redis, *results = await asyncio.gather(
         _answers(connections.get("default").execute_query("SELECT 1")),
         _answers(svc.redis.ping()),
         *(_answers(_fanout(label)) for label in nodes),
+        *(_answers(_lever(index)) for index in shards),
         *(_answers(engine.ask(symbol, "ping")) for symbol in symbols),
     )
     fanouts = dict(zip(nodes, results[: len(nodes)], strict=True))
+    levers = dict(zip((lever_name(i) for i in shards), results[len(nodes) : len(nodes) + len(shards)], strict=True))
     report = {
         "database": database,
         "redis": redis,
         "fanout": bool(fanouts) and all(fanouts.values()),
         "fanouts": fanouts,
         "placement": placement,
-        "pairs": dict(zip(symbols, results[len(nodes) :], strict=True)),
+        "lever": levers,
+        "pairs": dict(zip(symbols, results[len(nodes) + len(shards) :], strict=True)),
     }
-    if database and redis and placement and report["fanout"] and all(report["pairs"].values()):
+    if database and redis and placement and report["fanout"] and all(levers.values()) and all(report["pairs"].values()):
         return envelope(report)
     return envelope(report, "unavailable", CODE_ERROR, 503)

@@ -9,30 +9,36 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
-from actors.errors import DomainError, ErrorCode
-from actors.money import money
+from serve.api.deps import Svc
 from serve.errors import envelope
-from store.models import INT_MAX, Currency, CurrencyMatch, Quotation, SiteSetting
+from store.errors import DomainError, ErrorCode
+from store.models import INT_MAX, Currency, CurrencyMatch, Quotation
+from store.money import money
+from store.prices import PriceBook
 
 router = APIRouter(prefix="/market", tags=["market"])
 
-DEFAULT_CNY_RATE = Decimal("6.8")
-SYMBOL_PART = re.compile(r"^[A-Z0-9]{1,16}$")  # spec: the default CNY rate fallback
+SYMBOL_PART = re.compile(r"^[A-Z0-9]{1,16}$")
 
 
-def quotation_public(pair_id: int, q: Quotation | None) -> dict[str, Any]:
+def quotation_public(pair_id: int, q: Quotation | None, quote: Currency, prices: PriceBook) -> dict[str, Any]:
+    """A pair's 24 h quotation with its last price in USD and CNY (at the quote currency's live price)."""
     zero = Decimal(0)
+    close = q.close if q else zero
     return {
         "currency_match_id": pair_id,
-        "close": money(q.close if q else zero),
+        "close": money(close),
         "change": money(q.change if q else zero),
         "high": money(q.high if q else zero),
         "low": money(q.low if q else zero),
         "volume": money(q.volume if q else zero),
+        **prices.quotation(close, quote.code),
     }
 
 
-def match_public(m: CurrencyMatch, base: Currency, quote: Currency, q: Quotation | None) -> dict[str, Any]:
+def match_public(
+    m: CurrencyMatch, base: Currency, quote: Currency, q: Quotation | None, prices: PriceBook
+) -> dict[str, Any]:
     return {
         "id": m.id,
         "name": base.code,
@@ -51,24 +57,22 @@ def match_public(m: CurrencyMatch, base: Currency, quote: Currency, q: Quotation
         "lever_point_rate": money(m.lever_point_rate),
         "lever_share_num": money(m.lever_share_num),
         "lever_fee_rate": money(m.lever_fee_rate),
-        "currency_quotation": quotation_public(m.id, q),
+        "max_price": money(m.max_price),
+        "max_quantity": money(m.max_quantity),
+        "min_notional": money(m.min_notional),
+        "price_band": money(m.price_band),
+        "max_open_orders": m.max_open_orders,
+        "currency_quotation": quotation_public(m.id, q, quote, prices),
     }
 
 
-async def cny_rate() -> Decimal:
-    row = await SiteSetting.get_or_none(key="usd_cny_rate")
-    try:
-        return Decimal(row.value) if row else DEFAULT_CNY_RATE
-    except ArithmeticError:
-        return DEFAULT_CNY_RATE
-
-
 @router.get("/currency_matches")
-async def currency_matches() -> Any:
-    """Quote groups (USDT, BTC, ETH ...) each with its pairs and their 24 h quotation."""
+async def currency_matches(svc: Svc) -> Any:
+    """Quote groups (USDT, BTC, ETH ...), each with its live USD and CNY price and its pairs with
+    their 24 h quotation (last price also in USD and CNY)."""
     currencies = {c.id: c for c in await Currency.all()}
     quotes = {q.currency_match_id: q for q in await Quotation.all()}  # type: ignore[attr-defined]
-    rate = await cny_rate()
+    prices = await svc.prices.book()
     groups: dict[int, dict[str, Any]] = {}
     for c in sorted((c for c in currencies.values() if c.is_quote), key=lambda c: (c.sort, c.id)):
         groups[c.id] = {
@@ -76,15 +80,15 @@ async def currency_matches() -> Any:
             "code": c.code,
             "name": c.code,
             "is_quote": 1,
-            "usd_price": money(c.usd_price),
-            "cny_price": money(c.usd_price * rate),
+            **prices.prices(c.code),
+            "usd_live": prices.live(c.code),
             "matches": [],
         }
     for m in await CurrencyMatch.all().order_by("sort", "id"):
         group = groups.get(m.quote_currency_id)  # type: ignore[attr-defined]
         if group is not None:
             base = currencies[m.base_currency_id]  # type: ignore[attr-defined]
-            group["matches"].append(match_public(m, base, currencies[group["id"]], quotes.get(m.id)))
+            group["matches"].append(match_public(m, base, currencies[group["id"]], quotes.get(m.id), prices))
     return envelope(list(groups.values()))
 
 
@@ -100,10 +104,16 @@ def _symbol(pair: CurrencyMatch) -> str:
 
 
 @router.get("/deal")
-async def deal(currency_match_id: Annotated[int, Query(ge=1, le=INT_MAX)], request: Request) -> Any:
-    """A pair's quotation, order book depth (in: bids, out: asks, with seq) and last 30 trades."""
+async def deal(currency_match_id: Annotated[int, Query(ge=1, le=INT_MAX)], request: Request, svc: Svc) -> Any:
+    """A pair's quotation (last price also in USD and CNY), order book depth (in: bids, out: asks,
+    with seq) and last 30 trades."""
     pair = await _pair(currency_match_id)
-    return envelope(await request.app.state.engine.ask(_symbol(pair), "deal"))
+    answer = await request.app.state.engine.ask(_symbol(pair), "deal")
+    quotation = answer.get("quotation")
+    if quotation is not None:
+        prices = await svc.prices.book()
+        quotation.update(prices.quotation(Decimal(quotation["close"]), pair.quote_currency.code))
+    return envelope(answer)
 
 
 def _ms(value: int) -> int:

@@ -6,9 +6,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from actors.errors import DomainError, ErrorCode
 from serve.api.paging import paginate
 from serve.errors import envelope
+from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, News, NewsCategory
 
 router = APIRouter(prefix="/news", tags=["news"])

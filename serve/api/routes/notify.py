@@ -2,7 +2,8 @@
 
 Types: 1 register (target must be free), 2 forgot password and 5 login (target must be registered),
 3 deal password (logged in; own e-mail or phone only), 6 binding (logged in; target must be free).
-One send per target per ``code_resend_seconds``.
+One send per target per ``code_resend_seconds``. A phone code is bound to its number *and* dialling
+code (``area_id``), so it verifies only that phone.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from typing import Any, Literal
 
 from fastapi import APIRouter
 
-from actors.errors import DomainError, ErrorCode
 from serve.api.deps import Lang, OptionalUser, Svc
 from serve.api.schemas import SendCodeIn, check_account
 from serve.errors import envelope
 from serve.i18n import N_, translate
+from serve.security import code_target
 from store import users
+from store.errors import DomainError, ErrorCode
 from store.models import User
 
 router = APIRouter(prefix="/notify", tags=["notify"])
@@ -25,8 +27,26 @@ CODE_SENT = N_("The verification code has been sent")
 REGISTER, FORGOT, PAY_PASSWORD, LOGIN, BIND = 1, 2, 3, 5, 6
 
 
-async def _check_target(purpose: int, kind: Literal["email", "mobile"], to: str, user: User | None) -> None:
-    owner = await users.find_by_account(kind, to)
+async def _country_code(kind: Literal["email", "mobile"], body: SendCodeIn, to: str, user: User | None) -> str:
+    """The dialling code a phone code is bound to: the chosen area's; without one, that of the
+    account the number belongs to (types 2, 3, 5). A free number (types 1, 6) needs an area."""
+    if kind == "email":
+        return ""
+    if body.area_id is not None:
+        area = await users.area(body.area_id)
+        if area is None:
+            raise DomainError(ErrorCode.AREA_INVALID)
+        return area.global_code
+    if body.type in (REGISTER, BIND):
+        raise DomainError(ErrorCode.AREA_INVALID)
+    owner = user if body.type == PAY_PASSWORD else await users.find_by_account("mobile", to)
+    return (owner.country_code or "") if owner is not None else ""
+
+
+async def _check_target(
+    purpose: int, kind: Literal["email", "mobile"], to: str, country_code: str, user: User | None
+) -> None:
+    owner = await users.find_by_account(kind, to, country_code)
     if purpose in (REGISTER, BIND):
         if purpose == BIND and user is None:
             raise DomainError(ErrorCode.LOGIN_REQUIRED)
@@ -47,11 +67,11 @@ async def _send(kind: Literal["email", "mobile"], body: SendCodeIn, svc: Svc, la
     if not to and body.type == PAY_PASSWORD and user is not None:
         to = (user.email if kind == "email" else user.mobile) or ""
     to = check_account(kind, to)
-    if kind == "mobile" and body.area_id is not None and await users.area(body.area_id) is None:
-        raise DomainError(ErrorCode.AREA_INVALID)
-    await _check_target(body.type, kind, to, user)
-    await svc.codes.reserve_send(to)
-    code = await svc.codes.create(body.type, to)
+    country_code = await _country_code(kind, body, to, user)
+    await _check_target(body.type, kind, to, country_code, user)
+    target = code_target(kind, to, country_code)
+    await svc.codes.reserve_send(target)
+    code = await svc.codes.create(body.type, target)
     await svc.outbox.send_code(to=to, channel=kind, purpose=body.type, code=code, lang=lang)
     return envelope(None, translate(CODE_SENT, lang))
 

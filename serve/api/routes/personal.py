@@ -9,13 +9,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
-from actors.errors import DomainError, ErrorCode
 from serve.api.deps import CurrentUid, Lang, SingleFlight
 from serve.api.paging import paginate
 from serve.api.schemas import Text, fail
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from store import uploads
+from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, Feedback, PayMethod, RealName, ReviewStatus
 
 router = APIRouter(tags=["personal"])

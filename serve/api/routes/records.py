@@ -6,13 +6,13 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 
-from actors.money import money
 from serve.api.deps import CurrentUid, Lang
 from serve.api.paging import paginate
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from store.ledger import account_type_of
 from store.models import INT_MAX, AccountLog
+from store.money import money
 
 router = APIRouter(prefix="/account_log", tags=["records"])
 
@@ -29,6 +29,13 @@ LOG_NAMES = {
     "draw": N_("Withdrawal requested"),
     "draw_done": N_("Withdrawal completed"),
     "draw_back": N_("Withdrawal rejected, funds returned"),
+    "lever_open": N_("Position opened"),
+    "lever_entrust": N_("Entrustment placed"),
+    "lever_fill": N_("Entrustment filled"),
+    "lever_close": N_("Position closed"),
+    "lever_cancel": N_("Entrustment cancelled"),
+    "lever_liquidation": N_("Liquidation"),
+    "lever_overnight": N_("Overnight fee"),
 }
 
 

@@ -14,14 +14,14 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from actors.engine import LIMIT, MARKET, PairRef, place_order
-from actors.errors import DomainError, ErrorCode
-from actors.money import money
-from actors.pair.state import BUY, SELL
+from actors.pair.state import BUY, SELL, PairConfig
 from serve.api.deps import CurrentUid, Lang, Services, Svc
 from serve.api.paging import paginate
 from serve.errors import envelope
 from serve.i18n import N_, translate
+from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, Order, OrderStatus
+from store.money import money
 from store.spot import OPEN_STATUSES
 
 router = APIRouter(tags=["trade"])
@@ -34,6 +34,7 @@ STATUS_NAMES = {
     OrderStatus.CANCELLED: N_("Cancelled"),
 }
 PLACED = N_("Order placed")
+MAX_DIGITS = 64  # characters of an amount, and digits before its point: far above any pair's bound
 CANCELLED = N_("Order cancelled")
 
 
@@ -42,9 +43,10 @@ class OrderIn(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
     currency_match_id: int = Field(ge=1, le=INT_MAX)
-    number: str = ""
-    price: str = ""
-    total: str = ""
+    number: str = Field(default="", max_length=MAX_DIGITS, description="base quantity, at most the pair's max_quantity")
+    price: str = Field(default="", max_length=MAX_DIGITS, description="limit price: at most the pair's max_price, "
+                       "within price_band times the mark price either way")  # fmt: skip
+    total: str = Field(default="", max_length=MAX_DIGITS, description="quote to spend (market buy)")
     kind: Literal["limit", "market"] = "limit"
 
 
@@ -53,15 +55,35 @@ class OrderRef(BaseModel):
 
 
 def _amount(text: str, missing: ErrorCode, places: int, too_precise: ErrorCode) -> Decimal:
+    """A positive amount with at most ``places`` decimals. Raises ``missing`` for nothing, not a
+    number, not finite or not positive, ``too_precise`` for more places; never rounds."""
+    raw = text.strip()
     try:
-        value = Decimal(text.strip()) if text.strip() else None
+        value = Decimal(raw) if raw and len(raw) <= MAX_DIGITS else None
     except InvalidOperation:
         value = None
     if value is None or not value.is_finite() or value <= 0:
         raise DomainError(missing)
-    if -value.normalize().as_tuple().exponent > places:  # type: ignore[operator]
+    if value.adjusted() > MAX_DIGITS:
+        return value  # far above every bound: _check_bounds refuses it with the pair's maximum
+    value = value.normalize()
+    if -value.as_tuple().exponent > places:  # type: ignore[operator]
         raise DomainError(too_precise, places=places)
-    return value.normalize()
+    return value
+
+
+def _check_bounds(pair: PairConfig, kind: int, way: int, price: Decimal, number: Decimal, budget: Decimal) -> None:
+    """The pair's bounds (docs/decisions.md "Bounds"); the pair checks them again, with the band."""
+    if number > pair.max_quantity:
+        raise DomainError(ErrorCode.QUANTITY_TOO_LARGE, max=money(pair.max_quantity))
+    if price > pair.max_price:
+        raise DomainError(ErrorCode.PRICE_TOO_HIGH, max=money(pair.max_price))
+    if kind == MARKET and way == BUY and budget > pair.max_price * pair.max_quantity:
+        raise DomainError(ErrorCode.AMOUNT_ABOVE_MAX, max=money(pair.max_price * pair.max_quantity))
+    value = budget if kind == MARKET else price * number
+    if kind == LIMIT or way == BUY:
+        if value < pair.min_notional:
+            raise DomainError(ErrorCode.NOTIONAL_TOO_SMALL, min=money(pair.min_notional), currency=pair.quote_code)
 
 
 async def _place(way: int, body: OrderIn, uid: int, svc: Services, request: Request, lang: str) -> Any:
@@ -78,9 +100,10 @@ async def _place(way: int, body: OrderIn, uid: int, svc: Services, request: Requ
         number = _amount(body.number, ErrorCode.QUANTITY_REQUIRED, pair.qty_decimals, ErrorCode.QUANTITY_PRECISION)
         if kind == LIMIT:
             price = _amount(body.price, ErrorCode.PRICE_REQUIRED, pair.price_decimals, ErrorCode.PRICE_PRECISION)
+    _check_bounds(pair, kind, way, price, number, budget)
     ref = PairRef(pair.id, pair.symbol, pair.base_currency_id, pair.quote_currency_id)
-    placed = await place_order(request.app.state.engine, svc.redis, uid=uid, pair=ref, way=way, kind=kind,
-                               price=price, number=number, budget=budget)  # fmt: skip
+    placed = await place_order(request.app.state.engine, uid=uid, pair=ref, way=way, kind=kind, price=price,
+                               number=number, budget=budget)  # fmt: skip
     return envelope(placed, translate(PLACED, lang))
 
 

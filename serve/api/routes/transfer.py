@@ -1,8 +1,10 @@
 """Moving funds inside one user's wallet: account/transfer (between account types) and account/convert
-(BTC or ETH into USDT at the USD price). Both go through the user's WalletShard as one ledger batch."""
+(BTC or ETH into USDT at the live mark price less a spread). Both go through the user's WalletShard as
+one ledger batch."""
 
 from __future__ import annotations
 
+import time
 import uuid
 from decimal import ROUND_DOWN, Decimal
 from typing import Annotated, Any
@@ -11,23 +13,25 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ray.exceptions import RayActorError
 
-from actors.errors import DomainError, ErrorCode
-from actors.money import money
 from actors.wallet.legs import Conversion
 from serve.api.amounts import AmountText, parse_amount
-from serve.api.deps import CurrentUid, Lang, SingleFlight
+from serve.api.deps import CurrentUid, Lang, SingleFlight, Svc
 from serve.api.paging import paginate
 from serve.api.routes.records import record_public
 from serve.api.schemas import fail
 from serve.errors import envelope
 from serve.i18n import N_, translate
+from store import marks
+from store.errors import DomainError, ErrorCode
 from store.ledger import account_type_of
 from store.models import INT_MAX, AccountLog, AccountType, Currency
+from store.money import money
+from store.prices import USD, conversion_rate
 
 router = APIRouter(prefix="/account", tags=["account"])
 
 CONVERTIBLE = ("BTC", "ETH")  # spec §9: Bitcoin and Ether only
-CONVERT_TO = "USDT"
+CONVERT_TO = USD
 TRANSFERRED = N_("Transferred")
 CONVERTED = N_("Converted")
 CHOOSE_ACCOUNT = N_("Please choose an account")
@@ -90,32 +94,61 @@ async def call_wallet(request: Request, uid: int, method: str, *args: Any) -> An
 async def transfer(body: TransferIn, uid: CurrentUid, request: Request, lang: Lang) -> Any:
     """Move an amount between two of the user's accounts of one currency, atomically."""
     currency = await _currency(body.currency_id)
-    amount = parse_amount(body.balance, missing=ErrorCode.TRANSFER_AMOUNT_REQUIRED, places=currency.decimals)
+    amount = parse_amount(
+        body.balance, missing=ErrorCode.TRANSFER_AMOUNT_REQUIRED, places=currency.decimals, maximum=currency.max_amount
+    )
     if body.source == body.target:
         raise DomainError(ErrorCode.SAME_ACCOUNT)
     if not holds(currency, body.source) or not holds(currency, body.target):
         raise DomainError(ErrorCode.ACCOUNT_TYPE_NOT_ALLOWED)
     ref = f"x{uuid.uuid4().hex}"
-    await call_wallet(request, uid, "transfer", uid, currency.id, amount, int(body.source), int(body.target), ref)
+    args = (uid, currency.id, amount, int(body.source), int(body.target), ref)
+    if AccountType.LEVER in (body.source, body.target):  # its lever shard is the lever account's one writer
+        await request.app.state.engine.lever(uid).transfer.remote(*args)
+    else:
+        await call_wallet(request, uid, "transfer", *args)
     data = {"currency_id": currency.id, "balance": money(amount), "from": body.source.code, "to": body.target.code}
     return envelope(data, translate(TRANSFERRED, lang))
 
 
 @router.post("/convert", dependencies=[SingleFlight])
-async def convert(body: ConvertIn, uid: CurrentUid, request: Request, lang: Lang) -> Any:
-    """Convert BTC or ETH of the change account into USDT at the currency's USD price (rounded down)."""
+async def convert(body: ConvertIn, uid: CurrentUid, request: Request, lang: Lang, svc: Svc) -> Any:
+    """Convert BTC or ETH of the change account into USDT at the live mark of ``<CODE>/USDT`` less
+    ``convert_spread`` (the USDT rounded down). Refuses (PRICE_STALE, 503) when the pair has not
+    confirmed its mark within ``mark_stale_seconds``; the log rows record the rate, mark, spread and tick id."""
     currency = await _currency(body.currency_id)
     if currency.code not in CONVERTIBLE:
         raise DomainError(ErrorCode.CONVERT_NOT_SUPPORTED)
-    amount = parse_amount(body.number, missing=ErrorCode.QUANTITY_REQUIRED, places=currency.decimals)
+    amount = parse_amount(
+        body.number, missing=ErrorCode.QUANTITY_REQUIRED, places=currency.decimals, maximum=currency.max_amount
+    )
     usdt = await Currency.get(code=CONVERT_TO)
-    price = currency.usd_price / usdt.usd_price
-    value = (amount * price).quantize(Decimal(1).scaleb(-usdt.decimals), rounding=ROUND_DOWN)
+    symbol = f"{currency.code}/{usdt.code}"
+    mark = (await marks.read(svc.redis, [symbol])).get(symbol)
+    if mark is None or mark.price <= 0 or not mark.fresh(int(time.time() * 1000), svc.settings.mark_stale_seconds):
+        raise DomainError(ErrorCode.PRICE_STALE)
+    spread = svc.settings.convert_spread
+    rate = conversion_rate(mark.price, spread)
+    value = (amount * rate).quantize(Decimal(1).scaleb(-usdt.decimals), rounding=ROUND_DOWN)
     if value <= 0:
         raise DomainError(ErrorCode.AMOUNT_TOO_SMALL)
-    conversion = Conversion(uid, currency.id, usdt.id, amount, value, price, currency.code, usdt.code)
+    if value > usdt.max_amount:  # the most this rate lets one conversion take, in the currency converted
+        most = (usdt.max_amount / rate).quantize(Decimal(1).scaleb(-currency.decimals), rounding=ROUND_DOWN)
+        raise DomainError(ErrorCode.AMOUNT_ABOVE_MAX, max=money(most))
+    conversion = Conversion(
+        uid, currency.id, usdt.id, amount, value, rate, currency.code, usdt.code,
+        mark=mark.price, spread=spread, tick_id=mark.tick_id,
+    )  # fmt: skip
     await call_wallet(request, uid, "convert", conversion, f"c{uuid.uuid4().hex}")
-    data = {"currency_id": currency.id, "number": money(amount), "price": money(price), "usdt": money(value)}
+    data = {
+        "currency_id": currency.id,
+        "number": money(amount),
+        "price": money(rate),  # the rate paid, as the log rows record it
+        "mark": money(mark.price),
+        "spread": money(spread),
+        "tick_id": mark.tick_id,
+        "usdt": money(value),
+    }
     return envelope(data, translate(CONVERTED, lang))
 
 

@@ -10,12 +10,12 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 
-from actors.errors import DomainError, ErrorCode
 from serve.api.deps import CurrentUid, Svc
 from serve.api.schemas import fail
 from serve.errors import envelope
 from serve.i18n import N_
 from store import uploads
+from store.errors import DomainError, ErrorCode
 
 router = APIRouter(tags=["upload"])
 
@@ -41,7 +41,8 @@ def _file_part(content_type: str, body: bytes) -> bytes | None:
 
 @router.post("/common/image_upload")
 async def image_upload(request: Request, uid: CurrentUid, svc: Svc) -> Any:
-    """Store an image (JPEG, PNG, GIF or WebP, recognised by its content) and answer its URL."""
+    """Store an image (JPEG, PNG, GIF or WebP, recognised by its content) and answer its URL; at most
+    ``upload_daily_count`` images and ``upload_daily_bytes`` per user per UTC day (429 beyond)."""
     limit = svc.settings.upload_max_bytes
     content_type = request.headers.get("content-type", "")
     if not content_type.lower().startswith("multipart/form-data"):
@@ -62,6 +63,10 @@ async def image_upload(request: Request, uid: CurrentUid, svc: Svc) -> Any:
     kind = uploads.sniff(data)
     if kind is None:
         raise fail(NOT_AN_IMAGE)
+    s = svc.settings
+    if not await uploads.take_quota(svc.redis, uid, len(data), max_count=s.upload_daily_count,
+                                    max_bytes=s.upload_daily_bytes):  # fmt: skip
+        raise DomainError(ErrorCode.UPLOAD_QUOTA, count=s.upload_daily_count, mb=_mb(s.upload_daily_bytes))
     stored = await uploads.store(svc.settings.data_dir, uid, data, *kind)
     return envelope({"url": uploads.url_of(stored), "name": stored.name})
 

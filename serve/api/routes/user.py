@@ -8,7 +8,6 @@ from typing import Any
 from fastapi import APIRouter, Request
 from tortoise.exceptions import IntegrityError
 
-from actors.errors import DomainError, ErrorCode
 from serve.api.deps import CurrentUser, Lang, SingleFlight, Svc, Token, client_ip
 from serve.api.routes.notify import BIND, FORGOT, LOGIN, PAY_PASSWORD, REGISTER
 from serve.api.schemas import (
@@ -22,8 +21,9 @@ from serve.api.schemas import (
 )
 from serve.errors import envelope
 from serve.i18n import N_, translate
-from serve.security import hash_password, verify_password
+from serve.security import code_target, hash_password, verify_password
 from store import users
+from store.errors import DomainError, ErrorCode
 from store.models import SiteSetting, User
 
 router = APIRouter(prefix="/user", tags=["user"])
@@ -56,7 +56,7 @@ def user_public(user: User) -> dict[str, Any]:
 
 
 @router.post("/register")
-async def register(body: RegisterIn, svc: Svc, lang: Lang) -> Any:
+async def register(body: RegisterIn, request: Request, svc: Svc, lang: Lang) -> Any:
     """Create an account from an e-mail or phone number and a type-1 code."""
     area = await users.area(body.area_id)
     if body.area_id is not None and area is None or body.type == "mobile" and area is None:
@@ -71,7 +71,8 @@ async def register(body: RegisterIn, svc: Svc, lang: Lang) -> Any:
             raise DomainError(ErrorCode.INVITE_CODE_INVALID)
     elif svc.settings.invite_code_required:
         raise DomainError(ErrorCode.INVITE_CODE_REQUIRED)
-    await svc.codes.consume(REGISTER, body.account, body.sms_code)
+    target = code_target(body.type, body.account, area.global_code if area else "")
+    await svc.codes.consume(REGISTER, target, body.sms_code, ip=client_ip(request))
     user = await users.create_user(
         kind=body.type,
         account=body.account,
@@ -108,7 +109,9 @@ async def login(body: LoginIn, request: Request, svc: Svc, lang: Lang) -> Any:
         await svc.throttle.failed(throttle_key, ip)
         raise DomainError(ErrorCode.BAD_CREDENTIALS)
     if needs_code:
-        await svc.codes.consume(LOGIN, body.account, body.sms_code)
+        await svc.codes.consume(
+            LOGIN, code_target(body.login_type, body.account, user.country_code), body.sms_code, ip=ip
+        )
     await svc.throttle.succeeded(throttle_key)
     token = await svc.sessions.issue(user.id)
     data = {"token": token, "uid": user.id, "account": user.email or user.mobile, "is_seller": int(user.is_seller)}
@@ -129,16 +132,25 @@ async def logout(user: CurrentUser, token: Token, svc: Svc, lang: Lang) -> Any:
 
 
 @router.post("/forget_password")
-async def forget_password(body: ForgetPasswordIn, svc: Svc, lang: Lang) -> Any:
-    """Reset the login password with a type-2 code; every session of the account ends."""
+async def forget_password(body: ForgetPasswordIn, request: Request, svc: Svc, lang: Lang) -> Any:
+    """Reset the login password with a type-2 code; every session of the account ends. Failed resets
+    (unknown account, wrong code) are limited per account and per client address (429)."""
+    ip = client_ip(request)
     user = await users.find_by_account(body.type, body.account, body.country_code)
-    if user is None:
-        raise DomainError(ErrorCode.ACCOUNT_NOT_FOUND)
-    await svc.codes.consume(FORGOT, body.account, body.auth_code)
+    throttle_key = login_throttle_key(body.type, body.account, user)
+    await svc.reset_throttle.check(throttle_key, ip)
+    try:
+        if user is None:
+            raise DomainError(ErrorCode.ACCOUNT_NOT_FOUND)
+        target = code_target(body.type, body.account, user.country_code)
+        await svc.codes.consume(FORGOT, target, body.auth_code, ip=ip)
+    except DomainError:
+        await svc.reset_throttle.failed(throttle_key, ip)
+        raise
     user.password_hash = await hash_password(body.new_password)
-    await user.save(update_fields=["password_hash", "updated_at"])
+    await user.save(update_fields=["password_hash", "updated_at", *users.security_changed(user)])
     await svc.sessions.revoke_all(user.id)
-    await svc.throttle.reset(login_throttle_key(body.type, body.account, user))
+    await svc.throttle.reset(throttle_key)
     return envelope(None, translate(PASSWORD_RESET, lang))
 
 
@@ -150,41 +162,61 @@ async def amend_password(body: AmendPasswordIn, user: CurrentUser, token: Token,
     if body.new_password == body.old_password:
         raise DomainError(ErrorCode.PASSWORD_UNCHANGED)
     user.password_hash = await hash_password(body.new_password)
-    await user.save(update_fields=["password_hash", "updated_at"])
+    await user.save(update_fields=["password_hash", "updated_at", *users.security_changed(user)])
     await svc.sessions.revoke_all(user.id, keep=token)
     return envelope(None, translate(PASSWORD_CHANGED, lang))
 
 
+async def _confirm_login_password(svc: Svc, request: Request, user: User, password: str) -> None:
+    """The login password confirms a security change. Wrong ones count as failed logins of the
+    account (the same lock, 429), so a stolen session cannot guess it here either."""
+    key, ip = login_throttle_key("", "", user), client_ip(request)
+    await svc.throttle.check(key, ip)
+    if not await verify_password(user.password_hash, password):
+        await svc.throttle.failed(key, ip)
+        raise DomainError(ErrorCode.LOGIN_PASSWORD_WRONG)
+
+
 @router.post("/amend_pay_password", dependencies=[SingleFlight])
-async def amend_pay_password(body: AmendPayPasswordIn, user: CurrentUser, svc: Svc, lang: Lang) -> Any:
-    """Set or change the deal password with a type-3 code sent to the user's own e-mail or phone."""
+async def amend_pay_password(
+    body: AmendPayPasswordIn, user: CurrentUser, request: Request, svc: Svc, lang: Lang
+) -> Any:
+    """Set or change the deal password with the login password and a type-3 code sent to the user's
+    own e-mail or phone. Withdrawals then wait ``security_cooldown_hours``."""
     vtype = body.vtype or ("email" if user.email else "mobile")
-    target = user.email if vtype == "email" else user.mobile
-    if not target:
+    account = user.email if vtype == "email" else user.mobile
+    if not account:
         raise DomainError(ErrorCode.PAY_PASSWORD_TARGET_MISSING)
-    await svc.codes.consume(PAY_PASSWORD, target, body.auth_code)
+    await _confirm_login_password(svc, request, user, body.login_password)
+    target = code_target(vtype, account, user.country_code)
+    await svc.codes.consume(PAY_PASSWORD, target, body.auth_code, ip=client_ip(request))
     user.pay_password_hash = await hash_password(body.password)
-    await user.save(update_fields=["pay_password_hash", "updated_at"])
+    await user.save(update_fields=["pay_password_hash", "updated_at", *users.security_changed(user)])
     return envelope(None, translate(PAY_PASSWORD_SET, lang))
 
 
 @router.post("/bind_account", dependencies=[SingleFlight])
-async def bind_account(body: BindAccountIn, user: CurrentUser, svc: Svc, lang: Lang) -> Any:
-    """Bind a phone (type 1) or e-mail (type 2) to an account that has none, with a type-6 code."""
+async def bind_account(body: BindAccountIn, user: CurrentUser, request: Request, svc: Svc, lang: Lang) -> Any:
+    """Bind a phone (type 1) or e-mail (type 2) to an account that has none, with the login password
+    and a type-6 code. Withdrawals then wait ``security_cooldown_hours``."""
     if (user.mobile if body.kind == "mobile" else user.email) is not None:
         raise DomainError(ErrorCode.ALREADY_BOUND)
     area = await users.area(body.area_id)
     if body.kind == "mobile" and area is None:
         raise DomainError(ErrorCode.AREA_INVALID)
-    if await users.find_by_account(body.kind, body.account, area.global_code if area else ""):
+    country_code = area.global_code if area else ""
+    if await users.find_by_account(body.kind, body.account, country_code):
         raise DomainError(ErrorCode.ALREADY_BOUND)
-    await svc.codes.consume(BIND, body.account, body.sms_code)
+    await _confirm_login_password(svc, request, user, body.login_password)
+    target = code_target(body.kind, body.account, country_code)
+    await svc.codes.consume(BIND, target, body.sms_code, ip=client_ip(request))
     if body.kind == "email":
         user.email = body.account
     else:
         user.mobile, user.area_id, user.country_code = body.account, area.id, area.global_code  # type: ignore[union-attr]
     try:
-        await user.save(update_fields=["email", "mobile", "area_id", "country_code", "updated_at"])
+        fields = ["email", "mobile", "area_id", "country_code", "updated_at", *users.security_changed(user)]
+        await user.save(update_fields=fields)
     except IntegrityError as exc:  # a concurrent bind of the same target won the unique index
         raise DomainError(ErrorCode.ALREADY_BOUND) from exc
     return envelope(user_public(user), translate(BOUND, lang))

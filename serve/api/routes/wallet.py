@@ -7,15 +7,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from actors.errors import DomainError, ErrorCode
-from actors.money import money
 from serve.api.deps import CurrentUid, Lang, Svc
 from serve.api.paging import paginate
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from store import deposits
 from store.chain import gateway
+from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, ChainDeposit, Currency, CurrencyProtocol, DepositAddress, DepositStatus
+from store.money import money
 
 router = APIRouter(tags=["wallet"])
 

@@ -5,7 +5,8 @@ import { Link } from 'react-router-dom';
 import { LoadFailed } from '@/components/ui/load-failed';
 import { paths } from '@/config/paths';
 import { useLocale } from '@/hooks/use-locale';
-import { changeDirection, convert, type Decimal, formatChange, formatPrice, formatVolume } from '@/lib/format';
+import { usdValue } from '@/lib/fiat';
+import { changeDirection, type Decimal, formatChange, formatPrice, formatVolume } from '@/lib/format';
 import { useStores } from '@/stores/root-store';
 import type { CurrencyMatch } from '@/types/api';
 
@@ -28,7 +29,10 @@ export const MarketTable = observer(function MarketTable({
   /** The pairs could not be read and none are shown: the retry block instead of the table. */
   unreachable: boolean;
   testId: string;
-  /** Adds the "≈ $" column after the last price; `usdPrice` is the dollar value of one quote unit. */
+  /**
+   * Adds the "≈ $" column after the last price: each quotation's live `usd_price`, or its close ×
+   * `usdPrice` (the quote currency's live USD price) when a push moved the close without one.
+   */
   fiat?: { usdPrice: Decimal | undefined };
   /** An empty table shows skeleton rows (waiting for the first quotes), or "no pairs" once loaded. */
   whenEmpty: 'skeleton' | 'message';
@@ -68,7 +72,7 @@ export const MarketTable = observer(function MarketTable({
                 <td className="num">
                   <PriceCell match={m} tick={market.ticks.get(m.id)} />
                 </td>
-                {fiat && <td className="num hide-sm muted">≈ ${convert(q?.close, fiat.usdPrice)}</td>}
+                {fiat && <td className="num hide-sm muted">≈ ${usdValue(q, fiat.usdPrice)}</td>}
                 <td className="num">
                   <span className={`change-pill ${changeDirection(q?.change)}`}>{formatChange(q?.change)}</span>
                 </td>

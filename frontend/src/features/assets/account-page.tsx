@@ -46,6 +46,11 @@ export default observer(function AccountPage() {
                 {t('accounts.cardPurchase')}
               </Link>
             )}
+            {code === 'lever_account' && (
+              <Link className="link-accent" to={paths.lever} data-testid="lever-link">
+                {t('accounts.goLever')}
+              </Link>
+            )}
             <Link className="link-accent" to={`${paths.assets.dealRecords}?types=${code}`} data-testid="records-link">
               {t('accounts.records')}
             </Link>
@@ -83,7 +88,8 @@ const AccountTable = observer(function AccountTable({
           <tr>
             <th>{t('accounts.currency')}</th>
             <th className="num">{t('accounts.available')}</th>
-            <th className="num">{t('accounts.locked')}</th>
+            {/* The lever account's lock is what its positions and entrustments hold. */}
+            <th className="num">{t(group.account_code === 'lever_account' ? 'accounts.marginInUse' : 'accounts.locked')}</th>
             <th className="num hide-sm">{t('accounts.usd')}</th>
             <th className="num">{t('accounts.actions')}</th>
           </tr>
@@ -166,7 +172,11 @@ const ConvertForm = observer(function ConvertForm({ account, accounts }: { accou
           placeholder={t('convert.placeholder')} onChange={(e) => accounts.setConvertAmount(e.target.value)}
           data-testid="convert-amount" />
       </label>
-      <p className="muted">{t('convert.rate', { code: account.currency_code, price: formatPrice(account.currency?.usd_price) })}</p>
+      <p className="muted" data-testid="convert-rate">
+        {account.currency?.convert_rate
+          ? t('convert.rate', { code: account.currency_code, price: formatPrice(account.currency.convert_rate) })
+          : t('convert.stale')}
+      </p>
       <p data-testid="convert-estimate">{t('convert.estimate', { amount: accounts.convertEstimate(account) ?? EMPTY })}</p>
       {accounts.convertError && (
         <p className="form-error" role="alert">{t(`convert.problems.${accounts.convertError}`)}</p>

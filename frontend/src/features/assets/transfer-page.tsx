@@ -26,6 +26,8 @@ export default observer(function TransferPage() {
     store.setCurrency(Number(params.get('currency_id')) || null);
     const from = params.get('from');
     if (from && store.accountCodes.includes(from)) store.setFrom(from);
+    const to = params.get('to');
+    if (to && store.accountCodes.includes(to)) store.setTo(to);
   }, [ready, store, params]);
 
   const code = store.currencies.find((c) => c.id === store.currencyId)?.code ?? '';

@@ -34,7 +34,11 @@ export interface AccountCurrency {
   draw_rate: Decimal;
   draw_min: Decimal;
   draw_max: Decimal;
+  /** The live USD price (serve: store/prices.py); `usd_live` false: no live mark, the seeded price. */
   usd_price: Decimal;
+  usd_live?: boolean;
+  /** BTC and ETH: the USDT one unit converts for now (live mark less the spread); null while stale. */
+  convert_rate?: Decimal | null;
   is_recharge_account?: number;
   account_types?: { name: string; account_code: string }[];
   currency_protocols?: CurrencyProtocol[];

@@ -13,6 +13,7 @@ import { useStores } from '@/stores/root-store';
 
 import { PersonalForm, PersonalFormPage } from './components/personal-layout';
 import { TextField } from './components/text-field';
+import { BIND_PROBLEMS } from './lib/rules';
 import { BindStore } from './stores/security-stores';
 import { usePersonalStore } from './use-personal';
 
@@ -31,8 +32,8 @@ export default observer(function BindPage() {
     [store],
   );
   const problem = store.problem
-    ? store.problem === 'codeEmpty'
-      ? t('problems.codeEmpty')
+    ? (BIND_PROBLEMS as readonly string[]).includes(store.problem)
+      ? t(`problems.${store.problem}` as 'problems.codeEmpty')
       : t(`validation.${store.problem}` as 'validation.emailEmpty', { ns: 'translation' })
     : null;
 
@@ -58,6 +59,10 @@ export default observer(function BindPage() {
         <TextField label={t('common.code')} value={store.code} maxLength={INPUT_LIMITS.code}
           onChange={(v) => store.set('code', v)} testId="code"
           after={<SendCodeButton onSend={() => store.sendCode()} />} />
+        <TextField label={t('common.loginPassword')} type="password" autoComplete="current-password"
+          value={store.loginPassword} maxLength={INPUT_LIMITS.password} onChange={(v) => store.set('loginPassword', v)}
+          testId="login-password" />
+        <p className="muted" data-testid="security-note">{t('common.securityNote')}</p>
         <FormError message={problem} />
         <button type="submit" className="button" disabled={store.busy} data-testid="submit">
           {t('bind.submit')}

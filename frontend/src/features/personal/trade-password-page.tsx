@@ -59,6 +59,10 @@ export default observer(function TradePasswordPage() {
         <TextField label={t('common.code')} value={store.code} maxLength={INPUT_LIMITS.code}
           onChange={(v) => store.set('code', v)} testId="code"
           after={<SendCodeButton seconds={CODE_RESEND_SECONDS} onSend={() => store.sendCode()} />} />
+        <TextField label={t('common.loginPassword')} type="password" autoComplete="current-password"
+          value={store.loginPassword} maxLength={INPUT_LIMITS.password} onChange={(v) => store.set('loginPassword', v)}
+          testId="login-password" />
+        <p className="muted" data-testid="security-note">{t('common.securityNote')}</p>
         <FormError message={store.problem ? t(`problems.${store.problem}`) : null} />
         <button type="submit" className="button" disabled={store.busy} data-testid="submit">
           {t('common.confirm')}

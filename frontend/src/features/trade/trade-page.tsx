@@ -5,14 +5,15 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 
+import { KlineChart } from '@/components/market/chart/kline-chart';
+import { OrderBook } from '@/components/market/order-book';
+import { PairHeader } from '@/components/market/pair-header';
+import { PairList } from '@/components/market/pair-list';
+import { useScreen } from '@/components/market/use-screen';
 import { getSocket, useChannel } from '@/lib/socket';
 
-import { KlineChart } from './components/kline-chart';
-import { OrderBook } from './components/order-book';
 import { OrderForm } from './components/order-form';
 import { OrderPanel } from './components/order-panel';
-import { PairHeader } from './components/pair-header';
-import { PairList } from './components/pair-list';
 import { RecentTrades } from './components/recent-trades';
 import { useSessionToken } from './lib/hooks';
 import { TradePageContext, TradePageStore } from './stores/trade-page-store';
@@ -25,6 +26,7 @@ import type {
   TxSubmitPush,
 } from './types';
 
+import '@/components/market/market.css';
 import './trade.css';
 
 /** The live channels of the page: public ones per pair, the user's order events when logged in. */
@@ -45,17 +47,7 @@ export default function TradePage() {
   const token = useSessionToken();
   const loggedIn = Boolean(token);
 
-  useEffect(() => {
-    store.start();
-    const socket = getSocket();
-    const stopStatus = socket.onStatus((change) => {
-      if (change.status === 'open' && change.reconnected) store.onReconnected();
-    });
-    return () => {
-      stopStatus();
-      store.dispose();
-    };
-  }, [store]);
+  useScreen(store);
 
   useEffect(() => {
     store.trade.setLoggedIn(loggedIn);
@@ -66,17 +58,17 @@ export default function TradePage() {
   return (
     <TradePageContext.Provider value={store}>
       <LiveChannels store={store} loggedIn={loggedIn} />
-      <div className="trade-page" data-testid="trade-page">
+      <div className="market-screen trade-page" data-testid="trade-page">
         <aside className="tp-left">
-          <PairList />
+          <PairList market={store.market} />
         </aside>
         <div className="tp-center">
-          <PairHeader />
-          <KlineChart />
+          <PairHeader market={store.market} />
+          <KlineChart kline={store.kline} market={store.market} />
           <OrderForm />
         </div>
         <aside className="tp-right">
-          <OrderBook />
+          <OrderBook market={store.market} onPick={(price) => store.trade.fillPrice(price)} />
           <RecentTrades />
         </aside>
         <div className="tp-bottom">

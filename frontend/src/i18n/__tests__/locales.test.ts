@@ -15,6 +15,11 @@ import fr from '../fr.json';
 import gm from '../gm.json';
 import hk from '../hk.json';
 import jp from '../jp.json';
+import leverEn from '../lever/en.json';
+import leverFr from '../lever/fr.json';
+import leverGm from '../lever/gm.json';
+import leverHk from '../lever/hk.json';
+import leverJp from '../lever/jp.json';
 import { LANGUAGES } from '../languages';
 import tradeEn from '../trade/en.json';
 import tradeFr from '../trade/fr.json';
@@ -36,6 +41,7 @@ const namespaces: Record<string, Record<string, unknown>> = {
   trade: { en: tradeEn, hk: tradeHk, jp: tradeJp, gm: tradeGm, fr: tradeFr },
   assets: { en: assetsEn, hk: assetsHk, jp: assetsJp, gm: assetsGm, fr: assetsFr },
   personal: { en: personalEn, hk: personalHk, jp: personalJp, gm: personalGm, fr: personalFr },
+  lever: { en: leverEn, hk: leverHk, jp: leverJp, gm: leverGm, fr: leverFr },
 };
 
 describe.each(Object.entries(namespaces))('translation files of namespace %s', (_ns, locales) => {

@@ -95,6 +95,22 @@ describe('MarketStore', () => {
     market.applyUpdate({ currency_match_id: 999, quotation: { close: '1' } }); // unknown: ignored
   });
 
+  it("keeps a pair's live USD and CNY prices, and forgets those of an old close", async () => {
+    const { market } = loaded();
+    await market.load();
+    market.applyUpdate({ currency_match_id: 3, quotation: { close: '10.5', usd_price: '10.5', cny_price: '71.4' } });
+    expect(market.matchById(3)!.currency_quotation).toMatchObject({
+      close: '10.5',
+      usd_price: '10.5',
+      cny_price: '71.4',
+    });
+    market.applyUpdate({ currency_match_id: 3, quotation: { change: '1', usd_price: '' } }); // empty: ignored
+    expect(market.matchById(3)!.currency_quotation?.usd_price).toBe('10.5');
+    market.applyUpdate({ currency_match_id: 3, quotation: { close: '11' } }); // no prices of its own
+    const q = market.matchById(3)!.currency_quotation!;
+    expect([q.close, q.usd_price, q.cny_price]).toEqual(['11', undefined, undefined]);
+  });
+
   it('runs one feed however many pages watch, and stops it when the last leaves', () => {
     const { market } = loaded();
     const stop = vi.fn();

@@ -82,11 +82,12 @@ describe('checkTransfer and checkConvert', () => {
     expect(checkTransfer({ from: 'a', to: 'b', amount: '5' }, '5')).toBeNull();
   });
 
-  it('estimates a conversion at the USD prices, cut to 8 decimals', () => {
-    expect(convertEstimate('0.001', '68012.5', '1')).toBe('68.0125');
-    expect(convertEstimate('0.1', '3', '0.9999')).toBe('0.30003');
-    expect(convertEstimate('', '68012.5', '1')).toBeNull();
-    expect(convertEstimate('1', null, '1')).toBeNull();
+  it("estimates a conversion at the account's live rate, cut to USDT's 6 decimals", () => {
+    expect(convertEstimate('0.001', '67672.4375')).toBe('67.672437');
+    expect(convertEstimate('0.25', '67660')).toBe('16915');
+    expect(convertEstimate('', '67660')).toBeNull();
+    expect(convertEstimate('1', null)).toBeNull(); // no live mark: no estimate
+    expect(convertEstimate('1', undefined)).toBeNull();
   });
 
   it('convert needs a quantity', () => {

@@ -67,7 +67,8 @@ describe('AccountsStore', () => {
       expect.anything(),
     );
     expect(store.open).toBeNull();
-    expect(transport.get.mock.calls.filter(([path]) => path === 'account/list')).toHaveLength(2);
+    // the page's load, the fresh rate when the form opened, and the balances after
+    expect(transport.get.mock.calls.filter(([path]) => path === 'account/list')).toHaveLength(3);
   });
 
   it('keeps the convert form open when the server refuses', async () => {

@@ -113,16 +113,19 @@ export function checkTransfer(
   return null;
 }
 
+/** USDT's decimal places: a conversion's USDT is cut to them. */
+export const USDT_DECIMALS = 6;
+
 /**
- * What a conversion pays, as serve/api computes it: amount × the coin's USD price ÷ USDT's USD price,
- * cut to 8 decimals; null until an amount is typed or when a price is missing.
+ * What a conversion pays, as serve/api computes it: amount × the rate account/list gives
+ * (`convert_rate`: the live mark less the spread), cut to USDT's 6 decimals; null until an amount is
+ * typed or while there is no live rate.
  */
-export function convertEstimate(amount: unknown, usdPrice: unknown, usdtUsdPrice: unknown): string | null {
+export function convertEstimate(amount: unknown, rate: unknown): string | null {
   const a = positive(amount);
-  const price = positive(usdPrice);
-  const usdt = positive(usdtUsdPrice);
-  if (!a || !price || !usdt) return null;
-  return cut(a.times(price).div(usdt));
+  const r = positive(rate);
+  if (!a || !r) return null;
+  return a.times(r).round(USDT_DECIMALS, Big.roundDown).toFixed();
 }
 
 /** Convert needs an amount (trade.p_num) within the balance. */

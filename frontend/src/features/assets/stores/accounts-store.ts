@@ -49,22 +49,23 @@ export class AccountsStore {
     return this.group(code)?.accounts.find((a) => a.currency_id === currencyId);
   }
 
-  /** Open `action` under a row; the same again closes it; another row's closes. */
+  /** Open `action` under a row; the same again closes it; another row's closes. Opening convert
+   * reloads account/list, so the rate it shows is the live one, not the one of the page's first load. */
   toggle(currencyId: number, action: RowAction): void {
     const same = this.open?.currencyId === currencyId && this.open.action === action;
     this.open = same ? null : { currencyId, action };
     this.convertAmount = '';
     this.convertError = null;
+    if (!same && action === 'convert') void this.load();
   }
 
   isOpen(currencyId: number, action?: RowAction): boolean {
     return this.open?.currencyId === currencyId && (!action || this.open.action === action);
   }
 
-  /** The USDT a conversion of the typed amount of `account` would pay (USD prices of account/list). */
+  /** The USDT a conversion of the typed amount of `account` would pay (its live rate from account/list). */
   convertEstimate(account: Account): string | null {
-    const usdt = this.groups.flatMap((g) => g.accounts).find((a) => a.currency_code === 'USDT');
-    return convertEstimate(this.convertAmount, account.currency?.usd_price, usdt?.currency?.usd_price ?? 1);
+    return convertEstimate(this.convertAmount, account.currency?.convert_rate);
   }
 
   setConvertAmount(text: string): void {

@@ -5,7 +5,8 @@ import { Link } from 'react-router-dom';
 import { PriceCell } from '@/components/market/price-cell';
 import { paths } from '@/config/paths';
 import { useLocale } from '@/hooks/use-locale';
-import { changeDirection, convert, formatChange, formatCompact } from '@/lib/format';
+import { usdValue } from '@/lib/fiat';
+import { changeDirection, formatChange, formatCompact } from '@/lib/format';
 import { TOP_TICKER_COUNT } from '@/stores/market-store';
 import { useStores } from '@/stores/root-store';
 
@@ -39,7 +40,7 @@ export const TopTickers = observer(function TopTickers() {
             </div>
             <PriceCell match={m} className="ticker-price" tick={market.ticks.get(m.id)} />
             <div className="ticker-foot muted">
-              <span>≈ ${convert(q?.close, group?.usd_price)}</span>
+              <span>≈ ${usdValue(q, group?.usd_price)}</span>
               <span>
                 {t('market.vol')} {formatCompact(q?.volume, locale)}
               </span>

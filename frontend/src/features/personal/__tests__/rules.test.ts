@@ -37,11 +37,13 @@ describe('password forms', () => {
   });
 
   it('deal password: both entries, equal, then the code', () => {
-    expect(checkPayPassword({ password: '', confirm: '', code: '' })).toBe('payEmpty');
-    expect(checkPayPassword({ password: 'pay123', confirm: '', code: '' })).toBe('payConfirmEmpty');
-    expect(checkPayPassword({ password: 'pay123', confirm: 'pay124', code: '' })).toBe('differ');
-    expect(checkPayPassword({ password: 'pay123', confirm: 'pay123', code: ' ' })).toBe('codeEmpty');
-    expect(checkPayPassword({ password: 'pay123', confirm: 'pay123', code: '123456' })).toBeNull();
+    const form = { password: 'pay123', confirm: 'pay123', code: '123456', loginPassword: 'login123' };
+    expect(checkPayPassword({ ...form, password: '', confirm: '', code: '' })).toBe('payEmpty');
+    expect(checkPayPassword({ ...form, confirm: '', code: '' })).toBe('payConfirmEmpty');
+    expect(checkPayPassword({ ...form, confirm: 'pay124', code: '' })).toBe('differ');
+    expect(checkPayPassword({ ...form, code: ' ' })).toBe('codeEmpty');
+    expect(checkPayPassword({ ...form, loginPassword: '' })).toBe('loginPasswordEmpty');
+    expect(checkPayPassword(form)).toBeNull();
   });
 
   it('binding: the account of its kind, then the code', () => {
@@ -50,6 +52,12 @@ describe('password forms', () => {
     expect(checkBind('mobile', '12', '1')).toBe('mobileInvalid');
     expect(checkBind('mobile', '13800138000', '')).toBe('codeEmpty');
     expect(checkBind('email', 'bob@example.com', '123456')).toBeNull();
+  });
+
+  it('binding needs the login password when it is asked for (submit, not the code send)', () => {
+    expect(checkBind('email', 'bob@example.com', '123456', '')).toBe('loginPasswordEmpty');
+    expect(checkBind('email', 'bob@example.com', '', '')).toBe('codeEmpty');
+    expect(checkBind('email', 'bob@example.com', '123456', 'login123')).toBeNull();
   });
 });
 

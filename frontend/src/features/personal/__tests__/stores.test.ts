@@ -60,6 +60,9 @@ describe('password and binding forms', () => {
     store.set('password', 'pay123');
     store.set('confirm', 'pay123');
     store.set('code', ' 123456 ');
+    expect(await store.submit()).toBe(false);
+    expect(store.problem).toBe('loginPasswordEmpty');
+    store.set('loginPassword', 'login123');
     transport.answer('user/amend_pay_password', refused());
     expect(await store.submit()).toBe(false);
     expect(store.busy).toBe(false);
@@ -67,7 +70,7 @@ describe('password and binding forms', () => {
     expect(await store.submit()).toBe(true);
     expect(transport.post).toHaveBeenLastCalledWith(
       'user/amend_pay_password',
-      { password: 'pay123', re_password: 'pay123', auth_code: '123456', vtype: 'email' },
+      { password: 'pay123', re_password: 'pay123', auth_code: '123456', vtype: 'email', login_password: 'login123' },
       expect.anything(),
     );
   });
@@ -80,10 +83,13 @@ describe('password and binding forms', () => {
     expect(await phone.sendCode()).toBe(true);
     expect(transport.post).toHaveBeenLastCalledWith('notify/send_sms', { to: '13800138000', type: 6, area_id: 44 }, expect.anything());
     phone.set('code', '654321');
+    expect(await phone.submit()).toBe(false);
+    expect(phone.problem).toBe('loginPasswordEmpty');
+    phone.set('loginPassword', 'login123');
     expect(await phone.submit()).toBe(true);
     expect(transport.post).toHaveBeenLastCalledWith(
       'user/bind_account',
-      { type: 1, account: '13800138000', sms_code: '654321', area_id: 44 },
+      { type: 1, account: '13800138000', sms_code: '654321', area_id: 44, login_password: 'login123' },
       expect.anything(),
     );
     const email = new BindStore(api(), 'email');
@@ -91,10 +97,11 @@ describe('password and binding forms', () => {
     expect(await email.submit()).toBe(false);
     expect(email.problem).toBe('codeEmpty');
     email.set('code', '111111');
+    email.set('loginPassword', 'login123');
     expect(await email.submit()).toBe(true);
     expect(transport.post).toHaveBeenLastCalledWith(
       'user/bind_account',
-      { type: 2, account: 'bob@example.com', sms_code: '111111', area_id: null },
+      { type: 2, account: 'bob@example.com', sms_code: '111111', area_id: null, login_password: 'login123' },
       expect.anything(),
     );
   });

@@ -18,10 +18,21 @@ export function createPersonalApi(api: ApiTransport = apiClient) {
       api.post(kind === 'email' ? 'notify/send_email' : 'notify/send_sms', body, act),
     amendPassword: (body: { old_password: string; new_password: string; secondary_password: string }) =>
       api.post('user/amend_password', body, act),
-    amendPayPassword: (body: { password: string; re_password: string; auth_code: string; vtype: AccountKind }) =>
-      api.post('user/amend_pay_password', body, act),
-    bindAccount: (body: { type: 1 | 2; account: string; sms_code: string; area_id?: number | null }) =>
-      api.post<UserInfo>('user/bind_account', body, act),
+    /** `login_password` (not in the spec) confirms the change: a stolen session alone cannot make it. */
+    amendPayPassword: (body: {
+      password: string;
+      re_password: string;
+      auth_code: string;
+      vtype: AccountKind;
+      login_password: string;
+    }) => api.post('user/amend_pay_password', body, act),
+    bindAccount: (body: {
+      type: 1 | 2;
+      account: string;
+      sms_code: string;
+      area_id?: number | null;
+      login_password: string;
+    }) => api.post<UserInfo>('user/bind_account', body, act),
     payTypes: () => api.get<PayMethodType[]>('pay_method/types'),
     payMethod: (type: string | number) =>
       api.get<PayMethod | null>('pay_method/get_method_by_type', { params: { type }, quiet: true }),

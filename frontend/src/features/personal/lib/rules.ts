@@ -43,20 +43,40 @@ export function checkChangePassword(form: { old: string; next: string; confirm: 
   return form.next === form.confirm ? null : 'differ';
 }
 
-export type PayPasswordProblem = 'payEmpty' | 'payInvalid' | 'payConfirmEmpty' | 'differ' | 'codeEmpty';
+export type PayPasswordProblem =
+  | 'payEmpty'
+  | 'payInvalid'
+  | 'payConfirmEmpty'
+  | 'differ'
+  | 'codeEmpty'
+  | 'loginPasswordEmpty';
 
-/** Deal password: both entries required and equal, plus the code. */
-export function checkPayPassword(form: { password: string; confirm: string; code: string }): PayPasswordProblem | null {
+/** Deal password: both entries required and equal, the code, and the login password confirming it. */
+export function checkPayPassword(form: {
+  password: string;
+  confirm: string;
+  code: string;
+  loginPassword: string;
+}): PayPasswordProblem | null {
   if (!form.password) return 'payEmpty';
   if (!isPassword(form.password)) return 'payInvalid';
   if (!form.confirm) return 'payConfirmEmpty';
   if (form.password !== form.confirm) return 'differ';
-  return form.code.trim() ? null : 'codeEmpty';
+  if (!form.code.trim()) return 'codeEmpty';
+  return form.loginPassword ? null : 'loginPasswordEmpty';
 }
 
-/** Bind pages: account (of its kind) and code required. Answers a key of `validation` or `codeEmpty`. */
-export function checkBind(kind: AccountKind, account: string, code: string): string | null {
-  return checkAccount(kind, account) ?? (code.trim() ? null : 'codeEmpty');
+/** Problems of the bind pages that are theirs (`problems.*`); the others are keys of `validation`. */
+export const BIND_PROBLEMS = ['codeEmpty', 'loginPasswordEmpty'] as const;
+
+/**
+ * Bind pages: account (of its kind), code and, when given, the login password required. Answers a key
+ * of `validation` or one of `BIND_PROBLEMS`. Sending the code checks the account only (code 'x', no
+ * login password).
+ */
+export function checkBind(kind: AccountKind, account: string, code: string, loginPassword?: string): string | null {
+  const problem = checkAccount(kind, account) ?? (code.trim() ? null : 'codeEmpty');
+  return problem ?? (loginPassword === undefined || loginPassword ? null : 'loginPasswordEmpty');
 }
 
 /** The fields each payment method needs, in the order their prompts show (spec §5). */

@@ -106,6 +106,7 @@ export class PayPasswordStore {
   password = '';
   confirm = '';
   code = '';
+  loginPassword = '';
   /** Where the type-3 code goes: the user's e-mail when bound, else the phone. */
   via: AccountKind = 'email';
   problem: PayPasswordProblem | null = null;
@@ -115,7 +116,7 @@ export class PayPasswordStore {
     makeAutoObservable<PayPasswordStore, 'api'>(this, { api: false });
   }
 
-  set(field: 'password' | 'confirm' | 'code', value: string): void {
+  set(field: 'password' | 'confirm' | 'code' | 'loginPassword', value: string): void {
     this[field] = value;
     this.problem = null;
   }
@@ -138,15 +139,22 @@ export class PayPasswordStore {
     this.problem = checkPayPassword(this);
     if (this.problem) return false;
     return guarded(this, () =>
-      this.api.amendPayPassword({ password: this.password, re_password: this.confirm, auth_code: this.code.trim(), vtype: this.via }),
+      this.api.amendPayPassword({
+        password: this.password,
+        re_password: this.confirm,
+        auth_code: this.code.trim(),
+        vtype: this.via,
+        login_password: this.loginPassword,
+      }),
     );
   }
 }
 
-/** Binding an e-mail (/bindAccount) or a phone (/bindPhone) with a type-6 code. */
+/** Binding an e-mail (/bindAccount) or a phone (/bindPhone) with a type-6 code and the login password. */
 export class BindStore {
   account = '';
   code = '';
+  loginPassword = '';
   areaId: number | null = null;
   problem: string | null = null;
   busy = false;
@@ -158,7 +166,7 @@ export class BindStore {
     makeAutoObservable<BindStore, 'api'>(this, { api: false, kind: false });
   }
 
-  set(field: 'account' | 'code', value: string): void {
+  set(field: 'account' | 'code' | 'loginPassword', value: string): void {
     this[field] = value;
     this.problem = null;
   }
@@ -183,7 +191,7 @@ export class BindStore {
   }
 
   async submit(): Promise<boolean> {
-    this.problem = checkBind(this.kind, this.account, this.code);
+    this.problem = checkBind(this.kind, this.account, this.code, this.loginPassword);
     if (this.problem) return false;
     return guarded(this, () =>
       this.api.bindAccount({
@@ -191,6 +199,7 @@ export class BindStore {
         account: this.account.trim(),
         sms_code: this.code.trim(),
         area_id: this.kind === 'mobile' ? this.areaId : null,
+        login_password: this.loginPassword,
       }),
     );
   }

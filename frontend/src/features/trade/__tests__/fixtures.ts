@@ -1,45 +1,12 @@
-/** Builders and a fake TradeApi for the trade store tests. */
+/** Builders and a fake TradeApi for the trade store tests (the market ones are shared). */
 import { vi } from 'vitest';
 
+import { fakeMarketApi } from '@/components/market/__tests__/fixtures';
+
 import type { TradeApi } from '../api/trade-api';
-import type { Deal, KlineBar, Pair, QuoteGroup, SpotOrder } from '../types';
+import type { QuoteGroup, SpotOrder } from '../types';
 
-const codes: Record<string, number> = { USDT: 1, BTC: 2, ETH: 3 };
-let nextCurrency = 100;
-const currencyId = (code: string) => (codes[code] ??= nextCurrency++);
-
-export function pair(id: number, base: string, quote: string, over: Partial<Pair> = {}): Pair {
-  return {
-    id,
-    symbol: `${base}/${quote}`,
-    base_currency_id: currencyId(base),
-    quote_currency_id: currencyId(quote),
-    base_currency_code: base,
-    quote_currency_code: quote,
-    open_change: 1,
-    price_decimals: 4,
-    qty_decimals: 6,
-    currency_quotation: { close: '100', change: '1.5', high: '110', low: '90', volume: '1234.5' },
-    ...over,
-  };
-}
-
-export function group(id: number, code: string, matches: Pair[]): QuoteGroup {
-  return { id, code, name: code, matches };
-}
-
-export function deal(seq: number, over: Partial<Deal> = {}): Deal {
-  return {
-    quotation: { close: '100', change: '1.5', high: '110', low: '90', volume: '1234.5' },
-    depth: {
-      seq,
-      in: [{ price: '99', amount: '1', index: 0 }],
-      out: [{ price: '101', amount: '2', index: 0 }],
-    },
-    tx_completes: [],
-    ...over,
-  };
-}
+export { bar, deal, flush, group, pair } from '@/components/market/__tests__/fixtures';
 
 export function order(id: number, over: Partial<SpotOrder> = {}): SpotOrder {
   return {
@@ -57,17 +24,11 @@ export function order(id: number, over: Partial<SpotOrder> = {}): SpotOrder {
   };
 }
 
-export function bar(time: number, close = '100'): KlineBar {
-  return { time, open: close, high: close, low: close, close, volume: '1' };
-}
-
 export type FakeApi = { [K in keyof TradeApi]: ReturnType<typeof vi.fn<TradeApi[K]>> };
 
 export function fakeApi(groups: QuoteGroup[] = []): FakeApi {
   return {
-    currencyMatches: vi.fn<TradeApi['currencyMatches']>().mockResolvedValue(groups),
-    deal: vi.fn<TradeApi['deal']>().mockResolvedValue(deal(1)),
-    kline: vi.fn<TradeApi['kline']>().mockResolvedValue([]),
+    ...fakeMarketApi(groups),
     balance: vi.fn<TradeApi['balance']>().mockImplementation(async (currencyId) => ({
       currency_id: currencyId,
       currency_code: '',
@@ -80,9 +41,4 @@ export function fakeApi(groups: QuoteGroup[] = []): FakeApi {
     orders: vi.fn<TradeApi['orders']>().mockResolvedValue({ data: [], total: 0, per_page: 10, last_page: 1 }),
     cancelOrder: vi.fn<TradeApi['cancelOrder']>().mockResolvedValue(null),
   };
-}
-
-/** Let pending promise callbacks run. */
-export async function flush(): Promise<void> {
-  for (let i = 0; i < 5; i += 1) await Promise.resolve();
 }

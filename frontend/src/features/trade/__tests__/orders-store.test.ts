@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { MarketStore } from '@/components/market/stores/market-store';
 import { MemoryStorage } from '@/test/memory-storage';
 
-import { MarketStore } from '../stores/market-store';
 import { isDone, ORDERS_RELOAD_DELAY_MS, OrdersStore } from '../stores/orders-store';
 import { BUY, SELL, type SpotOrder } from '../types';
 import { fakeApi, flush, group, order, pair } from './fixtures';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { MarketStore } from '@/components/market/stores/market-store';
 import { MemoryStorage } from '@/test/memory-storage';
 
-import { MarketStore } from '../stores/market-store';
 import { TradeStore } from '../stores/trade-store';
 import { BUY, SELL } from '../types';
 import { deal, fakeApi, flush, group, pair } from './fixtures';

@@ -5,6 +5,7 @@
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 
+import { Pager } from '@/components/market/pager';
 import { EMPTY, formatDateTime, toBig, truncate } from '@/lib/format';
 
 import type { OrdersView } from '../api/trade-api';
@@ -130,27 +131,7 @@ export const OrderPanel = observer(function OrderPanel() {
               {t('orders.empty')}
             </p>
           )}
-          {orders.lastPage > 1 && (
-            <nav className="tp-pager" data-testid="orders-pager">
-              <button
-                type="button"
-                className="tp-button ghost small"
-                disabled={orders.page <= 1}
-                onClick={() => orders.setPage(orders.page - 1)}
-              >
-                {t('orders.prev')}
-              </button>
-              <span className="num">{t('orders.page', { page: orders.page, pages: orders.lastPage })}</span>
-              <button
-                type="button"
-                className="tp-button ghost small"
-                disabled={orders.page >= orders.lastPage}
-                onClick={() => orders.setPage(orders.page + 1)}
-              >
-                {t('orders.next')}
-              </button>
-            </nav>
-          )}
+          <Pager page={orders.page} lastPage={orders.lastPage} onPage={(page) => orders.setPage(page)} testId="orders-pager" />
         </>
       )}
     </section>

@@ -5,10 +5,10 @@
  */
 import Big from 'big.js';
 
+import { QUANTITY_DECIMALS } from '@/components/market/decimals';
 import { positive, toBig } from '@/lib/format';
 
-export const PRICE_DECIMALS = 4;
-export const QUANTITY_DECIMALS = 6;
+export { PRICE_DECIMALS, QUANTITY_DECIMALS } from '@/components/market/decimals';
 export const TOTAL_DECIMALS = 6;
 export const SLIDER_STEP = 25;
 export const SLIDER_STOPS = [0, 25, 50, 75, 100] as const;

@@ -6,11 +6,11 @@
  */
 import { makeAutoObservable, runInAction } from 'mobx';
 
+import type { MarketStore } from '@/components/market/stores/market-store';
 import { toBig } from '@/lib/format';
 
 import { ORDERS_PAGE_SIZE, type OrdersView, type TradeApi } from '../api/trade-api';
 import { BUY, ORDER_STATUS, type SpotOrder, type Way } from '../types';
-import type { MarketStore } from './market-store';
 
 /** Debounce of the quiet reloads a push may cause (e.g. a filled row leaves a short page). */
 export const ORDERS_RELOAD_DELAY_MS = 400;

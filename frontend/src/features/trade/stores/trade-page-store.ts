@@ -3,11 +3,12 @@
  * the market (pairs, ticker, book, trades), the chart's candles and the forms with the orders.
  */
 import { reaction } from 'mobx';
-import { createContext, useContext } from 'react';
+
+import { KlineStore } from '@/components/market/stores/kline-store';
+import { MarketStore } from '@/components/market/stores/market-store';
+import { screenContext } from '@/components/market/use-screen';
 
 import { createTradeApi, type TradeApi } from '../api/trade-api';
-import { KlineStore } from './kline-store';
-import { MarketStore } from './market-store';
 import { TradeStore } from './trade-store';
 
 export class TradePageStore {
@@ -52,10 +53,4 @@ export class TradePageStore {
   }
 }
 
-export const TradePageContext = createContext<TradePageStore | null>(null);
-
-export function useTradePage(): TradePageStore {
-  const store = useContext(TradePageContext);
-  if (!store) throw new Error('useTradePage() must be used inside the trade page');
-  return store;
-}
+export const [TradePageContext, useTradePage] = screenContext<TradePageStore>('trade page');

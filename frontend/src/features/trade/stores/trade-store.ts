@@ -8,13 +8,13 @@
  */
 import { makeAutoObservable, runInAction } from 'mobx';
 
+import type { MarketStore } from '@/components/market/stores/market-store';
 import { sanitizeDecimal } from '@/lib/format';
 
 import type { TradeApi } from '../api/trade-api';
 import { buyQuantityAt, orderTotal, sellQuantityAt, snapPercent } from '../lib/money';
 import { checkOrder, type OrderError, type OrderMode } from '../lib/order-rules';
 import { BUY, SELL, type SpotOrder, type Way } from '../types';
-import type { MarketStore } from './market-store';
 import { OrdersStore } from './orders-store';
 
 /** Balances are reloaded this long after the last change that may have moved them. */

@@ -1,0 +1,148 @@
+"""What a pair does after a commit, outside its book: settle trade sides and release unused funds in
+the wallet shards, publish pushes and the mark to Redis, and sweep the pending work a crash left.
+
+Settlements and releases are idempotent (by trade side, by order) and their pending rows
+(``pending_settlements``, ``pending_releases``, written with the batch that made them) are deleted in
+the wallet's transaction, so the sweep finds what is left by state, oldest first, however much.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import ray
+from redis.asyncio import Redis
+
+from actors.pair import events
+from actors.pair.state import BUY, OrderState, PairConfig
+from actors.wallet.legs import BUYER, SELLER, TradeLeg, shard_of
+from actors.wallet.shard import wallet_name
+from config.settings import Settings
+from store import spot
+from store.marks import TTL_S as MARK_TTL_S
+
+log = logging.getLogger(__name__)
+SWEEP_SECONDS = 5.0
+SWEEP_PAGE = 500
+ATTEMPTS = 5
+
+# One thing for Redis, in commit order: ("publish", topic, message) or ("set", key, value).
+Outgoing = tuple[str, str, str]
+
+
+class PairEffects:
+    """Mixed into the PairActor: everything here runs on its event loop, in tasks of its own."""
+
+    _cfg: PairConfig
+    _pair_id: int
+    _settings: Settings
+    _redis: Redis
+    _wallets: dict[int, Any]
+    _outbox: asyncio.Queue[list[Outgoing]]
+    _background: set[asyncio.Task[Any]]
+    _healthy: bool
+
+    start: Callable[[], Awaitable[dict[str, Any]]]  # the PairActor's
+
+    # -- pushes and the mark, in commit order -------------------------------------------------------
+
+    async def _publisher(self) -> None:
+        """The pair's one sender to Redis: batches go out in commit order, so a client sees depth
+        sequence numbers rise. What queued up while Redis was busy goes in one pipeline."""
+        while True:
+            pending = [await self._outbox.get()]
+            while not self._outbox.empty():
+                pending.append(self._outbox.get_nowait())
+            try:
+                pipe = self._redis.pipeline(transaction=False)
+                for outgoing in pending:
+                    for op, key, value in outgoing:
+                        if op == "set":
+                            pipe.set(key, value, ex=MARK_TTL_S)
+                        else:
+                            pipe.publish(key, value)
+                await pipe.execute()
+            except Exception:  # pushes are best effort; clients refetch market/deal on a sequence gap
+                log.exception("pair %s: publish failed", self._cfg.symbol)
+            finally:
+                for _ in pending:
+                    self._outbox.task_done()
+
+    # -- the wallet side of trades and final orders --------------------------------------------------
+
+    async def _settle(self, leg: TradeLeg, side: int) -> bool:
+        """Settle one trade side in its user's wallet shard; False if every attempt failed (the
+        sweep tries again later)."""
+        uid = leg.buyer_id if side == BUYER else leg.seller_id
+        for attempt in range(ATTEMPTS):
+            try:
+                await self._wallet(uid).settle.remote(leg, side)
+                return True
+            except Exception:
+                log.exception("settle trade %s side %s failed (attempt %d)", leg.trade_id, side, attempt + 1)
+                await asyncio.sleep(0.2 * 2**attempt)
+        return False
+
+    async def _release(self, order: OrderState) -> bool:
+        """Give back what a final order did not use; False if every attempt failed (the sweep
+        tries again later)."""
+        currency = self._cfg.quote_currency_id if order.way == BUY else self._cfg.base_currency_id
+        for attempt in range(ATTEMPTS):
+            try:
+                await self._wallet(order.uid).release.remote(order.uid, currency, order.held, f"o{order.id}:release")
+                return True
+            except Exception:
+                log.exception("release of order %s failed (attempt %d)", order.id, attempt + 1)
+                await asyncio.sleep(0.2 * 2**attempt)
+        return False
+
+    async def sweep(self) -> dict[str, int]:
+        """Settle every trade side and release every final order still pending, oldest first,
+        page by page until none is left (all idempotent); answers how many it sent.
+
+        Runs at start and every few seconds, so work lost with a killed actor or a wallet shard that
+        was restarting is finished later; tests call it to wait for quiescence.
+        """
+        await self.start()
+        sides = releases = 0
+        cursor = (0, 0)
+        while page := await spot.pending_settlements(self._pair_id, cursor, SWEEP_PAGE):
+            for trade, side in page:
+                await self._settle(events.leg_of(self._cfg, trade), side)
+                sides += 1
+            cursor = (page[-1][0].id, page[-1][1])
+        after = 0
+        while rows := await spot.pending_releases(self._pair_id, after, SWEEP_PAGE):
+            for row in rows:
+                await self._release(events.state_of(row))
+                releases += 1
+            after = rows[-1].id
+        return {"sides": sides, "releases": releases}
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            if not self._healthy:
+                continue
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("pair %s: sweep failed", self._cfg.symbol)
+
+    def _wallet(self, uid: int) -> Any:
+        index = shard_of(uid, self._settings.wallet_shards)
+        if index not in self._wallets:
+            self._wallets[index] = ray.get_actor(wallet_name(index))
+        return self._wallets[index]
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+
+__all__ = ["BUYER", "SELLER", "Outgoing", "PairEffects", "SWEEP_SECONDS"]

@@ -1,0 +1,134 @@
+"""How a pair's actor builds its state: from the database (a start or a restart), or from the
+snapshot of the actor it takes over from (a move); and the snapshot itself.
+
+The state: the pair's configuration, the book and its orders (with each user's count of resting
+ones), the trade id sequence, candles, the 24 h ticker, recent trades, the depth sequence and the
+tick log's last tick.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from actors.book.order_book import OrderBook
+from actors.book.types import Order as BookOrder
+from actors.book.types import Precision, Side
+from actors.market.candles import CandleBook
+from actors.market.ticker import Ticker24h
+from actors.pair import events
+from actors.pair.marks import Tick, TickLog
+from actors.pair.state import OrderState, PairConfig
+from config.settings import Settings
+from store import spot, ticks
+from store.models import CurrencyMatch, Kline, Quotation
+
+log = logging.getLogger(__name__)
+RECENT_TRADES = 30
+TRADE_ID_BITS = 40
+
+
+class PairLoading:
+    """Mixed into the PairActor."""
+
+    _pair_id: int
+    _settings: Settings
+    _restore: dict[str, Any] | None
+
+    # From DbActor and the PairActor (annotations only: a stub here would shadow them in the MRO).
+    _ready: Callable[[], Awaitable[None]]
+    _now: Callable[[], int]
+
+    _MOVED_STATE = ("_cfg", "precision", "_book", "_orders", "_open_count", "_trade_seq", "_candles", "_ticker",
+                    "_recent", "_depth_seq", "_ticks")  # fmt: skip
+
+    def _snapshot(self) -> dict[str, Any]:
+        """Everything ``_load`` builds, as it is now (the book, orders, candles, ticker, sequences)."""
+        return {name: getattr(self, name) for name in self._MOVED_STATE}
+
+    async def _load(self) -> None:
+        await self._ready()
+        if self._restore is not None:  # taking over from the actor that moved: its state, no reads
+            for name, value in self._restore.items():
+                setattr(self, name, value)
+            self._restore = None
+            return
+        pair = await CurrencyMatch.get(id=self._pair_id).prefetch_related("base_currency", "quote_currency")
+        self._cfg = config_of(pair)
+        self.precision = Precision(pair.price_decimals, pair.qty_decimals)
+        self._book = OrderBook()
+        self._orders: dict[int, OrderState] = {}
+        self._open_count: Counter[int] = Counter()
+        for row in await spot.open_orders(self._pair_id):  # in (seq, id) order: time priority
+            state = events.state_of(row)
+            remaining = self.precision.to_lots(state.number - state.transacted_amount)
+            price = self.precision.to_ticks(state.price)
+            lots = self.precision.to_lots(state.number)
+            seq = max(state.seq, self._book.last_seq + 1)  # a tie (rows written outside the pair) keeps id order
+            try:
+                self._book.restore(BookOrder(state.id, state.uid, Side(state.way), price, lots, remaining=remaining,
+                                             seq=seq))  # fmt: skip
+            except ValueError:
+                # A row no pair could have written (it would cross the book, or rest nothing): the pair
+                # serves without it rather than not at all; an operator looks at it.
+                log.error("pair %s: open order %s cannot rest in the book; left out", self._pair_id, state.id)
+                continue
+            self._orders[state.id] = state
+            self._open_count[state.uid] += 1
+        self._trade_seq = (await spot.last_trade_id(self._pair_id)) & ((1 << TRADE_ID_BITS) - 1)
+        self._candles = CandleBook()
+        self._ticker = Ticker24h()
+        await self._load_market_data()
+        self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT_TRADES)
+        for trade in reversed(await events.recent_trades(self._pair_id, RECENT_TRADES)):
+            self._recent.appendleft(trade)
+        self._depth_seq = 0
+        last = await ticks.last_tick(self._pair_id)
+        self._ticks = TickLog(self._pair_id, self._settings.mark_interval_ms, Tick.of(last) if last else None)
+
+    async def _load_market_data(self) -> None:
+        from actors.market.periods import ALL_PERIODS
+
+        for period in ALL_PERIODS:
+            rows = await Kline.filter(currency_match_id=self._pair_id, period=period.name).order_by("-start").limit(500)
+            self._candles.load(period, [events.bar_of(r) for r in reversed(rows)])
+        quote = await Quotation.get_or_none(currency_match_id=self._pair_id)
+        from actors.market.periods import ONE_MINUTE as minute
+
+        self._ticker.restore(self._candles.bars(minute, self._now() - 86_400_000, self._now()),
+                             quote.close if quote and quote.close > 0 else None)  # fmt: skip
+
+    async def _compare_with_database(self) -> dict[str, Any]:
+        stored = {}
+        for row in await spot.open_orders(self._pair_id):
+            state = events.state_of(row)
+            stored[state.id] = state.number - state.transacted_amount
+        held = {order_id: o.number - o.transacted_amount for order_id, o in self._orders.items()}
+        in_book = {o.order_id for o in self._book.open_orders()}
+        return {
+            "open_orders": len(held),
+            "matches_database": stored == held and in_book == set(held),
+        }
+
+
+def config_of(pair: CurrencyMatch) -> PairConfig:
+    return PairConfig(
+        id=pair.id,
+        base_code=pair.base_currency.code,
+        quote_code=pair.quote_currency.code,
+        base_currency_id=pair.base_currency.id,
+        quote_currency_id=pair.quote_currency.id,
+        price_decimals=pair.price_decimals,
+        qty_decimals=pair.qty_decimals,
+        maker_fee=pair.maker_fee,
+        taker_fee=pair.taker_fee,
+        sell_disabled=pair.sell_disabled,
+        open_change=pair.open_change,
+        max_price=pair.max_price,
+        max_quantity=pair.max_quantity,
+        min_notional=pair.min_notional,
+        price_band=pair.price_band,
+        max_open_orders=pair.max_open_orders,
+    )

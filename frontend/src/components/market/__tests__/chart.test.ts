@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+
+import { axisLabels, buildChartOption, CHART_PALETTES, type ChartInput } from '../chart/chart-option';
+import { crosses, macd, movingAverage } from '../chart/indicators';
+import { periodOf } from '../chart/periods';
+import { bar } from './fixtures';
+
+const labels = { volume: 'Vol', open: 'O', high: 'H', low: 'L', close: 'C', golden: 'G', death: 'D' };
+const closes = [5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8, 7, 6, 5, 4, 3, 2, 1, 2, 3];
+const bars = closes.map((c, i) => bar(i * 60_000, String(c)));
+
+const input = (over: Partial<ChartInput> = {}): ChartInput => ({
+  bars,
+  period: periodOf('1min'),
+  theme: 'dark',
+  studies: { ma: true, cross: false, macd: true },
+  wide: true,
+  labels,
+  priceDecimals: 4,
+  ...over,
+});
+
+type Series = { name: string; type: string; markPoint?: { data: unknown[] }; itemStyle?: { color?: string } };
+const seriesOf = (option: ReturnType<typeof buildChartOption>) => option.series as Series[];
+const names = (option: ReturnType<typeof buildChartOption>) => seriesOf(option).map((s) => s.name);
+
+describe('indicators', () => {
+  it('moving average waits for enough bars', () => {
+    expect(movingAverage([1, 2, 3, 4], 3)).toEqual([null, null, 2, 3]);
+  });
+
+  it('finds golden and death crosses', () => {
+    expect(crosses([1, 2, 3, 1], [2, 2, 2, 2])).toEqual([
+      { index: 2, kind: 'golden' },
+      { index: 3, kind: 'death' },
+    ]);
+  });
+
+  it('MACD of a flat series is zero', () => {
+    const m = macd([10, 10, 10, 10]);
+    expect(m.dif.every((v) => v === 0)).toBe(true);
+    expect(m.macd.every((v) => v === 0)).toBe(true);
+  });
+});
+
+describe('buildChartOption', () => {
+  it('draws candles, MA lines and volume; MACD on wide screens only', () => {
+    expect(names(buildChartOption(input()))).toEqual(['K', 'MA5', 'MA10', 'MA30', 'Vol', 'MACD', 'DIF', 'DEA']);
+    expect(names(buildChartOption(input({ wide: false })))).toEqual(['K', 'MA5', 'MA10', 'MA30', 'Vol']);
+    expect(names(buildChartOption(input({ studies: { ma: false, cross: false, macd: false } })))).toEqual(['K', 'Vol']);
+  });
+
+  it('the Time view is a line of closes', () => {
+    const option = buildChartOption(input({ period: periodOf('time'), studies: { ma: false, cross: false, macd: false } }));
+    expect(seriesOf(option)[0]).toMatchObject({ type: 'line', name: 'C' });
+  });
+
+  it('marks MA crosses when asked', () => {
+    const option = buildChartOption(input({ studies: { ma: true, cross: true, macd: false } }));
+    const ma5 = seriesOf(option).find((s) => s.name === 'MA5');
+    expect(ma5?.markPoint?.data.length).toBeGreaterThan(0);
+  });
+
+  it('follows the theme colours', () => {
+    const dark = buildChartOption(input());
+    const light = buildChartOption(input({ theme: 'light' }));
+    expect(seriesOf(dark)[0]!.itemStyle?.color).toBe(CHART_PALETTES.dark.up);
+    expect(seriesOf(light)[0]!.itemStyle?.color).toBe(CHART_PALETTES.light.up);
+  });
+
+  it('labels times in New York time', () => {
+    // 2024-01-15 15:30 UTC is 10:30 in New York (EST).
+    expect(axisLabels([bar(Date.UTC(2024, 0, 15, 15, 30))], periodOf('1min'))).toEqual(['01-15 10:30']);
+    expect(axisLabels([bar(Date.UTC(2024, 0, 15, 15, 30))], periodOf('1day'))).toEqual(['2024-01-15']);
+  });
+});

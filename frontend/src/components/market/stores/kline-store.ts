@@ -1,0 +1,173 @@
+/**
+ * Candles of the current pair and period: a history load from market/kline, then a refresh every
+ * 10 s (spec §9) and live KLINE.{symbol} pushes for the shown period. The periods offered and where
+ * the chosen one is remembered are the screen's (spot by default).
+ */
+import { makeAutoObservable, runInAction } from 'mobx';
+
+import { CHART_PERIODS, type ChartPeriod, HISTORY_BARS, KLINE_REFRESH_MS, periodOf } from '../chart/periods';
+import type { MarketApi } from '../market-api';
+import { readLocal, TRADE_STORAGE_KEYS, writeLocal } from '../saved-pair';
+import type { KlineBar, KlinePush } from '../types';
+import type { MarketStore } from './market-store';
+
+export interface KlineOptions {
+  /** The period buttons (spot: the "Chart" ones). */
+  periods?: readonly ChartPeriod[];
+  /** Where the chosen period is remembered. */
+  periodKey?: string;
+  now?: () => number;
+}
+
+/** Bars sorted by time, one per time; `incoming` wins over `current` for the same time. */
+export function mergeBars(current: readonly KlineBar[], incoming: readonly KlineBar[]): KlineBar[] {
+  if (incoming.length === 0) return [...current];
+  const byTime = new Map<number, KlineBar>();
+  for (const bar of current) byTime.set(bar.time, bar);
+  for (const bar of incoming) byTime.set(bar.time, bar);
+  return [...byTime.values()].sort((a, b) => a.time - b.time);
+}
+
+function barOf(push: KlinePush): KlineBar {
+  const { time, open, high, low, close, volume } = push;
+  return { time, open, high, low, close, volume };
+}
+
+export class KlineStore {
+  periodKey: string;
+  bars: KlineBar[] = [];
+  loading = false;
+  /** Grows with every full load, so the chart resets its zoom only then. */
+  version = 0;
+
+  readonly periods: readonly ChartPeriod[];
+  private readonly storageKey: string;
+  private readonly api: MarketApi;
+  private readonly market: MarketStore;
+  private readonly now: () => number;
+  private request = 0;
+  private loadedFor: string | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(api: MarketApi, market: MarketStore, options: KlineOptions = {}) {
+    this.api = api;
+    this.market = market;
+    this.now = options.now ?? Date.now;
+    this.periods = options.periods ?? CHART_PERIODS;
+    this.storageKey = options.periodKey ?? TRADE_STORAGE_KEYS.chartPeriod;
+    this.periodKey = periodOf(readLocal(this.storageKey), this.periods).key;
+    makeAutoObservable<KlineStore, 'storageKey' | 'api' | 'market' | 'now' | 'request' | 'loadedFor' | 'timer'>(this, {
+      periods: false,
+      storageKey: false,
+      api: false,
+      market: false,
+      now: false,
+      request: false,
+      loadedFor: false,
+      timer: false,
+    });
+  }
+
+  get period(): ChartPeriod {
+    return periodOf(this.periodKey, this.periods);
+  }
+
+  setPeriod(key: string): void {
+    const period = periodOf(key, this.periods);
+    if (period.key === this.periodKey) return;
+    this.periodKey = period.key;
+    writeLocal(this.storageKey, period.key);
+    void this.load();
+  }
+
+  /** The history window of the current pair and period. */
+  async load(): Promise<void> {
+    const pair = this.market.pair;
+    if (!pair) return;
+    const period = this.period;
+    const key = `${pair.id}:${period.api}`;
+    const request = ++this.request;
+    if (this.loadedFor !== key) this.bars = [];
+    this.loading = true;
+    const to = this.now();
+    try {
+      const bars = await this.api.kline({
+        pairId: pair.id,
+        symbol: pair.symbol,
+        period: period.api,
+        from: Math.floor((to - HISTORY_BARS * period.ms) / 1000),
+        to: Math.floor(to / 1000),
+      });
+      if (request !== this.request) return;
+      runInAction(() => {
+        this.bars = mergeBars([], bars);
+        this.loadedFor = key;
+        this.version += 1;
+      });
+    } catch {
+      /* the 10 s refresh tries again */
+    } finally {
+      if (request === this.request) runInAction(() => (this.loading = false));
+    }
+  }
+
+  /** Fetch the bars since the last one and merge them (the periodic refresh). */
+  async refresh(): Promise<void> {
+    const pair = this.market.pair;
+    const period = this.period;
+    if (!pair || this.loading) return;
+    const key = `${pair.id}:${period.api}`;
+    if (this.loadedFor !== key || this.bars.length === 0) {
+      await this.load();
+      return;
+    }
+    const request = this.request;
+    const lastTime = this.bars[this.bars.length - 1]!.time;
+    const to = this.now();
+    try {
+      const bars = await this.api.kline(
+        {
+          pairId: pair.id,
+          symbol: pair.symbol,
+          period: period.api,
+          from: Math.floor(lastTime / 1000),
+          to: Math.floor(to / 1000),
+        },
+        { quiet: true },
+      );
+      if (request !== this.request || this.loadedFor !== key) return;
+      runInAction(() => {
+        this.bars = mergeBars(this.bars, bars);
+      });
+    } catch {
+      /* next tick */
+    }
+  }
+
+  /** KLINE push: the bar of one period; only the shown pair and period are kept. */
+  onKline(push: KlinePush): void {
+    const pair = this.market.pair;
+    if (!pair || push.symbol !== pair.symbol || push.period !== this.period.api) return;
+    if (this.loadedFor !== `${pair.id}:${this.period.api}`) return;
+    const last = this.bars[this.bars.length - 1];
+    const bar = barOf(push);
+    if (last && last.time === bar.time) this.bars[this.bars.length - 1] = bar;
+    else if (!last || bar.time > last.time) this.bars.push(bar);
+    else this.bars = mergeBars(this.bars, [bar]);
+  }
+
+  start(): void {
+    this.stop();
+    this.timer = setInterval(() => void this.refresh(), KLINE_REFRESH_MS);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  dispose(): void {
+    this.stop();
+    this.request += 1;
+  }
+}

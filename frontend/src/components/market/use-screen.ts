@@ -1,0 +1,38 @@
+/**
+ * A trading screen's stores: one object per page, created when it opens, handed to its components
+ * through a context, started, refreshed after a socket reconnect and disposed when the page is left.
+ */
+import { type Context, createContext, useContext, useEffect } from 'react';
+
+import { getSocket } from '@/lib/socket';
+
+export interface ScreenStore {
+  start(): void;
+  /** The socket came back after a drop: pushes were missed. */
+  onReconnected(): void;
+  dispose(): void;
+}
+
+export function useScreen(store: ScreenStore): void {
+  useEffect(() => {
+    store.start();
+    const stopStatus = getSocket().onStatus((change) => {
+      if (change.status === 'open' && change.reconnected) store.onReconnected();
+    });
+    return () => {
+      stopStatus();
+      store.dispose();
+    };
+  }, [store]);
+}
+
+/** The context a screen's components find its store in, and the hook that reads it. */
+export function screenContext<T>(screen: string): [Context<T | null>, () => T] {
+  const context = createContext<T | null>(null);
+  const use = (): T => {
+    const store = useContext(context);
+    if (!store) throw new Error(`used outside the ${screen}`);
+    return store;
+  };
+  return [context, use];
+}

@@ -1,0 +1,146 @@
+"""Domain result codes, one enum numbered by subsystem.
+
+Cores, actors and services raise :class:`DomainError`; only ``serve/`` turns a code into the
+``{code, msg, data}`` envelope, an HTTP status and a translated message (``serve/errors.py``). The
+vocabulary lives on the lowest floor that raises it (the ledger does), so no floor imports upward.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any
+
+
+class ErrorCode(IntEnum):
+    # 1xxx: access (sessions, credentials, throttles)
+    LOGIN_REQUIRED = 1001
+    BAD_CREDENTIALS = 1002
+    LOGIN_THROTTLED = 1003
+    ACCOUNT_EXISTS = 1004
+    ACCOUNT_NOT_FOUND = 1005
+    INVITE_CODE_REQUIRED = 1006
+    INVITE_CODE_INVALID = 1007
+    OLD_PASSWORD_WRONG = 1008
+    PASSWORD_UNCHANGED = 1009
+    ALREADY_BOUND = 1010
+    AREA_INVALID = 1011
+    PAY_PASSWORD_TARGET_MISSING = 1012
+    RESET_THROTTLED = 1013
+    LOGIN_PASSWORD_WRONG = 1014
+    # 11xx: verification codes
+    CODE_INVALID = 1101
+    CODE_TOO_SOON = 1102
+    CODE_ATTEMPTS_EXCEEDED = 1103
+    CODE_TARGET_NOT_OWN = 1104
+    CODE_THROTTLED = 1105  # too many wrong codes for one target or from one address
+    # 2xxx: wallets
+    INSUFFICIENT_BALANCE = 2001
+    ACCOUNT_TYPE_NOT_ALLOWED = 2002
+    TRANSFER_AMOUNT_REQUIRED = 2003
+    AMOUNT_PRECISION = 2004
+    SAME_ACCOUNT = 2005
+    CONVERT_NOT_SUPPORTED = 2006
+    CURRENCY_NOT_FOUND = 2007
+    AMOUNT_TOO_SMALL = 2008
+    WALLET_UNAVAILABLE = 2009
+    RECHARGE_CLOSED = 2010
+    PROTOCOL_NOT_FOUND = 2011
+    WITHDRAWAL_NOT_PENDING = 2012
+    DRAW_CLOSED = 2013
+    ADDRESS_REQUIRED = 2014
+    ADDRESS_INVALID = 2015
+    DRAW_AMOUNT_REQUIRED = 2016
+    DRAW_BELOW_MIN = 2017
+    DRAW_ABOVE_MAX = 2018
+    PAY_PASSWORD_REQUIRED = 2019
+    PAY_PASSWORD_NOT_SET = 2020
+    PAY_PASSWORD_WRONG = 2021
+    MEMO_REQUIRED = 2022
+    ADDRESS_REQUIRED_BIND = 2023
+    DEPOSIT_UNCONFIRMED = 2024
+    REF_CONFLICT = 2025  # a ledger ref already names another change: never taken for a replay
+    AMOUNT_ABOVE_MAX = 2026
+    SECURITY_COOLDOWN = 2027  # withdrawals wait after a contact or password change
+    PRICE_STALE = 2028  # no fresh mark price to convert at (its pair is down, paused or has none yet)
+    # 14xx: personal centre
+    UPLOAD_TOO_LARGE = 1401
+    REAL_NAME_SUBMITTED = 1402
+    IMAGE_NOT_OWN = 1403
+    UPLOAD_QUOTA = 1404
+    # 15xx: walletMiddle
+    SIGN_INVALID = 1501
+    REQUEST_EXPIRED = 1502
+    NOT_YOUR_ACCOUNT = 1503
+    # 3xxx: matching and orders
+    PAIR_NOT_FOUND = 3001
+    PAIR_CLOSED = 3002
+    SELL_DISABLED = 3003
+    PRICE_REQUIRED = 3004
+    QUANTITY_REQUIRED = 3005
+    PRICE_PRECISION = 3006
+    QUANTITY_PRECISION = 3007
+    NO_BEST_PRICE = 3008
+    ORDER_NOT_FOUND = 3009
+    ORDER_NOT_OPEN = 3010
+    PAIR_UNAVAILABLE = 3011
+    PERIOD_UNKNOWN = 3012
+    PAIR_MOVING = 3013  # the pair is moving to another node: the engine sends the command again
+    PRICE_TOO_HIGH = 3014
+    QUANTITY_TOO_LARGE = 3015
+    NOTIONAL_TOO_SMALL = 3016
+    PRICE_OUT_OF_BAND = 3017
+    TOO_MANY_OPEN_ORDERS = 3018
+    # 4xxx: leveraged contracts
+    LEVER_NOT_OFFERED = 4001
+    LEVER_PRICE_REQUIRED = 4002  # the spec's p_delprice
+    LEVER_MULTIPLE_REQUIRED = 4003  # p_times
+    LEVER_HANDS_REQUIRED = 4004  # p_hands
+    LEVER_MULTIPLE_INVALID = 4005
+    LEVER_HANDS_RANGE = 4006
+    LEVER_TARGET_REACHED = 4007  # an entrustment the mark has already reached: a market open instead
+    LEVER_EXPOSURE = 4008
+    LEVER_POSITION_NOT_FOUND = 4009
+    LEVER_POSITION_NOT_OPEN = 4010
+    LEVER_NOT_ENTRUSTED = 4011
+    LEVER_TAKE_PROFIT_ABOVE = 4012  # a long's take-profit must be above the mark
+    LEVER_TAKE_PROFIT_BELOW = 4013
+    LEVER_STOP_LOSS_BELOW = 4014  # a long's stop-loss must be below the mark
+    LEVER_STOP_LOSS_ABOVE = 4015
+    LEVER_MARGIN_IN_USE = 4016  # a transfer out of the lever account beyond what positions leave free
+    # 13xx: content and reference data
+    NOT_FOUND = 1301
+    SETTING_UNKNOWN = 1302
+    # 9xxx: the platform
+    BAD_REQUEST = 9001
+    DUPLICATE_SUBMIT = 9002
+    SERVICE_UNAVAILABLE = 9003  # the database, Redis or an actor cannot be reached right now
+    INTERNAL = 9999
+
+
+class DomainError(Exception):
+    """A business rule said no. ``params`` fill the placeholders of the translated message."""
+
+    def __init__(self, code: ErrorCode, **params: Any) -> None:
+        super().__init__(f"{code.name} {params}" if params else code.name)
+        self.code = code
+        self.params = params
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Crosses process boundaries (Ray actor -> Serve replica) with its code and params intact.
+        return (_rebuild, (int(self.code), self.params))
+
+
+def _rebuild(code: int, params: dict[str, Any]) -> DomainError:
+    return DomainError(ErrorCode(code), **params)
+
+
+class OutcomeUnknown(DomainError):
+    """The command may or may not have been carried out (the pair died or did not answer in time):
+    its caller must not undo what it did before (a freeze), the reconcilers settle it."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_unknown, (int(self.code), self.params))
+
+
+def _rebuild_unknown(code: int, params: dict[str, Any]) -> OutcomeUnknown:
+    return OutcomeUnknown(ErrorCode(code), **params)
