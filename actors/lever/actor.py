@@ -1,0 +1,347 @@
+"""The LeverShard actor: the leveraged contracts of every user with ``uid % n == index``.
+
+It is the single writer of its users' lever accounts and positions. It holds them in a ``LeverBook``
+(the pure core: accounts, positions, a trigger book per pair) and is fed every lever pair's mark
+ticks: from Redis pub/sub as they are published, and from the tick log (``mark_ticks``) for any it
+missed. Each tick's decisions (an entrustment filled, a take-profit or stop-loss hit, an account
+liquidated) are carried out one transaction each, the money and the position's row together
+(``actors.lever.ledger``), before they are pushed (LEVER_TRADE, LEVER_CLOSED). It records, per pair,
+the last tick whose decisions are all durable (``lever_cursors``); a restarted shard rebuilds from
+the database and replays the ticks after it: what was carried out is durable and does not fire again
+(its trigger is gone), what was not fires now. A tick that fails to carry out stops the shard's feed
+until it has reloaded and replayed from the cursor, so no crossed trigger is ever skipped.
+
+Everything starts in the constructor: Ray runs it again when it restarts the actor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+from collections import defaultdict
+from datetime import UTC, datetime
+from decimal import ROUND_DOWN, Decimal
+from typing import Any
+
+import ray
+from redis.asyncio import Redis
+
+from actors.lever import ledger as lever_ledger
+from actors.lever import settle, terms
+from actors.lever.events import LeverEvents
+from actors.lever.feed import LeverFeed
+from actors.lever.state import DAY_MS, PairTerms, lever_name, now_ms
+from actors.lever.terms import LONG, QUOTE_PLACES
+from actors.push import channels
+from actors.runtime import DbActor
+from actors.wallet.legs import transfer as transfer_legs
+from store import ledger, marks, ticks
+from store.cache import connect_redis, redis_db
+from store.errors import DomainError, ErrorCode
+from store.ids import IdBlocks
+from store.models import Account, AccountType, LeverPosition, LeverStatus
+from store.money import money
+
+log = logging.getLogger(__name__)
+
+
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)
+class LeverShard(LeverFeed, LeverEvents, DbActor):
+    def __init__(self, index: int, settings: dict[str, Any]) -> None:
+        super().__init__(settings)
+        channels.use_database(redis_db(self._settings))
+        self._index = index
+        self._shards = self._settings.lever_shards
+        self._redis: Redis = connect_redis(self._settings)
+        self._ids = IdBlocks("lever")
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._ticks: asyncio.Queue[tuple[int, int, Decimal, int]] = asyncio.Queue()  # (pair, seq, price, tick id)
+        self._loaded = asyncio.Event()
+        self._healthy = False
+        self._done: dict[int, int] = {}  # pair -> last tick seq whose decisions are all durable
+        self._flushed: dict[int, int] = {}
+        self._loops: dict[str, int] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+        # Background work starts in the constructor: a restarted actor runs it again.
+        for work in (self._serve(), self._listen(), self._flush_loop()):
+            task = asyncio.get_running_loop().create_task(work)
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    # -- the calls -------------------------------------------------------------------------------------
+
+    async def _serving(self) -> None:
+        try:
+            await asyncio.wait_for(self._loaded.wait(), 10)
+        except TimeoutError:
+            raise DomainError(ErrorCode.SERVICE_UNAVAILABLE) from None
+        if not self._healthy:
+            raise DomainError(ErrorCode.SERVICE_UNAVAILABLE)
+
+    def _pair(self, pair_id: int) -> PairTerms:
+        found = self._pairs.get(pair_id)
+        if found is None:
+            raise DomainError(ErrorCode.LEVER_NOT_OFFERED)
+        return found
+
+    async def _mark(self, pair: PairTerms) -> marks.Mark:
+        """The pair's fresh mark (what prices an open, a close, a check), else PRICE_STALE."""
+        found = (await marks.read(self._redis, [pair.symbol])).get(pair.symbol)
+        if found is None or not found.fresh(now_ms(), self._settings.mark_stale_seconds):
+            raise DomainError(ErrorCode.PRICE_STALE)
+        return found
+
+    async def _stored_balance(self, uid: int) -> Decimal:
+        row = await Account.get_or_none(user_id=uid, currency_id=self._usdt, account_type=AccountType.LEVER)
+        return row.balance if row else Decimal(0)
+
+    async def _fresh_balance(self, uid: int) -> Decimal:
+        """The account's free balance as stored (a deposit by an operator lands there, not here)."""
+        balance = await self._stored_balance(uid)
+        self._book.set_balance(uid, balance)
+        return balance
+
+    def _own(self, uid: int, position_id: int) -> LeverPosition:
+        row = self._rows.get(position_id)
+        if row is None or row.user_id != uid:  # type: ignore[attr-defined]
+            raise DomainError(ErrorCode.LEVER_POSITION_NOT_FOUND)
+        return row
+
+    async def submit(self, uid: int, order: dict[str, Any]) -> dict[str, Any]:
+        """Open at the market, or entrust at a target. Raises DomainError; durable when it answers."""
+        await self._serving()
+        pair = self._pair(int(order["pair_id"]))
+        side, hands, multiple = int(order["side"]), int(order["hands"]), int(order["multiple"])
+        if multiple not in pair.multiples:
+            raise DomainError(ErrorCode.LEVER_MULTIPLE_INVALID, multiples=", ".join(map(str, pair.multiples)))
+        if not 1 <= hands <= pair.max_hands:
+            raise DomainError(ErrorCode.LEVER_HANDS_RANGE, max=pair.max_hands)
+        mark = await self._mark(pair)
+        limit = order.get("kind") == "limit"
+        target = Decimal(order["target"]) if limit else Decimal(0)
+        if limit:
+            self._check_target(pair, mark.price, side, target)
+        async with self._locks[uid]:
+            balance = await self._fresh_balance(uid)
+            self._check_exposure(pair, side, hands, mark.price)
+            position_id = await self._ids.next()
+            row = LeverPosition(
+                id=position_id, user_id=uid, currency_match_id=pair.id, type=side, share=hands, multiple=multiple,
+                share_num=pair.share_num, point_rate=pair.point_rate, fee_rate=pair.fee_rate,
+                overnight_rate=pair.overnight_rate, origin_price=mark.price, target_price=target,
+                overnight_day=now_ms() // DAY_MS,
+            )  # fmt: skip
+            if limit:
+                frozen = terms.margin(target, hands, pair.share_num, multiple)
+                frozen += terms.fee(target, hands, pair.share_num, pair.fee_rate)
+                moved = settle.entrusting(frozen)
+                row.status, row.frozen, row.armed_seq = LeverStatus.ENTRUSTED, frozen, max(mark.seq, self._seq(pair))
+                log_type, memo = "lever_entrust", f"{pair.symbol} entrustment"
+            else:
+                price = terms.open_price(mark.price, pair.point_rate, side, pair.places)
+                margin = terms.margin(price, hands, pair.share_num, multiple)
+                fee = terms.fee(price, hands, pair.share_num, pair.fee_rate)
+                moved = settle.opening(margin, fee)
+                row.status, row.price, row.caution_money, row.origin_caution_money = (
+                    LeverStatus.OPEN,
+                    price,
+                    margin,
+                    margin,
+                )
+                row.trade_fee, row.opened_at, row.open_tick_id = fee, datetime.now(UTC), mark.tick_id
+                row.stop_seq = max(mark.seq, self._seq(pair))
+                log_type, memo = "lever_open", f"{pair.symbol} position opened"
+            if balance + moved.balance < 0:
+                raise DomainError(ErrorCode.INSUFFICIENT_BALANCE)
+            ref = f"lv{position_id}:{'entrust' if limit else 'open'}"
+            await lever_ledger.commit(lever_ledger.change(uid, self._usdt, moved, log_type, ref, memo), [row],
+                                      lever_ledger.house(moved, self._usdt, uid, position_id, ref))  # fmt: skip
+            self._after(row, moved)
+            await self._push(row, "LEVER_TRADE")
+            if self._book.at_risk(uid):  # a position that puts the account at the level at once
+                await self._liquidate(uid, mark.tick_id)
+            return self._public(row)
+
+    def _seq(self, pair: PairTerms) -> int:
+        return self._book.seqs.get(pair.id, 0)
+
+    def _check_target(self, pair: PairTerms, mark: Decimal, side: int, target: Decimal) -> None:
+        """An entrustment's target must not be reached yet (long: below the mark; short: above) and must
+        lie in the pair's band around the mark."""
+        if target <= 0:
+            raise DomainError(ErrorCode.LEVER_PRICE_REQUIRED)
+        reached = target >= mark if side == LONG else target <= mark
+        if reached:
+            raise DomainError(ErrorCode.LEVER_TARGET_REACHED, price=money(target))
+        step = terms.step(pair.places)
+        low, high = (mark / pair.band).quantize(step), (mark * pair.band).quantize(step)
+        if not low <= target <= high or target > pair.max_price:
+            raise DomainError(ErrorCode.PRICE_OUT_OF_BAND, low=money(low), high=money(high))
+        if -target.as_tuple().exponent > pair.places:  # type: ignore[operator]
+            raise DomainError(ErrorCode.PRICE_PRECISION, places=pair.places)
+
+    def _check_exposure(self, pair: PairTerms, side: int, hands: int, mark: Decimal) -> None:
+        """The house's net position on the pair may not pass its cap (this shard's share of it)."""
+        now = self._book.exposure(pair.id)
+        after = now + (1 if side == LONG else -1) * terms.quantity(hands, pair.share_num)
+        cap = pair.max_exposure / self._shards
+        if abs(after) * mark > cap and abs(after) > abs(now):
+            raise DomainError(ErrorCode.LEVER_EXPOSURE)
+
+    async def cancel(self, uid: int, position_id: int) -> dict[str, Any]:
+        """Cancel an entrustment: its frozen funds go back. Durable when it answers."""
+        await self._serving()
+        async with self._locks[uid]:
+            row = self._own(uid, position_id)
+            if row.status != LeverStatus.ENTRUSTED:
+                raise DomainError(ErrorCode.LEVER_NOT_ENTRUSTED)
+            return self._public(await self._cancel(row, "cancelled"))
+
+    async def close(self, uid: int, position_id: int, reason: str = "manual") -> dict[str, Any]:
+        """Close an open position at the mark moved by the spread against the trader."""
+        await self._serving()
+        async with self._locks[uid]:
+            row = self._own(uid, position_id)
+            if row.status != LeverStatus.OPEN:
+                raise DomainError(ErrorCode.LEVER_POSITION_NOT_OPEN)
+            pair = self._pairs[row.currency_match_id]  # type: ignore[attr-defined]
+            mark = await self._mark(pair)
+            price = terms.close_price(mark.price, row.point_rate, row.type, pair.places)
+            return self._public(await self._close(row, price, reason, mark.tick_id))
+
+    async def batch_close(self, uid: int, pair_id: int, side: int) -> list[dict[str, Any]]:
+        """Close the user's open positions (of ``pair_id``, 0: every pair; of ``side``, 0: both)."""
+        await self._serving()
+        chosen = [r for r in list(self._rows.values())
+                  if r.user_id == uid and r.status == LeverStatus.OPEN  # type: ignore[attr-defined]
+                  and (not pair_id or r.currency_match_id == pair_id) and (not side or r.type == side)]  # type: ignore[attr-defined]  # fmt: skip
+        closed = []
+        for row in chosen:
+            try:
+                closed.append(await self.close(uid, row.id, "batch"))
+            except DomainError as exc:
+                if exc.code != ErrorCode.LEVER_POSITION_NOT_FOUND:  # closed meanwhile (a trigger): skip it
+                    raise
+        return closed
+
+    async def setstop(self, uid: int, position_id: int, take_profit: Decimal | None,
+                      stop_loss: Decimal | None) -> dict[str, Any]:  # fmt: skip
+        """Set (or clear, with None or 0) the take-profit and stop-loss of an open position."""
+        await self._serving()
+        async with self._locks[uid]:
+            row = self._own(uid, position_id)
+            if row.status != LeverStatus.OPEN:
+                raise DomainError(ErrorCode.LEVER_POSITION_NOT_OPEN)
+            pair = self._pairs[row.currency_match_id]  # type: ignore[attr-defined]
+            mark = await self._mark(pair)
+            tp, sl = take_profit or Decimal(0), stop_loss or Decimal(0)
+            for value in (tp, sl):
+                if value and -value.as_tuple().exponent > pair.places:  # type: ignore[operator]
+                    raise DomainError(ErrorCode.PRICE_PRECISION, places=pair.places)
+            long = row.type == LONG
+            if tp and (tp <= mark.price if long else tp >= mark.price):
+                code = ErrorCode.LEVER_TAKE_PROFIT_ABOVE if long else ErrorCode.LEVER_TAKE_PROFIT_BELOW
+                raise DomainError(code, price=money(mark.price))
+            if sl and (sl >= mark.price if long else sl <= mark.price):
+                code = ErrorCode.LEVER_STOP_LOSS_BELOW if long else ErrorCode.LEVER_STOP_LOSS_ABOVE
+                raise DomainError(code, price=money(mark.price))
+            new = copy.copy(row)
+            new.target_profit_price, new.stop_loss_price = tp, sl
+            new.stop_seq = max(mark.seq, self._seq(pair))
+            await lever_ledger.commit([], [new])
+            self._after(new, settle.Movement())
+            await self._push(new, "LEVER_TRADE")
+            return self._public(new)
+
+    async def transfer(self, uid: int, currency_id: int, amount: Decimal, source: int, target: int, ref: str) -> bool:
+        """Move funds between the lever account and another account of the user, both legs in one
+        batch. Out of the lever account, at most what the open positions leave free (the risk rate
+        stays at 100 % or more): LEVER_MARGIN_IN_USE beyond. Idempotent by ``ref``."""
+        await self._serving()
+        async with self._locks[uid]:
+            balance = await self._fresh_balance(uid) if currency_id == self._usdt else Decimal(0)
+            if source == int(AccountType.LEVER) and currency_id == self._usdt:
+                free = self._free(uid, balance)
+                if amount > free:
+                    raise DomainError(ErrorCode.LEVER_MARGIN_IN_USE, max=money(free))
+            done = await ledger.apply(
+                transfer_legs(uid, currency_id, amount, AccountType(source), AccountType(target), ref)
+            )
+            if currency_id == self._usdt:
+                await self._fresh_balance(uid)
+            return done
+
+    def _free(self, uid: int, balance: Decimal) -> Decimal:
+        """What may leave the lever account: the balance, less what keeps equity at the margins."""
+        margins = self._book.margins(uid)
+        if not margins:
+            return balance
+        spare = self._book.equity(uid) - margins
+        return max(Decimal(0), min(balance, spare)).quantize(terms.step(QUOTE_PLACES), rounding=ROUND_DOWN)
+
+    async def overview(self, uid: int, pair_id: int | None = None) -> dict[str, Any]:
+        """The account's free balance, margins, risk rate and unrealised profit at the marks."""
+        await self._serving()
+        async with self._locks[uid]:
+            balance = await self._fresh_balance(uid)
+        opened = self._book.account(uid).open_positions()
+        chosen = [p for p in opened if pair_id is None or p.pair_id == pair_id]
+        rate = self._book.risk(uid)
+        return {
+            "balance": money(balance),
+            "margins": money(self._book.margins(uid)),
+            "hazard_rate": money(rate.quantize(Decimal("0.01"))) if rate is not None else None,
+            "profits_all": money(sum((self._book.unrealised(p) for p in chosen), Decimal(0))),
+            "marks": {pid: money(price) for pid, price in self._book.marks.items()},
+        }
+
+    async def overnight(self, day: int) -> dict[str, int]:
+        """Charge the overnight fee of every position open at 00:00 UTC of ``day`` (days since
+        1970-01-01), at the mark of that moment (the tick log), once per (position, day)."""
+        await self._serving()
+        midnight = day * DAY_MS
+        charged = 0
+        for row in [r for r in list(self._rows.values()) if r.status == LeverStatus.OPEN]:
+            uid = row.user_id  # type: ignore[attr-defined]
+            opened = int(row.opened_at.timestamp() * 1000) if row.opened_at else midnight
+            if row.overnight_day >= day or opened >= midnight or not row.overnight_rate:
+                continue
+            async with self._locks[uid]:
+                row = self._rows.get(row.id)  # type: ignore[assignment]
+                if row is None or row.status != LeverStatus.OPEN or row.overnight_day >= day:
+                    continue
+                at = await ticks.tick_at(row.currency_match_id, midnight)  # type: ignore[attr-defined]
+                mark = at.price if at else self._book.marks.get(row.currency_match_id, row.price)  # type: ignore[attr-defined]
+                fee = terms.overnight(mark, row.share, row.share_num, row.overnight_rate)
+                moved, from_margin = settle.overnight(self._book.account(uid).balance, row.caution_money, fee)
+                new = copy.copy(row)
+                new.overnight_money += moved.house.get(settle.OVERNIGHT, Decimal(0))
+                new.caution_money -= from_margin
+                new.overnight_day = day
+                ref = f"lv{row.id}:night:{day}"
+                await lever_ledger.commit(
+                    lever_ledger.change(uid, self._usdt, moved, "lever_overnight", ref, "overnight fee"),
+                    [new],
+                    lever_ledger.house(moved, self._usdt, uid, row.id, ref),
+                )
+                self._after(new, moved)
+                charged += 1
+                await self._push(new, "LEVER_TRADE")
+                if self._book.at_risk(uid):
+                    await self._liquidate(uid, at.id if at else 0)
+        self._loops["overnight"] = now_ms()
+        return {"charged": charged}
+
+    async def status(self) -> dict[str, Any]:
+        """The loops' last runs, the cursors, and what the shard holds (tests, `exchange` commands)."""
+        await self._serving()
+        return {"loops": dict(self._loops), "cursors": dict(self._done), "positions": len(self._rows),
+                "healthy": self._healthy}  # fmt: skip
+
+    async def ping(self) -> bool:
+        await self._serving()
+        return True
+
+
+__all__ = ["LeverShard", "lever_name"]  # lever_name: where callers have always found it

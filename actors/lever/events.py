@@ -1,0 +1,228 @@
+"""What a LeverShard does when a tick or a call decides something: fill an entrustment, close a
+position (one or many), cancel, liquidate an account; each one transaction with its journal and house
+rows, then the push (mixed into the actor)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import logging
+from collections import defaultdict
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+
+from redis.asyncio import Redis
+
+from actors.lever import ledger as lever_ledger
+from actors.lever import settle, terms
+from actors.lever.book import ENTRUSTED, Decision, LeverBook
+from actors.lever.state import PairTerms, position_of
+from actors.push import channels
+from store import lever
+from store.models import LeverPosition, LeverStatus
+from store.money import money
+
+log = logging.getLogger(__name__)
+CLOSE_BATCH = 500  # positions closed in one transaction when a tick fires many
+
+
+class LeverEvents:
+    """Mixed into the LeverShard; everything runs on its event loop, under the owner's lock."""
+
+    _index: int
+    _book: LeverBook
+    _rows: dict[int, LeverPosition]
+    _pairs: dict[int, PairTerms]
+    _locks: defaultdict[int, asyncio.Lock]
+    _usdt: int
+    _redis: Redis
+
+    async def _carry_out_all(self, decisions: list[Decision], tick_id: int) -> None:
+        """What one tick decided: its take-profits and stop-losses in batches, then the rest in order."""
+        closes = [d for d in decisions if d.kind in ("take_profit", "stop_loss")]
+        for start in range(0, len(closes), CLOSE_BATCH):  # a tick that fires many: few transactions
+            await self._close_many(closes[start : start + CLOSE_BATCH], tick_id)
+        for decision in decisions:
+            if decision.kind not in ("take_profit", "stop_loss"):
+                await self._carry_out(decision, tick_id)
+
+    async def _carry_out(self, d: Decision, tick_id: int) -> None:
+        if d.kind == "liquidate":
+            async with self._locks[d.ident]:
+                await self._liquidate(d.ident, tick_id)
+            return
+        row = self._rows.get(d.ident)
+        if row is None:
+            return
+        uid = row.user_id  # type: ignore[attr-defined]
+        async with self._locks[uid]:
+            row = self._rows.get(d.ident)
+            if row is None:
+                return
+            if d.kind == "open" and row.status == LeverStatus.ENTRUSTED:
+                await self._fill(row, d.mark, d.seq, tick_id)
+                if self._book.at_risk(uid):
+                    await self._liquidate(uid, tick_id)
+            elif d.kind in ("take_profit", "stop_loss") and row.status == LeverStatus.OPEN:
+                await self._close(row, d.mark, d.kind, tick_id)
+
+    async def _close_many(self, decisions: list[Decision], tick_id: int) -> None:
+        """Close the positions a tick's take-profits and stop-losses hit, at the mark, in one
+        transaction (a tick can fire a thousand: one commit each would take seconds)."""
+        uids = sorted({self._rows[d.ident].user_id for d in decisions if d.ident in self._rows})  # type: ignore[attr-defined]
+        async with contextlib.AsyncExitStack() as held:
+            for uid in uids:  # in uid order: two batches never wait on each other
+                await held.enter_async_context(self._locks[uid])
+            balances = {uid: self._book.account(uid).balance for uid in uids}
+            closing: list[tuple[LeverPosition, settle.Movement]] = []
+            changes, houses = [], []
+            now = datetime.now(UTC)
+            for d in decisions:
+                row = self._rows.get(d.ident)
+                if row is None or row.status != LeverStatus.OPEN:
+                    continue  # closed meanwhile (by its owner, or a liquidation)
+                uid = row.user_id  # type: ignore[attr-defined]
+                profit = terms.profit(row.type, row.price, d.mark, row.share, row.share_num)
+                moved = settle.closing(balances[uid], row.caution_money, profit)
+                balances[uid] += moved.balance
+                new = copy.copy(row)
+                new.status, new.close_price, new.profits, new.close_reason = LeverStatus.CLOSED, d.mark, profit, d.kind
+                new.closed_at, new.close_tick_id, new.caution_money = now, tick_id, Decimal(0)
+                ref = f"lv{row.id}:close"
+                facts: dict[str, object] = {"reason": d.kind, "price": money(d.mark), "profit": money(profit)}
+                changes += lever_ledger.change(uid, self._usdt, moved, "lever_close", ref, "position closed", facts)
+                houses += lever_ledger.house(moved, self._usdt, uid, row.id, ref)
+                closing.append((new, moved))
+            if not closing:
+                return
+            await lever_ledger.commit_many(changes, [new for new, _ in closing], houses)
+            for new, moved in closing:
+                self._after(new, moved)
+        for new, _ in closing:
+            await self._push(new, "LEVER_CLOSED")
+
+    async def _fill(self, row: LeverPosition, mark: Decimal, seq: int, tick_id: int) -> None:
+        terms_ = self._pairs[row.currency_match_id]  # type: ignore[attr-defined]
+        uid = row.user_id  # type: ignore[attr-defined]
+        position = position_of(row)
+        price, margin, fee = settle.fill(position, mark, row.point_rate, row.fee_rate, terms_.places,
+                                         self._book.account(uid).balance)  # fmt: skip
+        moved = settle.filling(row.frozen, margin, fee)
+        new = copy.copy(row)
+        new.status, new.price, new.caution_money, new.origin_caution_money = LeverStatus.OPEN, price, margin, margin
+        new.trade_fee, new.frozen, new.opened_at, new.open_tick_id = fee, Decimal(0), datetime.now(UTC), tick_id
+        new.stop_seq = max(row.stop_seq, seq)
+        ref = f"lv{row.id}:fill"
+        await lever_ledger.commit(
+            lever_ledger.change(uid, self._usdt, moved, "lever_fill", ref, f"{terms_.symbol} entrustment filled"),
+            [new],
+            lever_ledger.house(moved, self._usdt, uid, row.id, ref),
+        )
+        self._after(new, moved)
+        await self._push(new, "LEVER_TRADE")
+
+    async def _close(self, row: LeverPosition, price: Decimal, reason: str, tick_id: int) -> LeverPosition:
+        uid = row.user_id  # type: ignore[attr-defined]
+        pair = self._pairs[row.currency_match_id]  # type: ignore[attr-defined]
+        profit = terms.profit(row.type, row.price, price, row.share, row.share_num)
+        moved = settle.closing(self._book.account(uid).balance, row.caution_money, profit)
+        new = copy.copy(row)
+        new.status, new.close_price, new.profits, new.close_reason = LeverStatus.CLOSED, price, profit, reason
+        new.closed_at, new.close_tick_id, new.caution_money = datetime.now(UTC), tick_id, Decimal(0)
+        ref = f"lv{row.id}:close"
+        await lever_ledger.commit(
+            lever_ledger.change(uid, self._usdt, moved, "lever_close", ref, f"{pair.symbol} position closed",
+                                {"reason": reason, "price": money(price), "profit": money(profit)}),
+            [new],
+            lever_ledger.house(moved, self._usdt, uid, row.id, ref),
+        )  # fmt: skip
+        self._after(new, moved)
+        await self._push(new, "LEVER_CLOSED")
+        return new
+
+    async def _cancel(self, row: LeverPosition, reason: str) -> LeverPosition:
+        uid = row.user_id  # type: ignore[attr-defined]
+        moved = settle.cancelling(row.frozen)
+        new = copy.copy(row)
+        new.status, new.close_reason, new.closed_at, new.frozen = LeverStatus.CANCELLED, reason, datetime.now(UTC), 0
+        ref = f"lv{row.id}:cancel"
+        journal = lever_ledger.change(uid, self._usdt, moved, "lever_cancel", ref, "entrustment cancelled")
+        await lever_ledger.commit(journal, [new])
+        self._after(new, moved)
+        await self._push(new, "LEVER_CLOSED")
+        return new
+
+    async def _liquidate(self, uid: int, tick_id: int) -> None:
+        """Close every open position of the account at its pair's mark and cancel its entrustments, in
+        one transaction; unless a close before it brought the account back above the level."""
+        if not self._book.at_risk(uid):
+            return
+        account = self._book.account(uid)
+        opened = account.open_positions()
+        moved, closed = settle.liquidating(account.balance, opened, self._book.marks)
+        changes, rows, houses = [], [], []
+        now = datetime.now(UTC)
+        first = min(p.id for p in opened)
+        for c in closed:
+            row = copy.copy(self._rows[c.position_id])
+            pair_seq = self._book.seqs.get(row.currency_match_id, 0)  # type: ignore[attr-defined]
+            row.status, row.close_price, row.profits, row.close_reason = (
+                LeverStatus.CLOSED,
+                c.price,
+                c.profit,
+                "liquidation",
+            )
+            row.closed_at, row.caution_money = now, Decimal(0)
+            row.close_tick_id = (row.currency_match_id << 40) | pair_seq if pair_seq else tick_id  # type: ignore[attr-defined]
+            rows.append(row)
+            lock = settle.Movement(lock=-self._rows[c.position_id].caution_money)
+            facts: dict[str, object] = {"price": money(c.price), "profit": money(c.profit)}
+            changes += lever_ledger.change(uid, self._usdt, lock, "lever_liquidation", f"lv{row.id}:close",
+                                           "position liquidated", facts)  # fmt: skip
+        ref = f"lq{uid}:{first}"
+        changes += lever_ledger.change(uid, self._usdt, settle.Movement(balance=moved.balance), "lever_liquidation",
+                                       ref, "liquidation loss beyond the margins")  # fmt: skip
+        houses += lever_ledger.house(moved, self._usdt, uid, first, ref)
+        cancels = [self._rows[p.id] for p in account.positions.values() if p.status == ENTRUSTED]
+        for entrusted in cancels:
+            row = copy.copy(entrusted)
+            row.status, row.close_reason, row.closed_at, row.frozen = LeverStatus.CANCELLED, "liquidation", now, 0
+            rows.append(row)
+            changes += lever_ledger.change(uid, self._usdt, settle.cancelling(entrusted.frozen), "lever_cancel",
+                                           f"lv{row.id}:cancel", "entrustment cancelled by a liquidation")  # fmt: skip
+        await lever_ledger.commit(changes, rows, houses)
+        refunds = sum((e.frozen for e in cancels), Decimal(0))
+        for row in rows:
+            self._forget(row)
+        self._book.set_balance(uid, account.balance + moved.balance + refunds)
+        for row in rows:
+            await self._push(row, "LEVER_CLOSED")
+        log.info("lever shard %d: account %d liquidated (%d positions)", self._index, uid, len(closed))
+
+    def _after(self, row: LeverPosition, moved: settle.Movement) -> None:
+        """A change of ``row`` is durable: keep it, update the book and the balance."""
+        uid = row.user_id  # type: ignore[attr-defined]
+        if row.status in lever.ACTIVE:
+            self._rows[row.id] = row
+            self._book.put(position_of(row))
+        else:
+            self._forget(row)
+        self._book.set_balance(uid, self._book.account(uid).balance + moved.balance)
+
+    def _forget(self, row: LeverPosition) -> None:
+        self._rows.pop(row.id, None)
+        self._book.drop(row.id, row.user_id)  # type: ignore[attr-defined]
+
+    async def _push(self, row: LeverPosition, channel: str) -> None:
+        payload = {"position": self._public(row)}
+        kind = "lever_trade" if channel == "LEVER_TRADE" else "lever_closed"
+        try:
+            await self._redis.publish(channels.user_topic(row.user_id, channel), channels.encode(kind, payload))  # type: ignore[attr-defined]
+        except Exception:  # pushes are best effort: the lists are the truth
+            log.warning("lever shard %d: push failed", self._index, exc_info=True)
+
+    def _public(self, row: LeverPosition) -> dict[str, Any]:
+        pair_id = row.currency_match_id  # type: ignore[attr-defined]
+        return lever.position_public(row, self._pairs[pair_id], self._book.marks.get(pair_id))

@@ -1,0 +1,1 @@
+"""The Scheduler: calendar work (overnight fees, later accruals and maturities), durable and caught up."""

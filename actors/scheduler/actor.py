@@ -1,0 +1,149 @@
+"""The Scheduler actor (DESIGN.md "Scheduler"): one per cluster, named ``scheduler``, for calendar work.
+
+Every ``poll_s`` it works out which (job, day) runs are owed (``calendar.owed``: every day after the
+last one done, up to today's if its time has come) and runs them in order, each written before it
+runs and marked done after (``store.scheduler``). So a done run never repeats, a run cut short by a
+crash or an error runs again (jobs are idempotent by their own key), a day missed while the system
+was down runs once when it is back, and a job's later days wait until its earlier one succeeded
+(retried with a backoff of up to a minute).
+
+Its clock is real time plus an offset that an operator or a test may set outside production
+(``set_clock``), kept in Redis across restarts of the actor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import ray
+
+from actors.runtime import DbActor
+from actors.scheduler import calendar
+from actors.scheduler.jobs import JOBS, Job, JobContext
+from store import scheduler
+from store.cache import connect_redis
+
+log = logging.getLogger(__name__)
+SCHEDULER_NAME = "scheduler"
+RUN_TIMEOUT_S = 600.0  # a run that takes longer is given up and tried again (the job is idempotent)
+MAX_BACKOFF_S = 60.0
+
+
+# Waits on the clock and on other actors; reserves no CPU.
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
+class Scheduler(DbActor):
+    def __init__(self, settings: dict[str, Any], jobs: Sequence[Job] | None = None, poll_s: float = 1.0) -> None:
+        super().__init__(settings)
+        self._jobs = tuple(JOBS if jobs is None else jobs)
+        self._ctx = JobContext(self._settings)
+        self._name = ray.get_runtime_context().get_actor_name() or SCHEDULER_NAME
+        self._poll_s = poll_s
+        self._offset_ms = 0
+        self._last: dict[str, int | None] = {}  # job -> the last day it ran to the end
+        self._errors: dict[str, str] = {}
+        self._failures: dict[str, int] = {}
+        self._retry_at: dict[str, float] = {}  # job -> monotonic time before which it is not retried
+        self._passed_ms = 0
+        self._lock = asyncio.Lock()
+        # The loop starts here: Ray runs __init__ again when it restarts the actor.
+        self._started = asyncio.get_running_loop().create_task(self._start())
+
+    async def status(self) -> dict[str, Any]:
+        """The clock (now, offset), when the loop last made a pass (real ms), and per job: its time,
+        the last day done, the next run and the last error (empty when it succeeded)."""
+        await asyncio.shield(self._started)
+        now = self._now_ms()
+        jobs = {
+            job.name: {
+                "at_s": job.at_s,
+                "last_day": self._last.get(job.name),
+                "next_ms": calendar.next_run_ms(now, job.at_s, self._last.get(job.name)),
+                "error": self._errors.get(job.name, ""),
+            }
+            for job in self._jobs
+        }
+        return {"now_ms": now, "offset_ms": self._offset_ms, "passed_ms": self._passed_ms, "jobs": jobs}
+
+    async def run_due(self) -> list[dict[str, Any]]:
+        """Run what is owed now (without waiting for the loop); the runs made: job, day, result."""
+        await asyncio.shield(self._started)
+        return await self._pass()
+
+    async def set_clock(self, offset_ms: int) -> list[dict[str, Any]]:
+        """Run the clock ``offset_ms`` ahead of real time (0: real time), then run what is owed, as
+        ``run_due``. Refused in production (PermissionError). Moving it back runs nothing twice: a day
+        done stays done."""
+        if self._settings.env == "production":
+            raise PermissionError("the scheduler's clock cannot be moved in production")
+        await asyncio.shield(self._started)
+        await scheduler.set_clock_offset(self._redis, self._name, int(offset_ms))
+        self._offset_ms = int(offset_ms)
+        self._retry_at.clear()
+        return await self._pass()
+
+    async def _start(self) -> None:
+        while True:
+            try:
+                await self._ready()
+                self._redis = connect_redis(self._settings)
+                self._offset_ms = await scheduler.clock_offset(self._redis, self._name)
+                for job in self._jobs:
+                    self._last[job.name] = await scheduler.last_done(job.name)
+                break
+            except Exception:  # the database or Redis is not up yet
+                log.exception("scheduler: cannot load its state; trying again")
+                await asyncio.sleep(self._poll_s)
+        asyncio.get_running_loop().create_task(self._loop())
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self._pass()
+            except Exception:
+                log.exception("scheduler pass")
+            await asyncio.sleep(self._poll_s)
+
+    def _now_ms(self) -> int:
+        return int(time.time() * 1000) + self._offset_ms
+
+    async def _pass(self) -> list[dict[str, Any]]:
+        async with self._lock:
+            ran = []
+            for job in self._jobs:
+                if time.monotonic() < self._retry_at.get(job.name, 0.0):
+                    continue
+                for day in calendar.owed(self._last.get(job.name), calendar.due_day(self._now_ms(), job.at_s)):
+                    try:
+                        result = await self._run(job, day)
+                    except Exception as exc:
+                        await self._failed(job, day, exc)
+                        break  # its later days wait: in order
+                    ran.append({"job": job.name, "day": day, "result": result})
+            self._passed_ms = int(time.time() * 1000)
+            return ran
+
+    async def _run(self, job: Job, day: int) -> dict[str, Any] | None:
+        """One run, durable before and after; None when an earlier run already did it."""
+        result = None
+        if await scheduler.begin(job.name, day):
+            result = await asyncio.wait_for(job.run(self._ctx, day), RUN_TIMEOUT_S)
+            await scheduler.finish(job.name, day, result)
+            log.info("scheduler: %s of day %d done: %s", job.name, day, result)
+        self._last[job.name] = day
+        self._errors.pop(job.name, None)
+        self._failures.pop(job.name, None)
+        return result
+
+    async def _failed(self, job: Job, day: int, exc: Exception) -> None:
+        log.error("scheduler: %s of day %d failed: %r", job.name, day, exc, exc_info=exc)
+        self._errors[job.name] = f"day {day}: {exc!r}"
+        failures = self._failures[job.name] = self._failures.get(job.name, 0) + 1
+        self._retry_at[job.name] = time.monotonic() + min(MAX_BACKOFF_S, self._poll_s * 2**failures)
+        try:
+            await scheduler.fail(job.name, day, repr(exc))
+        except Exception:  # the database is what failed: the error is in the log and in status()
+            log.warning("scheduler: could not record the failure of %s of day %d", job.name, day)

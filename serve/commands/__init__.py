@@ -1,0 +1,1 @@
+"""Groups of `exchange` commands, one module each, registered by ``serve.cli``."""

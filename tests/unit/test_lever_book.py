@@ -1,0 +1,249 @@
+"""The leveraged-contract core without Ray or I/O: the money rules (actors.lever.terms, settle), the
+trigger book and what a mark tick decides (actors.lever.book), over hand-made cases and random
+price paths (hypothesis): every trigger a path crosses fires once, at the first tick that crosses
+it and never before; an account at the liquidation level is liquidated on the tick that takes it
+there; no balance goes negative; every movement conserves money."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal as D
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from actors.lever import settle, terms
+from actors.lever.book import ENTRUSTED, OPEN, Decision, LeverBook, Position
+from actors.lever.terms import LONG, SHORT
+from actors.lever.triggers import Direction, TriggerBook
+
+BTC, ETH = 1, 2
+
+
+def test_prices_margin_fee_and_profit_follow_the_spec() -> None:
+    assert terms.open_price(D("68000"), D("0.05"), LONG, 4) == D("68034")
+    assert terms.open_price(D("68000"), D("0.05"), SHORT, 4) == D("67966")
+    assert terms.close_price(D("68000"), D("0.05"), LONG, 4) == D("67966")
+    assert terms.entrusted_price(D("66000"), D("66010"), D("0.05"), LONG, 4) == D(
+        "66010"
+    )  # never worse than the target
+    assert terms.entrusted_price(D("65000"), D("66010"), D("0.05"), LONG, 4) == D("65032.5")  # better if the mark is
+    # spec §5: margin = price x hands x share_num / multiple, fee = value x fee rate
+    assert terms.margin(D("68034"), 2, D("0.01"), 10) == D("136.068")
+    assert terms.fee(D("68034"), 2, D("0.01"), D("0.001")) == D("1.36068")
+    assert terms.margin(D("3"), 1, D("0.1"), 7) == D("0.042858")  # rounded up to 6 places
+    assert terms.profit(LONG, D("100"), D("99.99999"), 1, D("1")) == D("-0.00001")
+    assert terms.profit(SHORT, D("100"), D("99.9999999"), 1, D("1")) == D("0.000000")  # rounded down: the house's
+
+
+def test_a_trigger_book_finds_what_a_tick_crosses_and_only_that() -> None:
+    book = TriggerBook()
+    book.arm(("tp", 1), D("110"), Direction.UP, armed_seq=0)
+    book.arm(("sl", 1), D("90"), Direction.DOWN, armed_seq=0)
+    book.arm(("tp", 2), D("105"), Direction.UP, armed_seq=5)
+    assert book.crossed(D("100"), seq=9) == []
+    assert [t.ident for t in book.crossed(D("107"), seq=9)] == [("tp", 2)]
+    assert [t.ident for t in book.crossed(D("107"), seq=5)] == []  # armed at seq 5: tick 5 is older
+    assert [t.ident for t in book.crossed(D("120"), seq=9)] == [("tp", 2), ("tp", 1)]
+    assert [t.ident for t in book.crossed(D("90"), seq=9)] == [("sl", 1)]
+    book.arm(("sl", 1), D("80"), Direction.DOWN, armed_seq=0)  # moved
+    assert book.crossed(D("90"), seq=9) == [] and len(book) == 3
+    book.disarm(("tp", 2))
+    assert [t.ident for t in book.crossed(D("200"), seq=9)] == [("tp", 1)]
+
+
+def opened(pid: int, uid: int, pair: int, side: int, price: str, hands: int = 1, multiple: int = 10,
+           share_num: str = "1", **kw: object) -> Position:  # fmt: skip
+    margin = terms.margin(D(price), hands, D(share_num), multiple)
+    return Position(pid, uid, pair, side, OPEN, hands, D(share_num), multiple, price=D(price), margin=margin, **kw)  # type: ignore[arg-type]
+
+
+def test_the_liquidation_price_of_one_pair_and_its_tick() -> None:
+    book = LeverBook(level=D(50))
+    book.set_balance(7, D("0"))
+    book.put(opened(1, 7, BTC, LONG, "100", hands=10, multiple=10))  # margin 100, value 1000
+    # equity = 100 + 10 (m - 100) <= 50 <=> m <= 95
+    assert book.liquidation_price(7, BTC) == (D(95), Direction.DOWN)
+    assert book.on_tick(BTC, D("95.01"), seq=1) == []
+    (decision,) = book.on_tick(BTC, D("95"), seq=2)
+    assert (decision.kind, decision.ident) == ("liquidate", 7)
+    assert book.at_risk(7) and book.risk(7) == D(50)
+
+
+def test_cross_margin_moves_one_pairs_liquidation_price_with_the_others_mark() -> None:
+    book = LeverBook(level=D(50))
+    book.set_balance(7, D("0"))
+    book.put(opened(1, 7, BTC, LONG, "100", hands=10, multiple=10))  # margin 100
+    book.put(opened(2, 7, ETH, SHORT, "10", hands=10, multiple=10))  # margin 10
+    book.marks.update({BTC: D(100), ETH: D(10)})
+    book.set_balance(7, D("0"))
+    # equity = 110 + 10 (b - 100) - 10 (e - 10) <= 55
+    assert book.liquidation_price(7, BTC) == (D("94.5"), Direction.DOWN)
+    assert book.on_tick(ETH, D("12"), seq=1) == []  # -20 on ETH: BTC's price moves up to 96.5
+    assert book.liquidation_price(7, BTC) == (D("96.5"), Direction.DOWN)
+    decisions = book.on_tick(BTC, D("96.5"), seq=1)
+    assert [(d.kind, d.ident) for d in decisions] == [("liquidate", 7)]
+    # a tick on one pair re-arms the account's price on the other, and liquidates when it gets there
+    book2 = LeverBook(level=D(50))
+    for p in (
+        opened(1, 7, BTC, LONG, "100", hands=10, multiple=10),
+        opened(2, 7, ETH, SHORT, "10", hands=10, multiple=10),
+    ):
+        book2.put(p)
+    book2.marks.update({BTC: D("96"), ETH: D(10)})
+    book2.set_balance(7, D("0"))
+    assert book2.on_tick(ETH, D("11"), seq=1) == []  # equity 60 > 55
+    assert book2.liquidation_price(7, BTC) == (D("95.5"), Direction.DOWN)
+    assert [(d.kind, d.ident) for d in book2.on_tick(ETH, D("11.5"), seq=2)] == [("liquidate", 7)]  # 55
+
+
+def test_money_movements_conserve_and_never_go_below_zero() -> None:
+    assert settle.opening(D("100"), D("1")).total() == 0
+    assert settle.filling(D("101"), D("95"), D("0.95")).total() == 0
+    gap = settle.closing(balance=D("5"), margin=D("100"), profit=D("-120"))
+    assert gap.total() == 0 and gap.balance == D("-5") and gap.house == {"lever_pnl": D(120), "insurance": D(-15)}
+    win = settle.closing(balance=D("5"), margin=D("100"), profit=D("30"))
+    assert win.total() == 0 and win.balance == D(130) and win.house == {"lever_pnl": D(-30), "insurance": 0}
+    p = opened(1, 7, BTC, LONG, "100", hands=10, multiple=10)
+    moved, closed = settle.liquidating(D("3"), [p], {BTC: D("80")})  # 100 margin, -200: 97 past the balance
+    assert moved.total() == 0 and moved.balance == D("-3") and moved.house["insurance"] == D(-97)
+    moved, _ = settle.liquidating(D("3"), [p], {BTC: D("95")})  # 50 left to the fund
+    assert moved.balance == 0 and moved.house["insurance"] == D(50) and moved.total() == 0
+    charged, from_margin = settle.overnight(balance=D("1"), margin=D("10"), fee=D("3"))
+    assert (charged.balance, charged.lock, from_margin, charged.total()) == (D(-1), D(-2), D(2), 0)
+
+
+# -- random price paths ----------------------------------------------------------------------------
+
+PRICES = st.integers(80, 120)
+SPEC = st.tuples(
+    st.sampled_from([LONG, SHORT]),  # side
+    st.integers(1, 5),  # hands
+    st.sampled_from([2, 5, 10, 20]),  # multiple
+    st.booleans(),  # entrusted
+    PRICES,  # target (entrusted)
+    st.one_of(st.none(), st.integers(1, 25)),  # take-profit distance
+    st.one_of(st.none(), st.integers(1, 25)),  # stop-loss distance
+    st.sampled_from([BTC, ETH]),
+)
+
+
+class Simulation:
+    """Carries out what the book decides the way the shard does, and keeps the money: every lever
+    account's balance and lock, and the house's ledger."""
+
+    def __init__(self, level: D) -> None:
+        self.book = LeverBook(level)
+        self.balances: dict[int, D] = {}
+        self.locks: dict[int, D] = {}
+        self.house: dict[str, D] = {}
+        self.fired: list[tuple[str, int, int]] = []  # (kind, position id, tick index)
+
+    def move(self, uid: int, m: settle.Movement) -> None:
+        self.balances[uid] += m.balance
+        self.locks[uid] += m.lock
+        for kind, amount in m.house.items():
+            self.house[kind] = self.house.get(kind, D(0)) + amount
+        assert m.total() == 0 and self.balances[uid] >= 0 and self.locks[uid] >= 0
+        self.book.set_balance(uid, self.balances[uid])
+
+    def carry_out(self, tick: int, decisions: list[Decision]) -> None:
+        queue = list(decisions)
+        while queue:
+            d = queue.pop(0)
+            if d.kind == "liquidate":
+                self.liquidate(tick, d.ident)
+                continue
+            owner = next(a.uid for a in self.book.accounts.values() if d.ident in a.positions)
+            p = self.book.position(d.ident, owner)
+            assert p is not None
+            if d.kind == "open":
+                price, margin, fee = settle.fill(p, d.mark, D(0), D("0.001"), 4, self.balances[owner])
+                self.book.put(replace(p, status=OPEN, price=price, margin=margin, frozen=D(0), stop_seq=d.seq))
+                self.move(owner, settle.filling(p.frozen, margin, fee))
+                if self.book.at_risk(owner):  # a fill at its target far from the mark: as the shard does
+                    queue.append(Decision("liquidate", owner, d.pair_id, d.mark, d.seq))
+            else:
+                profit = terms.profit(p.side, p.price, d.mark, p.hands, p.share_num)
+                self.book.drop(p.id, owner)
+                self.move(owner, settle.closing(self.balances[owner], p.margin, profit))
+            self.fired.append((d.kind, d.ident, tick))
+
+    def liquidate(self, tick: int, uid: int) -> None:
+        if not self.book.at_risk(uid):  # a close earlier in the tick saved it
+            return
+        account = self.book.account(uid)
+        moved, closed = settle.liquidating(account.balance, account.open_positions(), self.book.marks)
+        for c in closed:
+            self.book.drop(c.position_id, uid)
+        self.move(uid, moved)
+        for p in list(account.positions.values()):  # entrustments are cancelled
+            self.book.drop(p.id, uid)
+            self.move(uid, settle.cancelling(p.frozen))
+        self.fired.append(("liquidate", uid, tick))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    specs=st.lists(SPEC, min_size=1, max_size=12),
+    path=st.lists(st.tuples(st.sampled_from([BTC, ETH]), PRICES), min_size=1, max_size=40),
+    funds=st.integers(0, 200),
+)
+def test_random_paths_fire_each_crossed_trigger_once_and_liquidate_at_the_level(
+    specs: list[tuple[int, int, int, bool, int, int | None, int | None, int]],
+    path: list[tuple[int, int]],
+    funds: int,
+) -> None:
+    sim = Simulation(level=D(50))
+    start = {BTC: D(100), ETH: D(100)}
+    sim.book.marks.update(start)
+    for pid, (side, hands, multiple, entrusted, target, tp, sl, pair) in enumerate(specs, start=1):
+        uid = pid % 3 + 1
+        sim.balances.setdefault(uid, D(funds))
+        sim.locks.setdefault(uid, D(0))
+        sim.book.set_balance(uid, sim.balances[uid])
+        up = 1 if side == LONG else -1
+        if entrusted:
+            if (target >= start[pair]) if side == LONG else (target <= start[pair]):
+                continue  # the API refuses an entrustment the mark has already reached
+            frozen = terms.margin(D(target), hands, D(1), multiple) + terms.fee(D(target), hands, D(1), D("0.001"))
+            if sim.balances[uid] < frozen:
+                continue
+            sim.book.put(
+                Position(pid, uid, pair, side, ENTRUSTED, hands, D(1), multiple, frozen=frozen, target=D(target))
+            )
+            sim.move(uid, settle.entrusting(frozen))
+            continue
+        margin = terms.margin(start[pair], hands, D(1), multiple)
+        if sim.balances[uid] < margin:
+            continue
+        position = Position(pid, uid, pair, side, OPEN, hands, D(1), multiple, price=start[pair], margin=margin,
+                            tp=start[pair] + up * tp if tp else D(0), sl=start[pair] - up * sl if sl else D(0))  # fmt: skip
+        sim.book.put(position)
+        sim.move(uid, settle.opening(margin, D(0)))
+
+    for tick, (pair, price) in enumerate(path, start=1):
+        before = {uid: {pid: p for pid, p in a.positions.items()} for uid, a in sim.book.accounts.items()}
+        sim.carry_out(tick, sim.book.on_tick(pair, D(price), tick))
+        # every account at the level after the tick was liquidated by it
+        for uid in sim.book.accounts:
+            assert not sim.book.at_risk(uid), (tick, uid, sim.book.risk(uid))
+        # a position's own trigger fired on this tick exactly when the tick crossed it
+        for uid, positions in before.items():
+            for pid, p in positions.items():
+                if p.pair_id != pair or ("liquidate", uid, tick) in sim.fired:
+                    continue
+                mine = [k for k, i, t in sim.fired if i == pid and t == tick and k != "liquidate"]
+                mark = D(price)
+                if p.status == ENTRUSTED:
+                    crossed = mark <= p.target if p.side == LONG else mark >= p.target
+                    assert mine == (["open"] if crossed else []), (tick, p, mark, mine)
+                else:
+                    hit_tp = p.tp and (mark >= p.tp if p.side == LONG else mark <= p.tp)
+                    hit_sl = p.sl and (mark <= p.sl if p.side == LONG else mark >= p.sl)
+                    assert mine == (["take_profit"] if hit_tp else ["stop_loss"] if hit_sl else []), (tick, p, mine)
+    # nothing fired twice, and the money is all there
+    fired_positions = [(k, i) for k, i, _ in sim.fired if k != "liquidate"]
+    assert len(fired_positions) == len(set(fired_positions))
+    total = sum(sim.balances.values(), D(0)) + sum(sim.locks.values(), D(0)) + sum(sim.house.values(), D(0))
+    assert total == sum((D(funds) for _ in sim.balances), D(0))
