@@ -7,11 +7,18 @@ decides: ``on_tick`` answers the decisions a mark tick makes, the shard's actor 
 durably, then tells the book what changed (``put``, ``drop``, ``set_balance``).
 
 Cross margin (the risk rate counts every open position of the account): an account's liquidation
-price on a pair is where its risk rate reaches the level with the other pairs at their current marks.
-It moves when those marks move, so a tick on one pair re-arms the liquidation triggers, on their
-other pairs, of the accounts that hold this pair and another (an account on one pair only costs
-nothing), and checks those accounts' risk rate at once. A tick that crosses nothing costs O(log n)
-plus O(log n) per such multi-pair account.
+price on a pair is where its risk rate reaches the level with its other pairs' marks held fixed. Those
+marks move, so for an account on several pairs the price is armed **conservatively**: each other pair
+at the adverse edge of a band (``band``, 1 %) around the mark it had when the account was armed (a
+net long's edge below, a net short's above). While every mark stays inside its band the armed price is
+reached no later than the true one, so nothing is missed; a ``band`` trigger on each pair fires when
+its mark leaves the band, and the account is re-armed around the new marks. A conservative trigger
+that fires is checked exactly (the risk rate at the marks) and re-armed when the account is still
+above the level. An account on one pair has no other marks: its price is exact and needs no band.
+
+So a tick costs O(log n) plus O(pairs held) for each account whose band or trigger it crosses; the
+risk rate, equity and liquidation price read per-pair sums kept with the positions (net quantity,
+cost, margin), O(pairs held), never a pass over an account's positions.
 """
 
 from __future__ import annotations
@@ -22,10 +29,11 @@ from decimal import Decimal
 
 from actors.lever import terms
 from actors.lever.terms import HUNDRED, LONG, SHORT
-from actors.lever.triggers import Direction, Ident, TriggerBook
+from actors.lever.triggers import Direction, TriggerBook
 
 ENTRUSTED, OPEN = 0, 1  # LeverStatus values the book holds (closed and cancelled ones leave it)
 ZERO = Decimal(0)
+BAND = Decimal("0.01")  # see the module docstring: cross-margin triggers assume other marks move at most 1 %
 
 
 @dataclass(frozen=True)
@@ -71,28 +79,52 @@ class Decision:
 
 
 @dataclass
+class Holding:
+    """An account's open positions on one pair, summed: all its risk needs of them."""
+
+    count: int = 0
+    qty: Decimal = ZERO  # net signed quantity (longs - shorts), base units
+    cost: Decimal = ZERO  # sum of signed quantity x open price
+    margin: Decimal = ZERO
+
+    def add(self, position: Position, sign: int) -> None:
+        self.count += sign
+        self.qty += sign * position.signed_qty
+        self.cost += sign * position.signed_qty * position.price
+        self.margin += sign * position.margin
+
+    def value(self, mark: Decimal | None) -> Decimal:
+        """Margins plus unrealised profit at ``mark`` (no mark yet: at the open prices, i.e. none)."""
+        return self.margin if mark is None else self.margin + self.qty * mark - self.cost
+
+
+@dataclass
 class Account:
     uid: int
     balance: Decimal = ZERO  # free balance of the lever account
     positions: dict[int, Position] = field(default_factory=dict)
+    holdings: dict[int, Holding] = field(default_factory=dict)  # pair -> its open positions, summed
+    margins: Decimal = ZERO  # of every open position
 
     def open_positions(self) -> list[Position]:
         return [p for p in self.positions.values() if p.status == OPEN]
 
     def pairs(self) -> set[int]:
-        return {p.pair_id for p in self.positions.values() if p.status == OPEN}
+        return set(self.holdings)
 
 
 class LeverBook:
     """Accounts, positions and per-pair trigger books of one shard. See the module docstring."""
 
-    def __init__(self, level: Decimal) -> None:
+    def __init__(self, level: Decimal, band: Decimal = BAND) -> None:
         self.level = level  # liquidation at or below this risk rate, percent
+        self.band = band  # how far another pair's mark may move before a cross-margin account is re-armed
         self.accounts: dict[int, Account] = {}
         self.marks: dict[int, Decimal] = {}
         self.seqs: dict[int, int] = {}
         self._books: dict[int, TriggerBook] = defaultdict(TriggerBook)
         self._holders: dict[int, set[int]] = defaultdict(set)  # pair -> users with open positions on it
+        self._net: dict[int, Decimal] = defaultdict(Decimal)  # pair -> net signed quantity of this shard
 
     # -- what the actor tells the book ---------------------------------------------------------------
 
@@ -111,13 +143,15 @@ class LeverBook:
         old = account.positions.get(position.id)
         if old is not None:
             self._disarm(old)
+            if old.status == OPEN:
+                self._hold(account, old, -1)
         account.positions[position.id] = position
         book = self._books[position.pair_id]
         if position.status == ENTRUSTED:
             direction = Direction.DOWN if position.side == LONG else Direction.UP
             book.arm(("entrust", position.id), position.target, direction, position.armed_seq)
         elif position.status == OPEN:
-            self._holders[position.pair_id].add(position.uid)
+            self._hold(account, position, 1)
             if position.tp:
                 direction = Direction.UP if position.side == LONG else Direction.DOWN
                 book.arm(("tp", position.id), position.tp, direction, position.stop_seq)
@@ -132,11 +166,16 @@ class LeverBook:
         position = account.positions.pop(position_id, None)
         if position is not None:
             self._disarm(position)
-            if position.pair_id not in account.pairs():
-                self._holders[position.pair_id].discard(uid)
-                self._books[position.pair_id].disarm(("liq", uid))
+            if position.status == OPEN:
+                self._hold(account, position, -1)
             self._rearm_liquidation(uid)
         return position
+
+    def rearm_all(self) -> None:
+        """Arm every account's liquidation triggers at the current marks: after ``marks`` and ``seqs``
+        were set directly (a shard loading from its cursors), not through ``on_tick``."""
+        for uid in self.accounts:
+            self._rearm_liquidation(uid)
 
     def position(self, position_id: int, uid: int) -> Position | None:
         return self.account(uid).positions.get(position_id)
@@ -144,7 +183,7 @@ class LeverBook:
     # -- what the book works out ---------------------------------------------------------------------
 
     def margins(self, uid: int) -> Decimal:
-        return sum((p.margin for p in self.account(uid).open_positions()), ZERO)
+        return self.account(uid).margins
 
     def unrealised(self, position: Position) -> Decimal:
         mark = self.marks.get(position.pair_id, position.price)
@@ -152,8 +191,7 @@ class LeverBook:
 
     def equity(self, uid: int) -> Decimal:
         account = self.account(uid)
-        opened = account.open_positions()
-        return account.balance + sum((p.margin + self.unrealised(p) for p in opened), ZERO)
+        return account.balance + sum((h.value(self.marks.get(pair)) for pair, h in account.holdings.items()), ZERO)
 
     def risk(self, uid: int) -> Decimal | None:
         """The risk rate in percent: equity / margins x 100; None without open positions."""
@@ -167,28 +205,18 @@ class LeverBook:
 
     def liquidation_price(self, uid: int, pair_id: int) -> tuple[Decimal, Direction] | None:
         """The mark of ``pair_id`` at which the account reaches the level, the other pairs at their
-        marks (None when the pair does not move its equity, or no positive price does it)."""
+        marks (None when the pair does not move its equity, or no positive price does it). Exact: the
+        armed trigger of an account on several pairs is the conservative one (the module docstring)."""
         account = self.account(uid)
-        opened = account.open_positions()
-        margins = sum((p.margin for p in opened), ZERO)
-        here = [p for p in opened if p.pair_id == pair_id]
-        k = sum((p.signed_qty for p in here), ZERO)
-        if not margins or not k:
+        holding = account.holdings.get(pair_id)
+        if holding is None:
             return None
-        others = sum((p.margin + self.unrealised(p) for p in opened if p.pair_id != pair_id), ZERO)
-        constant = account.balance + others + sum((p.margin - p.signed_qty * p.price for p in here), ZERO)
-        price = (self.level / HUNDRED * margins - constant) / k
-        if price <= 0:
-            return None  # a long account that no fall of this pair can bring down
-        return price, Direction.DOWN if k > 0 else Direction.UP
+        others = sum((h.value(self.marks.get(p)) for p, h in account.holdings.items() if p != pair_id), ZERO)
+        return self._price_for(account, holding, others)
 
     def exposure(self, pair_id: int) -> Decimal:
         """The house's net position on the pair from this shard's users: longs minus shorts, in base."""
-        return sum(
-            (p.signed_qty for uid in self._holders.get(pair_id, ()) for p in self.account(uid).open_positions()
-             if p.pair_id == pair_id),
-            ZERO,
-        )  # fmt: skip
+        return self._net.get(pair_id, ZERO)
 
     # -- a tick ------------------------------------------------------------------------------------
 
@@ -198,24 +226,29 @@ class LeverBook:
         liquidates: a close before it may have saved it). A seq not after the last one is ignored."""
         if seq <= self.seqs.get(pair_id, 0):
             return []
+        first = pair_id not in self.marks
         self.marks[pair_id] = mark
         self.seqs[pair_id] = seq
         closes: list[Decision] = []
         opens: list[Decision] = []
         liquidations: dict[int, Decision] = {}
+        recheck: set[int] = set()  # accounts armed conservatively whose trigger or band the tick crossed
+        if first:  # the other pairs' triggers counted this one at its open prices: arm them at a mark
+            recheck.update(uid for uid in self._holders.get(pair_id, ()) if len(self.account(uid).holdings) > 1)
         for trigger in self._books[pair_id].crossed(mark, seq):
             kind, ident = trigger.ident
-            if kind == "liq":
+            if kind == "band" or (kind == "liq" and len(self.account(ident).holdings) > 1):
+                recheck.add(ident)
+            elif kind == "liq":
                 liquidations[ident] = Decision("liquidate", ident, pair_id, mark, seq)
             elif kind == "entrust":
                 opens.append(Decision("open", ident, pair_id, mark, seq))
             else:
                 closes.append(Decision("take_profit" if kind == "tp" else "stop_loss", ident, pair_id, mark, seq))
-        for uid in list(self._holders.get(pair_id, ())):
-            if len(self.account(uid).pairs()) > 1 and uid not in liquidations:
-                self._rearm_liquidation(uid)
-                if self.at_risk(uid):
-                    liquidations[uid] = Decision("liquidate", uid, pair_id, mark, seq)
+        for uid in sorted(recheck):
+            self._rearm_liquidation(uid)
+            if self.at_risk(uid):
+                liquidations[uid] = Decision("liquidate", uid, pair_id, mark, seq)
         return closes + opens + list(liquidations.values())
 
     # -- internals ---------------------------------------------------------------------------------
@@ -225,17 +258,60 @@ class LeverBook:
         for kind in ("entrust", "tp", "sl"):
             book.disarm((kind, position.id))
 
+    def _hold(self, account: Account, position: Position, sign: int) -> None:
+        """Count an open position into (``sign`` 1) or out of (-1) its account's holding on its pair."""
+        pair_id = position.pair_id
+        holding = account.holdings.setdefault(pair_id, Holding())
+        holding.add(position, sign)
+        account.margins += sign * position.margin
+        self._net[pair_id] += sign * position.signed_qty
+        if holding.count:
+            self._holders[pair_id].add(account.uid)
+        else:
+            del account.holdings[pair_id]
+            self._holders[pair_id].discard(account.uid)
+            self._books[pair_id].disarm(("liq", account.uid))
+            self._books[pair_id].disarm(("band", account.uid))
+
+    def _edge(self, pair_id: int, holding: Holding) -> Decimal | None:
+        """The pair's mark at the adverse edge of its band: below it for a net long, above for a net short."""
+        mark = self.marks.get(pair_id)
+        if mark is None or not holding.qty:
+            return mark
+        return mark * (1 - self.band) if holding.qty > 0 else mark * (1 + self.band)
+
+    def _price_for(self, account: Account, holding: Holding, others: Decimal) -> tuple[Decimal, Direction] | None:
+        """Where the mark of ``holding``'s pair takes the account to the level, its other pairs worth
+        ``others`` (their margins and unrealised profit)."""
+        k = holding.qty
+        if not account.margins or not k:
+            return None
+        constant = account.balance + others + holding.margin - holding.cost
+        price = (self.level / HUNDRED * account.margins - constant) / k
+        if price <= 0:
+            return None  # a long account that no fall of this pair can bring down
+        return price, Direction.DOWN if k > 0 else Direction.UP
+
     def _rearm_liquidation(self, uid: int) -> None:
-        """Put the account's liquidation price on each pair it holds (or take it off)."""
+        """Put the account's liquidation price on each pair it holds (or take it off); on several pairs,
+        conservatively, with a band trigger on each (the module docstring). O(pairs held x log n)."""
         account = self.account(uid)
-        for pair_id in account.pairs():
-            found = self.liquidation_price(uid, pair_id)
-            ident: Ident = ("liq", uid)
+        holdings = account.holdings
+        cross = len(holdings) > 1
+        worst = {p: h.value(self._edge(p, h) if cross else self.marks.get(p)) for p, h in holdings.items()}
+        total = sum(worst.values(), ZERO)
+        for pair_id, holding in holdings.items():
+            book, seq = self._books[pair_id], self.seqs.get(pair_id, 0)
+            found = self._price_for(account, holding, total - worst[pair_id])
             if found is None:
-                self._books[pair_id].disarm(ident)
+                book.disarm(("liq", uid))
             else:
-                price, direction = found
-                self._books[pair_id].arm(ident, price, direction, self.seqs.get(pair_id, 0))
+                book.arm(("liq", uid), found[0], found[1], seq)
+            edge = self._edge(pair_id, holding) if cross else None
+            if edge is None or edge == self.marks.get(pair_id):
+                book.disarm(("band", uid))
+            else:
+                book.arm(("band", uid), edge, Direction.DOWN if holding.qty > 0 else Direction.UP, seq)
 
 
 def with_status(position: Position, **changes: object) -> Position:
@@ -243,4 +319,16 @@ def with_status(position: Position, **changes: object) -> Position:
     return replace(position, **changes)  # type: ignore[arg-type]
 
 
-__all__ = ["ENTRUSTED", "LONG", "OPEN", "SHORT", "Account", "Decision", "LeverBook", "Position", "with_status"]
+__all__ = [
+    "BAND",
+    "ENTRUSTED",
+    "LONG",
+    "OPEN",
+    "SHORT",
+    "Account",
+    "Decision",
+    "Holding",
+    "LeverBook",
+    "Position",
+    "with_status",
+]

@@ -104,6 +104,8 @@ class LeverFeed:
             at = await ticks.tick_seq(pair_id, cursors[pair_id])  # the mark the replay starts from
             if at is not None:
                 self._book.marks[pair_id] = at.price
+        self._book.rearm_all()  # the positions were put before any mark was known
+        for pair_id in self._pairs:
             await self._replay(pair_id)
 
     async def _replay(self, pair_id: int) -> None:

@@ -20,7 +20,7 @@ from enum import IntEnum
 
 from sortedcontainers import SortedKeyList
 
-Ident = tuple[str, int]  # (kind, id): ("entrust" | "tp" | "sl", position id) or ("liq", user id)
+Ident = tuple[str, int]  # (kind, id): ("entrust" | "tp" | "sl", position id) or ("liq" | "band", user id)
 
 
 class Direction(IntEnum):

@@ -97,6 +97,56 @@ def test_cross_margin_moves_one_pairs_liquidation_price_with_the_others_mark() -
     assert [(d.kind, d.ident) for d in book2.on_tick(ETH, D("11.5"), seq=2)] == [("liquidate", 7)]  # 55
 
 
+def test_a_cross_margin_account_is_armed_within_a_band_and_checked_exactly() -> None:
+    book = LeverBook(level=D(50), band=D("0.01"))
+    book.put(opened(1, 7, BTC, LONG, "100", hands=10, multiple=10))  # margin 100
+    book.put(opened(2, 7, ETH, SHORT, "10", hands=10, multiple=10))  # margin 10
+    book.marks.update({BTC: D(100), ETH: D(10)})
+    book.set_balance(7, D("0"))
+    # equity = 110 + 10 (b - 100) - 10 (e - 10) <= 55, i.e. b - e <= 84.5: exact on BTC 94.5; armed
+    # with ETH at its band's adverse edge (10.1): 94.6
+    assert book.liquidation_price(7, BTC) == (D("94.5"), Direction.DOWN)
+    assert book._books[BTC].get(("liq", 7)).price == D("94.6")  # type: ignore[union-attr]
+    rearmed: list[int] = []
+    rearm = book._rearm_liquidation
+    book._rearm_liquidation = lambda uid: (rearmed.append(uid), rearm(uid))[1]  # type: ignore[method-assign]
+    assert book.on_tick(ETH, D("10.05"), seq=1) == [] and rearmed == []  # inside the band: nobody re-armed
+    assert book.liquidation_price(7, BTC) == (D("94.55"), Direction.DOWN)  # the exact price moved
+    assert book.on_tick(BTC, D("94.58"), seq=1) == []  # crosses the armed 94.6, not the exact 94.55
+    assert rearmed == [7] and not book.at_risk(7)  # checked exactly, re-armed around the new marks
+    rearmed.clear()
+    assert book.on_tick(BTC, D("96"), seq=2) == [] and rearmed == []  # away from it: a quiet tick
+    assert [(d.kind, d.ident) for d in book.on_tick(BTC, D("94.55"), seq=3)] == [("liquidate", 7)]  # at 50 %
+
+
+def test_a_loading_shard_arms_its_accounts_at_the_marks_it_loads() -> None:
+    book = LeverBook(level=D(50), band=D("0.01"))
+    book.put(opened(1, 7, BTC, LONG, "100", hands=10, multiple=10))  # put before any mark is known,
+    book.put(opened(2, 7, ETH, SHORT, "10", hands=10, multiple=10))  # as a shard loads its rows
+    book.set_balance(7, D("0"))
+    book.marks.update({BTC: D(100), ETH: D(12)})  # then the marks of its cursors
+    book.seqs.update({BTC: 5, ETH: 5})
+    book.rearm_all()
+    # b - e <= 84.5 with e at 12 x 1.01: BTC's trigger at 96.62, armed at the cursor's seq
+    assert book._books[BTC].get(("liq", 7)) is not None
+    assert book._books[BTC].get(("liq", 7)).price == D("96.62")  # type: ignore[union-attr]
+    assert book.on_tick(BTC, D("96.6"), seq=6) == []  # crossed, checked exactly: 96.6 - 12 = 84.6, not yet
+    assert [(d.kind, d.ident) for d in book.on_tick(BTC, D("96.5"), seq=7)] == [("liquidate", 7)]  # 84.5
+
+
+def test_an_account_on_one_pair_has_an_exact_trigger_and_no_band() -> None:
+    book = LeverBook(level=D(50), band=D("0.1"))
+    book.put(opened(1, 7, BTC, LONG, "100", hands=10, multiple=10))
+    book.on_tick(BTC, D(100), seq=1)
+    book.set_balance(7, D(0))
+    assert ("band", 7) not in book._books[BTC] and book._books[BTC].get(("liq", 7)).price == D(95)  # type: ignore[union-attr]
+    assert book.on_tick(BTC, D("95.0001"), seq=2) == []
+    assert [(d.kind, d.ident) for d in book.on_tick(BTC, D(95), seq=3)] == [("liquidate", 7)]
+    assert book.exposure(BTC) == D(10) and book.margins(7) == D(100)
+    book.drop(1, 7)
+    assert len(book._books[BTC]) == 0 and book.exposure(BTC) == 0 and book.margins(7) == 0 and book.risk(7) is None
+
+
 def test_money_movements_conserve_and_never_go_below_zero() -> None:
     assert settle.opening(D("100"), D("1")).total() == 0
     assert settle.filling(D("101"), D("95"), D("0.95")).total() == 0
@@ -132,8 +182,8 @@ class Simulation:
     """Carries out what the book decides the way the shard does, and keeps the money: every lever
     account's balance and lock, and the house's ledger."""
 
-    def __init__(self, level: D) -> None:
-        self.book = LeverBook(level)
+    def __init__(self, level: D, band: D) -> None:
+        self.book = LeverBook(level, band)
         self.balances: dict[int, D] = {}
         self.locks: dict[int, D] = {}
         self.house: dict[str, D] = {}
@@ -188,13 +238,15 @@ class Simulation:
     specs=st.lists(SPEC, min_size=1, max_size=12),
     path=st.lists(st.tuples(st.sampled_from([BTC, ETH]), PRICES), min_size=1, max_size=40),
     funds=st.integers(0, 200),
+    band=st.sampled_from([D("0.001"), D("0.01"), D("0.1"), D("0.5")]),  # moves past it, and moves inside it
 )
 def test_random_paths_fire_each_crossed_trigger_once_and_liquidate_at_the_level(
     specs: list[tuple[int, int, int, bool, int, int | None, int | None, int]],
     path: list[tuple[int, int]],
     funds: int,
+    band: D,
 ) -> None:
-    sim = Simulation(level=D(50))
+    sim = Simulation(level=D(50), band=band)
     start = {BTC: D(100), ETH: D(100)}
     sim.book.marks.update(start)
     for pid, (side, hands, multiple, entrusted, target, tp, sl, pair) in enumerate(specs, start=1):
