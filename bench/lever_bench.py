@@ -4,8 +4,9 @@ with 100,000 open positions, each with a take-profit and a stop-loss, over 10,00
 Two layouts of the same positions:
 
 - ``one pair``: each user's 10 positions are on one pair (2,500 users per pair);
-- ``cross``: each user's 10 positions are spread over 2 to 4 pairs (cross margin across pairs, so
-  every tick re-arms the liquidation price of every user who holds the ticked pair and another).
+- ``cross``: each user's 10 positions are spread over 2 to 4 pairs (cross margin across pairs: each
+  account's liquidation price on a pair is armed with its other pairs at the edge of a 1 % band, and
+  re-armed when a mark leaves a band or a conservative price is crossed; actors/lever/book.py).
 
 Positions: random side, 1-20 hands, multiple 5/10/20, open within 1 % of the mark, TP and SL 2-20 %
 away from the open price; each account's free balance is twice its margins, so liquidation prices
@@ -15,18 +16,20 @@ machine other work shares, where wall time also counts the waits for a core):
 
 - a **quiet tick**: the mark moves by up to 0.5 % around its start, which crosses nothing, on each
   pair in turn; ``TriggerBook.crossed`` alone and the whole ``LeverBook.on_tick``;
-- a **1,000-trigger tick**: the mark of pair 1 jumps to the price of the 1,000th trigger above it
-  (``on_tick`` answers the 1,000 decisions; nothing is carried out, and since ``crossed`` only reads,
-  the same tick can be replayed with the next seq after a quiet one).
+- a **1,000-trigger tick**: the mark of pair 1 jumps to the price of the 1,000th take-profit or
+  stop-loss above it (``on_tick`` answers the 1,000 decisions, and re-arms the cross-margin accounts
+  whose band or conservative price the jump crossed; nothing is carried out, so the same jump can be
+  replayed after a tick back to the start);
+- a **drifting mark**: each pair's mark walks (steps of up to 0.05 %, the pairs in turn), so bands
+  are left and accounts re-armed as a real market does it: what the design costs over time, not
+  only on a tick that crosses nothing.
 
 Memory: the process's RSS before and after building the book (psutil), and ``tracemalloc``'s count
 of what the book holds (a second build with tracing on; tracing slows it, so the timings use the
 first). Then a cProfile of quiet ticks on the ``cross`` layout shows where their time goes.
 
-    .venv/bin/python bench/lever_bench.py [--users 10000] [--per-user 10] [--ticks 2000] [--cross-ticks 100]
-                                          [--repeat 50] [--cross-repeat 5] [--seed 11] [--layout both]
-
-(The ``cross`` layout's ticks cost far more, hence its smaller counts.)
+    .venv/bin/python bench/lever_bench.py [--users 10000] [--per-user 10] [--ticks 2000] [--repeat 50]
+                                          [--drift 4000] [--seed 11] [--layout both]
 
 Prints figures; asserts nothing about time.
 """
@@ -135,6 +138,17 @@ def quiet_marks(rnd: random.Random, ticks: int) -> list[tuple[int, Decimal]]:
     return found
 
 
+def drift_marks(rnd: random.Random, ticks: int) -> list[tuple[int, Decimal]]:
+    """(pair, mark) for each tick of a random walk: the pairs in turn, each step within 0.05 %."""
+    walk = {pair_id: float(mark) for pair_id, (mark, _, _) in PAIRS.items()}
+    found = []
+    for i in range(ticks):
+        pair_id = 1 + i % len(PAIRS)
+        walk[pair_id] *= 1 + rnd.uniform(-0.0005, 0.0005)
+        found.append((pair_id, _price(walk[pair_id], PAIRS[pair_id][2])))
+    return found
+
+
 def run_layout(layout: str, args: argparse.Namespace) -> None:
     gc.collect()
     rss = psutil.Process().memory_info().rss
@@ -146,11 +160,11 @@ def run_layout(layout: str, args: argparse.Namespace) -> None:
     triggers = sum(len(book._books[p]) for p in PAIRS)
     positions = sum(len(a.positions) for a in book.accounts.values())
     print(f"\n== {layout}: {positions:,} positions, {len(book.accounts):,} users, {triggers:,} triggers "
-          f"(TP, SL and armed liquidation prices)")  # fmt: skip
+          f"(TP, SL, armed liquidation prices and bands)")  # fmt: skip
     print(f"build       {built_s:.1f} s ({built_s / positions * 1e6:.0f} µs a position: what a restarted shard pays)")
     print(f"memory      RSS +{grown / 2**20:.0f} MiB ({grown / positions:,.0f} B a position)")
 
-    ticks, repeat = (args.ticks, args.repeat) if layout == "one pair" else (args.cross_ticks, args.cross_repeat)
+    ticks, repeat = args.ticks, args.repeat
     rnd = random.Random(args.seed + 1)
     seq = 1
     crossed, ticked = Timings(), Timings()
@@ -165,27 +179,42 @@ def run_layout(layout: str, args: argparse.Namespace) -> None:
     print(f"  TriggerBook.crossed            {crossed}")
     print(f"  LeverBook.on_tick              {ticked}")
 
-    # The 1,000th trigger above pair 1's mark: a jump there crosses exactly that many rising triggers.
+    # The 1,000th take-profit or stop-loss above pair 1's mark: a jump there closes exactly that many.
     start = PAIRS[1][0]
-    rising = [t for t in book._books[1]._up if t.price > start]
+    rising = [t for t in book._books[1]._up if t.price > start and t.ident[0] in ("tp", "sl")]
     jump = rising[TRIGGERS - 1].price
     crossed, ticked, counts = Timings(), Timings(), set()
     for _ in range(repeat):
         seq += 1
-        book.on_tick(1, start, seq)  # back to the start: quiet
+        book.on_tick(1, start, seq)  # back to the start
         seq += 1
         fired = crossed(lambda: book._books[1].crossed(jump, seq))  # noqa: B023
         decisions = ticked(lambda: book.on_tick(1, jump, seq))  # noqa: B023
-        counts.add((len(fired), len(decisions)))
+        rearmed = len({t.ident for t in fired if t.ident[0] in ("band", "liq")})
+        counts.add((len([d for d in decisions if d.kind != "liquidate"]), rearmed))
     kinds = sorted({d.kind for d in decisions})
-    print(f"{TRIGGERS:,}-trigger tick ({repeat} ticks, pair 1's mark {start} -> {jump}; triggers fired, decisions: "
+    print(f"{TRIGGERS:,}-trigger tick ({repeat} ticks, pair 1's mark {start} -> {jump}; decisions, accounts re-armed: "
           f"{sorted(counts)}, {kinds})")  # fmt: skip
     print(f"  TriggerBook.crossed            {crossed}")
     print(f"  LeverBook.on_tick              {ticked}")
 
+    seq += 1
+    book.on_tick(1, start, seq)  # the walk starts from the start marks
+    ticked, rearmed, decided = Timings(), 0, 0
+    walk = {pair_id: mark for pair_id, (mark, _, _) in PAIRS.items()}
+    for pair_id, mark in drift_marks(random.Random(args.seed + 3), args.drift):
+        seq += 1
+        walk[pair_id] = mark
+        rearmed += sum(1 for t in book._books[pair_id].crossed(mark, seq) if t.ident[0] in ("band", "liq"))
+        decided += len(ticked(lambda: book.on_tick(pair_id, mark, seq)))  # noqa: B023
+    moved = ", ".join(f"{walk[p] / PAIRS[p][0] - 1:+.2%}" for p in PAIRS)
+    print(f"drifting mark ({args.drift:,} ticks, the pairs ended {moved}; {rearmed:,} accounts re-armed, "
+          f"{decided:,} decisions, not carried out)")  # fmt: skip
+    print(f"  LeverBook.on_tick              {ticked}")
+
     if args.profile:
         profile = cProfile.Profile()
-        marks = quiet_marks(random.Random(args.seed + 2), min(ticks, 200 if layout == "one pair" else 20))
+        marks = quiet_marks(random.Random(args.seed + 2), min(ticks, 200))
         profile.enable()
         for pair_id, mark in marks:
             seq += 1
@@ -211,10 +240,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=10_000)
     parser.add_argument("--per-user", type=int, default=10)
-    parser.add_argument("--ticks", type=int, default=2_000, help="quiet ticks, 'one pair' layout")
-    parser.add_argument("--cross-ticks", type=int, default=100, help="quiet ticks, 'cross' layout")
-    parser.add_argument("--repeat", type=int, default=50, help="1,000-trigger ticks, 'one pair' layout")
-    parser.add_argument("--cross-repeat", type=int, default=5, help="1,000-trigger ticks, 'cross' layout")
+    parser.add_argument("--ticks", type=int, default=2_000, help="quiet ticks")
+    parser.add_argument("--repeat", type=int, default=50, help="1,000-trigger ticks")
+    parser.add_argument("--drift", type=int, default=4_000, help="ticks of the drifting mark")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--layout", choices=("one pair", "cross", "both"), default="both")
     parser.add_argument("--no-profile", dest="profile", action="store_false")

@@ -9,6 +9,7 @@ import contextlib
 import copy
 import logging
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -21,11 +22,25 @@ from actors.lever.book import ENTRUSTED, Decision, LeverBook
 from actors.lever.state import PairTerms, position_of
 from actors.push import channels
 from store import lever
-from store.models import LeverPosition, LeverStatus
+from store.ledger import Change
+from store.models import HouseLedger, LeverPosition, LeverStatus
 from store.money import money
 
 log = logging.getLogger(__name__)
 CLOSE_BATCH = 500  # positions closed in one transaction when a tick fires many
+LIQUIDATION_BATCH = 100  # accounts liquidated in one transaction (each with all its positions)
+
+
+@dataclass(frozen=True)
+class Liquidation:
+    """What liquidating one account writes, and the account's free balance once it is durable."""
+
+    uid: int
+    changes: list[Change]
+    rows: list[LeverPosition]
+    houses: list[HouseLedger]
+    balance: Decimal
+    closed: int
 
 
 class LeverEvents:
@@ -40,33 +55,30 @@ class LeverEvents:
     _redis: Redis
 
     async def _carry_out_all(self, decisions: list[Decision], tick_id: int) -> None:
-        """What one tick decided: its take-profits and stop-losses in batches, then the rest in order."""
+        """What one tick decided: its take-profits and stop-losses in batches, its entrustments in
+        order, then its liquidations in batches (a tick that fires many: few transactions)."""
         closes = [d for d in decisions if d.kind in ("take_profit", "stop_loss")]
-        for start in range(0, len(closes), CLOSE_BATCH):  # a tick that fires many: few transactions
+        for start in range(0, len(closes), CLOSE_BATCH):
             await self._close_many(closes[start : start + CLOSE_BATCH], tick_id)
         for decision in decisions:
-            if decision.kind not in ("take_profit", "stop_loss"):
+            if decision.kind == "open":
                 await self._carry_out(decision, tick_id)
+        accounts = [d.ident for d in decisions if d.kind == "liquidate"]
+        for start in range(0, len(accounts), LIQUIDATION_BATCH):
+            await self._liquidate_many(accounts[start : start + LIQUIDATION_BATCH], tick_id)
 
     async def _carry_out(self, d: Decision, tick_id: int) -> None:
-        if d.kind == "liquidate":
-            async with self._locks[d.ident]:
-                await self._liquidate(d.ident, tick_id)
-            return
+        """Fill an entrustment the tick reached (and liquidate its account if the fill takes it to the level)."""
         row = self._rows.get(d.ident)
         if row is None:
             return
         uid = row.user_id  # type: ignore[attr-defined]
         async with self._locks[uid]:
             row = self._rows.get(d.ident)
-            if row is None:
-                return
-            if d.kind == "open" and row.status == LeverStatus.ENTRUSTED:
+            if row is not None and row.status == LeverStatus.ENTRUSTED:
                 await self._fill(row, d.mark, d.seq, tick_id)
                 if self._book.at_risk(uid):
                     await self._liquidate(uid, tick_id)
-            elif d.kind in ("take_profit", "stop_loss") and row.status == LeverStatus.OPEN:
-                await self._close(row, d.mark, d.kind, tick_id)
 
     async def _close_many(self, decisions: list[Decision], tick_id: int) -> None:
         """Close the positions a tick's take-profits and stop-losses hit, at the mark, in one
@@ -155,15 +167,47 @@ class LeverEvents:
         return new
 
     async def _liquidate(self, uid: int, tick_id: int) -> None:
-        """Close every open position of the account at its pair's mark and cancel its entrustments, in
-        one transaction; unless a close before it brought the account back above the level."""
-        if not self._book.at_risk(uid):
+        """Liquidate one account (the caller holds its lock): see ``_liquidation``."""
+        plan = self._liquidation(uid, tick_id, datetime.now(UTC))
+        if plan is None:
             return
+        await lever_ledger.commit(plan.changes, plan.rows, plan.houses)
+        self._liquidated(plan)
+        for row in plan.rows:
+            await self._push(row, "LEVER_CLOSED")
+
+    async def _liquidate_many(self, uids: list[int], tick_id: int) -> None:
+        """Liquidate the accounts one tick took to the level in one group commit, each account all or
+        nothing (a commit each would keep the last of a hundred waiting for the ninety-nine before it)."""
+        async with contextlib.AsyncExitStack() as held:
+            for uid in sorted(set(uids)):  # in uid order: two batches never wait on each other
+                await held.enter_async_context(self._locks[uid])
+            now = datetime.now(UTC)
+            plans = [plan for uid in sorted(set(uids)) if (plan := self._liquidation(uid, tick_id, now))]
+            if not plans:
+                return
+            results = await lever_ledger.commit_each([(p.changes, p.rows, p.houses) for p in plans])
+            done = [plan for plan, result in zip(plans, results, strict=True) if not isinstance(result, Exception)]
+            for plan in done:
+                self._liquidated(plan)
+        for plan in done:
+            for row in plan.rows:
+                await self._push(row, "LEVER_CLOSED")
+        refused = [result for result in results if isinstance(result, Exception)]
+        if refused:  # the tick failed for these accounts: the shard reloads and replays it
+            raise refused[0]
+
+    def _liquidation(self, uid: int, tick_id: int, now: datetime) -> Liquidation | None:
+        """What liquidating the account writes: every open position closed at its pair's mark, every
+        entrustment cancelled; None when a close before it brought the account back above the level."""
+        if not self._book.at_risk(uid):
+            return None
         account = self._book.account(uid)
         opened = account.open_positions()
         moved, closed = settle.liquidating(account.balance, opened, self._book.marks)
-        changes, rows, houses = [], [], []
-        now = datetime.now(UTC)
+        changes: list[Change] = []
+        rows: list[LeverPosition] = []
+        houses: list[HouseLedger] = []
         first = min(p.id for p in opened)
         for c in closed:
             row = copy.copy(self._rows[c.position_id])
@@ -192,14 +236,15 @@ class LeverEvents:
             rows.append(row)
             changes += lever_ledger.change(uid, self._usdt, settle.cancelling(entrusted.frozen), "lever_cancel",
                                            f"lv{row.id}:cancel", "entrustment cancelled by a liquidation")  # fmt: skip
-        await lever_ledger.commit(changes, rows, houses)
         refunds = sum((e.frozen for e in cancels), Decimal(0))
-        for row in rows:
+        return Liquidation(uid, changes, rows, houses, account.balance + moved.balance + refunds, len(closed))
+
+    def _liquidated(self, plan: Liquidation) -> None:
+        """A liquidation is durable: the book forgets its rows and takes the account's new balance."""
+        for row in plan.rows:
             self._forget(row)
-        self._book.set_balance(uid, account.balance + moved.balance + refunds)
-        for row in rows:
-            await self._push(row, "LEVER_CLOSED")
-        log.info("lever shard %d: account %d liquidated (%d positions)", self._index, uid, len(closed))
+        self._book.set_balance(plan.uid, plan.balance)
+        log.info("lever shard %d: account %d liquidated (%d positions)", self._index, plan.uid, plan.closed)
 
     def _after(self, row: LeverPosition, moved: settle.Movement) -> None:
         """A change of ``row`` is durable: keep it, update the book and the balance."""

@@ -9,6 +9,7 @@ from tortoise.transactions import in_transaction
 
 from actors.lever.settle import Movement
 from store import ledger, lever
+from store.errors import DomainError
 from store.ledger import Change
 from store.models import AccountType, HouseLedger, LeverPosition
 
@@ -59,3 +60,24 @@ async def commit_many(changes: list[Change], closed: list[LeverPosition], houses
     (result,) = await ledger.apply_debits([ledger.Op(changes, also=also)])
     if isinstance(result, BaseException):
         raise result
+
+
+LIQUIDATED_FIELDS = (*CLOSED_FIELDS, "frozen")  # its positions closed, its entrustments cancelled
+
+
+async def commit_each(
+    batches: list[tuple[list[Change], list[LeverPosition], list[HouseLedger]]],
+) -> list[bool | DomainError]:
+    """Many accounts' batches (a tick's liquidations) in one group commit, each all or nothing and
+    refused on its own: True when applied, False when it was before, else why it was refused."""
+
+    def writer(rows: list[LeverPosition], houses: list[HouseLedger]) -> ledger.Also:
+        async def also(conn: object) -> None:
+            await LeverPosition.bulk_update(rows, fields=LIQUIDATED_FIELDS, using_db=conn)  # type: ignore[arg-type]
+            await lever.write(conn, house=houses)  # type: ignore[arg-type]
+
+        return also
+
+    return await ledger.apply_debits(
+        [ledger.Op(changes, also=writer(rows, houses)) for changes, rows, houses in batches]
+    )
