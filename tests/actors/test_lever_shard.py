@@ -24,7 +24,7 @@ from tests.utils.prices import mark_to
 from tests.utils.users import Member, member
 from tests.utils.wallets import USDT, fund
 
-BTC_USDT = 1
+BTC_USDT, ETH_USDT = 1, 2
 
 
 def shard(stack: Stack, uid: int) -> Any:
@@ -177,6 +177,39 @@ async def test_a_restarted_shard_fires_what_the_mark_crossed_while_it_was_down(
     )
     assert crossing is not None and row.close_tick_id == crossing.id  # the first tick that crossed it, once
     assert await AccountLog.filter(ref=f"lv{row.id}:close").count() == 1
+
+
+async def test_a_cross_margin_account_falls_to_its_other_pairs_move_while_the_shard_is_down(
+    stack: Stack, api: httpx.Client, traders: tuple[Member, ...]
+) -> None:
+    """A long on BTC and a short on ETH share one lever account; only ETH rises, while the shard is
+    down: the restarted shard arms the account at the marks it loads and liquidates it on the ETH
+    tick that takes it to the level, closing the BTC long too."""
+    holder, seller, buyer = traders
+    await fund(seller, "ETH", "100")
+    lever = shard(stack, holder.uid)
+    await lever.transfer.remote(holder.uid, USDT, Decimal("9900"), int(AccountType.LEVER), int(AccountType.CHANGE),
+                                f"x-cross-{holder.uid}")  # fmt: skip
+    btc = await lever.submit.remote(holder.uid, {"pair_id": BTC_USDT, "side": 1, "hands": 1, "multiple": 20,
+                                                 "kind": "market", "target": None})  # fmt: skip
+    eth = await lever.submit.remote(holder.uid, {"pair_id": ETH_USDT, "side": 2, "hands": 1, "multiple": 20,
+                                                 "kind": "market", "target": None})  # fmt: skip
+    view = await lever.overview.remote(holder.uid)
+    free, margins, eth_mark = Decimal(view["balance"]), Decimal(view["margins"]), Decimal(view["marks"][ETH_USDT])
+    # the ETH short loses free + margins / 2 (the level, 50 %) at this rise; go a fifth past it
+    rise = (free + margins / 2) / Decimal(eth["number"]) * Decimal("1.2")
+    ray.kill(lever, no_restart=False)
+    await asyncio.to_thread(mark_to, api, seller, buyer, ETH_USDT, (eth_mark + rise).quantize(Decimal(1)))
+
+    async def liquidated() -> list[LeverPosition] | None:
+        rows = await LeverPosition.filter(id__in=[btc["id"], eth["id"]])
+        return rows if all(r.status == LeverStatus.CLOSED for r in rows) else None
+
+    rows = await until(liquidated, "the restarted shard to liquidate the account", within=60)
+    assert {r.close_reason for r in rows} == {"liquidation"}
+    assert {r.close_tick_id >> 40 for r in rows} == {BTC_USDT, ETH_USDT}  # each closed at its own pair's mark
+    balance, lock = await lever_account(holder.uid)
+    assert balance >= 0 and lock == 0
 
 
 async def test_the_overnight_fee_is_charged_once_per_position_and_day(stack: Stack, api: httpx.Client,
