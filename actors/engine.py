@@ -63,6 +63,11 @@ class Engine:
             self._handles[name] = handle
         return handle
 
+    def forget_handles(self) -> None:
+        """Look every actor up by name again on its next use: a handle to an actor that died for good
+        (killed, or out of restarts) fails every call, even once another actor has taken its name."""
+        self._handles.clear()
+
     def wallet(self, uid: int) -> Any:
         return self._get(wallet_name(shard_of(uid, self._shards)))
 

@@ -302,6 +302,9 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         if unavailable(exc):
             log.warning("%s %s: a dependency is unavailable: %r", request.method, request.url.path, exc)
+            engine = getattr(request.app.state, "engine", None)
+            if engine is not None and _caused_by(exc, RayActorError):  # a dead actor's handle never recovers:
+                engine.forget_handles()  # look the names up again (an actor started in its place)
             outcome = ERRORS[ErrorCode.SERVICE_UNAVAILABLE]
         else:
             log.exception("unhandled error on %s %s", request.method, request.url.path)
@@ -325,11 +328,16 @@ TRANSIENT: tuple[type[BaseException], ...] = (
 
 def unavailable(exc: BaseException) -> bool:
     """Whether ``exc`` (or what caused it, also across a Ray call) means a dependency is unavailable."""
+    return _caused_by(exc, TRANSIENT)
+
+
+def _caused_by(exc: BaseException, kinds: type[BaseException] | tuple[type[BaseException], ...]) -> bool:
+    """Whether ``exc`` or what caused it (also across a Ray call) is one of ``kinds``."""
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
         seen.add(id(current))
-        if isinstance(current, TRANSIENT):
+        if isinstance(current, kinds):
             return True
         cause = getattr(current, "cause", None) if isinstance(current, RayTaskError) else None
         current = cause if isinstance(cause, BaseException) else current.__cause__ or current.__context__

@@ -8,7 +8,7 @@ import ray
 from actors.lever.actor import lever_name
 from actors.push.fanout import fanout_name
 from serve.stack import Stack
-from tests.utils.users import ok
+from tests.utils.users import member, ok
 
 
 def test_health_reports_every_part_up(api: httpx.Client, stack: Stack) -> None:
@@ -36,10 +36,16 @@ def test_health_answers_503_when_one_nodes_fanout_is_gone(api: httpx.Client, sta
 
 
 def test_health_answers_503_when_a_lever_shard_is_gone(api: httpx.Client, stack: Stack) -> None:
+    """And the API, which knew the old shard, reaches the one started in its place."""
+    trader = next(m for m in (member(api) for _ in range(8)) if m.uid % stack.settings.lever_shards == 0)
+    deal = lambda: api.post("lever/deal", json={"currency_match_id": 1}, headers=trader.auth)  # noqa: E731
+    ok(deal())  # the API replica now holds a handle to lever:0
     ray.kill(ray.get_actor(lever_name(0)), no_restart=True)
     try:
         answer = api.get("health")
         assert (answer.status_code, answer.json()["data"]["lever"]["lever:0"]) == (503, False), answer.text
+        assert deal().status_code == 503
     finally:
         stack._start_lever(stack.settings.model_dump(mode="json"), stack.settings.lever_shards)  # later tests use it
     assert ok(api.get("health"))["lever"]["lever:0"] is True
+    ok(deal())  # not the dead handle: the failure above made the API look the name up again

@@ -87,6 +87,7 @@ async def call_wallet(request: Request, uid: int, method: str, *args: Any) -> An
     try:
         return await getattr(wallet, method).remote(*args)
     except RayActorError as exc:
+        request.app.state.engine.forget_handles()  # a shard started in place of a dead one is found next time
         raise DomainError(ErrorCode.WALLET_UNAVAILABLE) from exc
 
 
