@@ -319,6 +319,7 @@ TRANSIENT: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.InterfaceError,  # the connection is gone (ConnectionDoesNotExistError)
     asyncpg.exceptions.PostgresConnectionError,  # cannot connect now (starting up)
     asyncpg.exceptions.OperatorInterventionError,  # terminated by an administrator command (a restart)
+    asyncpg.exceptions.InternalClientError,  # a pooled connection a restart left mid-operation ("cannot switch")
     DBConnectionError,
     RedisConnectionError,
     RedisTimeoutError,

@@ -24,6 +24,9 @@ def test_lost_connections_are_unavailable_and_bugs_are_not() -> None:
         ConnectionRefusedError(111, "Connection refused"),
         RedisConnectionError("Error 111 connecting to 127.0.0.1:6379"),
         through_ray(terminated),
+        through_ray(
+            asyncpg.exceptions.InternalClientError("cannot switch to state 15; another operation (2) is in progress")
+        ),
     ):
         assert unavailable(exc), exc
     try:
