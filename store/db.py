@@ -7,12 +7,14 @@ import contextlib
 import functools
 import random
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
-from tortoise import Tortoise
+from tortoise import Tortoise, connections
+from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import OperationalError
 from tortoise.migrations.api import migrate as run_migrations
+from tortoise.transactions import in_transaction
 
 from config.settings import Settings, get_settings
 
@@ -80,6 +82,60 @@ async def migrate(settings: Settings) -> None:
 
 async def close_db() -> None:
     await Tortoise.close_connections()
+
+
+@contextlib.asynccontextmanager
+async def transaction() -> AsyncIterator[BaseDBAsyncClient]:
+    """``in_transaction()`` that leaves the calling task as it found it, whatever the database did.
+
+    tortoise binds the task to the transaction's client (a ContextVar) once it holds a connection,
+    and unbinds it only if BEGIN succeeds and, at the end, after the connection went back to the
+    pool. When PostgreSQL restarts in between, BEGIN or the release raises and the unbinding is
+    skipped: every later query of that task goes to a connection the pool took back ("connection has
+    been released back to the pool"), for ever in a loop task such as a pair's batch loop (seen in
+    the chaos test). Here the binding is always put back, and what a failed BEGIN held (the pooled
+    connection, or SQLite's transaction lock) is given back.
+    """
+    bound = connections._get_storage()
+    context = in_transaction()
+    try:
+        conn = await context.__aenter__()
+    except BaseException:
+        if _rebind(bound):  # bound means it got as far as holding the connection: nobody else frees it
+            await _give_back(context)
+        raise
+    try:
+        yield conn
+    except BaseException as exc:
+        try:
+            await context.__aexit__(type(exc), exc, exc.__traceback__)
+        finally:
+            _rebind(bound)
+        raise
+    else:
+        try:
+            await context.__aexit__(None, None, None)
+        finally:
+            _rebind(bound)
+
+
+def _rebind(bound: dict[str, BaseDBAsyncClient]) -> bool:
+    """Bind the task to the clients it had before the transaction. True if it was bound elsewhere."""
+    if connections._get_storage().get("default") is bound.get("default"):
+        return False
+    connections._set_storage(bound)
+    return True
+
+
+async def _give_back(context: Any) -> None:
+    lock = getattr(context, "_trxlock", None)  # SQLite: one connection behind a lock
+    if lock is not None and lock.locked():
+        lock.release()
+    client = getattr(context, "client", None)  # PostgreSQL: a connection of the pool
+    pool = getattr(getattr(client, "_parent", None), "_pool", None)
+    if pool is not None and getattr(client, "_connection", None) is not None:
+        with contextlib.suppress(Exception):  # a broken connection: the pool terminates it instead
+            await pool.release(client._connection)
 
 
 P = ParamSpec("P")

@@ -14,9 +14,8 @@ import asyncio
 
 from redis.asyncio import Redis
 from tortoise.exceptions import IntegrityError
-from tortoise.transactions import in_transaction
 
-from store.db import retry_busy
+from store.db import retry_busy, transaction
 from store.models import IdBlock, LeverPosition, Order, OrderHold
 from store.sessions import PREFIX
 
@@ -64,7 +63,7 @@ async def reserve(name: str, size: int, floor_hint: int = 0) -> int:
 
 @retry_busy
 async def _reserve_once(name: str, size: int, floor_hint: int) -> int:
-    async with in_transaction() as conn:
+    async with transaction() as conn:
         row = await IdBlock.filter(name=name).select_for_update().using_db(conn).first()
         if row is not None:
             await IdBlock.filter(name=name).using_db(conn).update(next_id=row.next_id + size)

@@ -25,11 +25,10 @@ from operator import or_
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q
 from tortoise.models import Model
-from tortoise.transactions import in_transaction
 
 from config.settings import Settings
 from store import users
-from store.db import retry_busy
+from store.db import retry_busy, transaction
 from store.errors import DomainError, ErrorCode
 from store.models import Account, AccountLog, AccountType, Currency, FeeLedger, PendingSettlement
 
@@ -104,7 +103,7 @@ async def apply(changes: list[Change], fee: Fee | None = None, also: Also | None
     Raises INSUFFICIENT_BALANCE if any balance or lock would go below zero, and REF_CONFLICT if a
     ref is journaled with other facts (or only some of the batch's refs are); nothing is written then.
     """
-    async with in_transaction() as conn:
+    async with transaction() as conn:
         accounts: dict[Key, Account] = {}
         for change in sorted(changes, key=lambda c: c.key):
             if change.key in accounts:
@@ -159,7 +158,7 @@ async def apply_debits(ops: list[Op]) -> list[bool | DomainError]:
     others. Rows are locked in key order, as ``apply`` locks them.
     """
     results: list[bool | DomainError] = [False] * len(ops)
-    async with in_transaction() as conn:
+    async with transaction() as conn:
         keys = {c.key for op in ops for c in op.changes}
         match = reduce(or_, (Q(user_id=u, currency_id=c, account_type=AccountType(t)) for u, c, t in keys))
         locked = (

@@ -8,10 +8,9 @@ from decimal import Decimal
 from typing import Any
 
 from tortoise.expressions import Q
-from tortoise.transactions import in_transaction
 
 from config.numeric import in_money_context
-from store.db import retry_busy
+from store.db import retry_busy, transaction
 from store.models import (
     Kline,
     MarkTick,
@@ -51,7 +50,7 @@ async def persist_batch(
     sides to settle, ``releases``: final orders whose unused funds go back), the end of the holds of
     the orders that landed (their funds are now the orders' to account for), and the mark ticks.
     """
-    async with in_transaction() as conn:
+    async with transaction() as conn:
         if new_orders:
             await Order.bulk_create([Order(**o) for o in new_orders], using_db=conn)
             await OrderHold.filter(order_id__in=[o["id"] for o in new_orders]).using_db(conn).delete()

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tortoise.transactions import in_transaction
-
 from actors.lever.settle import Movement
 from store import ledger, lever
+from store.db import transaction
 from store.errors import DomainError
 from store.ledger import Change
 from store.models import AccountType, HouseLedger, LeverPosition
@@ -40,7 +39,7 @@ async def commit(changes: list[Change], rows: Iterable[LeverPosition] = (), hous
 
     if changes:
         return await ledger.apply(changes, also=also)
-    async with in_transaction() as conn:
+    async with transaction() as conn:
         await also(conn)
     return True
 
