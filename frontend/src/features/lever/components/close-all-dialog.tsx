@@ -3,10 +3,11 @@ import { observer } from 'mobx-react-lite';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { Dialog } from '@/components/ui/dialog';
+
 import type { CloseSide } from '../api/lever-api';
 import { useLeverPage } from '../stores/lever-page-store';
 import { LONG, SHORT } from '../types';
-import { Dialog } from './dialog';
 
 const SIDES: { side: CloseSide; key: 'all' | 'long' | 'short' }[] = [
   { side: 0, key: 'all' },

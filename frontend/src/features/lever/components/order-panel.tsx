@@ -9,13 +9,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
 import { TabBar } from '@/components/market/tab-bar';
+import { Dialog } from '@/components/ui/dialog';
 import { paths } from '@/config/paths';
 import { EMPTY, formatPrice, truncate } from '@/lib/format';
 
 import type { LeverMode } from '../lib/rules';
 import { useLeverPage } from '../stores/lever-page-store';
 import { LONG, SHORT, type Side } from '../types';
-import { Dialog } from './dialog';
 
 const MODES: LeverMode[] = ['market', 'fixed'];
 const SIDES: Side[] = [LONG, SHORT];
@@ -220,7 +220,7 @@ const ConfirmDialog = observer(function ConfirmDialog() {
         </>
       }
     >
-      <dl className="lv-summary">
+      <dl className="dialog-summary">
         {rows.map(([key, label, value]) => (
           <div key={key}>
             <dt className="muted">{label}</dt>

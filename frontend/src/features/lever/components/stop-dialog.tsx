@@ -7,12 +7,12 @@ import { observer } from 'mobx-react-lite';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { Dialog } from '@/components/ui/dialog';
 import { positive, sanitizeDecimal, truncate } from '@/lib/format';
 
 import { LEVER_PRICE_DECIMALS } from '../lib/money';
 import { useLeverPage } from '../stores/lever-page-store';
 import type { Position } from '../types';
-import { Dialog } from './dialog';
 
 /** What the field starts with: the price set, or nothing ("0" is "not set"). */
 const initial = (value: string) => (positive(value) ? value : '');
