@@ -20,12 +20,13 @@ from ray.exceptions import RayActorError
 from redis.asyncio import Redis
 
 from actors.lever.actor import lever_name
+from actors.micro import micro_name
 from actors.pair.actor import pair_name
 from actors.pair.state import BUY
 from actors.wallet.legs import shard_of
 from actors.wallet.shard import wallet_name
 from store.errors import DomainError, ErrorCode, OutcomeUnknown
-from store.ids import IdBlocks
+from store.ids import MICRO, IdBlocks
 from store.sessions import PREFIX
 
 LIMIT, MARKET = 1, 2
@@ -46,12 +47,16 @@ class Engine:
     """Finds pair, wallet and lever actors by name (handles cached); ``ask`` rides out a pair's move and
     never waits longer than ``ANSWER_WAIT_S``; ``ids`` hands out order ids."""
 
-    def __init__(self, shards: int, redis: Redis | None = None, *, lever_shards: int = 0) -> None:
+    def __init__(
+        self, shards: int, redis: Redis | None = None, *, lever_shards: int = 0, micro_shards: int = 0
+    ) -> None:
         self._shards = shards
         self._lever_shards = lever_shards  # 0: this engine reaches no lever shard (the market maker's)
+        self._micro_shards = micro_shards
         self._redis = redis
         self._handles: dict[str, Any] = {}
         self.ids = IdBlocks(redis=redis)
+        self.micro_ids = IdBlocks(MICRO)
 
     def _get(self, name: str) -> Any:
         handle = self._handles.get(name)
@@ -70,6 +75,12 @@ class Engine:
 
     def wallet(self, uid: int) -> Any:
         return self._get(wallet_name(shard_of(uid, self._shards)))
+
+    def micro(self, order_id: int) -> Any:
+        """The MicroTimer holding a second contract (shard ``order_id % micro_shards``)."""
+        if not self._micro_shards:
+            raise RuntimeError("this Engine was made without micro_shards")
+        return self._get(micro_name(shard_of(order_id, self._micro_shards)))
 
     def lever(self, uid: int) -> Any:
         """The LeverShard holding the user's lever account (shard ``uid % lever_shards``)."""

@@ -98,6 +98,8 @@ class Settings(BaseSettings):
     # risk rate (percent) at or below which a lever account is liquidated.
     lever_shards: int = Field(default=2, ge=1, le=1024)
     lever_liquidation_level: Decimal = Field(default=Decimal(50), gt=0, lt=100)
+    # Second contracts: MicroTimer actors (a contract lives in shard ``id % n``).
+    micro_shards: int = Field(default=2, ge=1, le=1024)
     upload_max_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)
     # Uploads per user per UTC day: how many images and how many bytes in all.
     upload_daily_count: int = Field(default=30, ge=1, le=10_000)

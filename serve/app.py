@@ -28,6 +28,7 @@ from serve.api.routes import (
     lever,
     market,
     marks,
+    micro,
     news,
     notify,
     personal,
@@ -58,6 +59,7 @@ def api_router(settings: Settings) -> APIRouter:
         marks,
         trade,
         lever,
+        micro,
         account,
         transfer,
         records,
@@ -82,7 +84,9 @@ def lifespan_for(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContext
         await init_db(settings)
         redis = connect_redis(settings)
         app.state.services = Services.build(settings, redis)
-        app.state.engine = Engine(settings.wallet_shards, redis, lever_shards=settings.lever_shards)
+        app.state.engine = Engine(
+            settings.wallet_shards, redis, lever_shards=settings.lever_shards, micro_shards=settings.micro_shards
+        )
         try:
             yield
         finally:

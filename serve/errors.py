@@ -169,6 +169,19 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.LEVER_MARGIN_IN_USE: Outcome(
         CODE_ERROR, 400, N_("At most {max} can leave the lever account while its positions are open")
     ),
+    ErrorCode.MICRO_SWITCHED_OFF: Outcome(CODE_ERROR, 403, N_("Second contracts are not offered here")),
+    ErrorCode.MICRO_NOT_OFFERED: Outcome(CODE_ERROR, 400, N_("Second contracts are not offered on this pair")),
+    ErrorCode.MICRO_SECONDS_INVALID: Outcome(CODE_ERROR, 400, N_("This pair offers the durations {seconds} seconds")),
+    ErrorCode.MICRO_CURRENCY_INVALID: Outcome(CODE_ERROR, 400, N_("This currency cannot be staked")),
+    ErrorCode.MICRO_PRESET_INVALID: Outcome(CODE_ERROR, 400, N_("Please choose one of the amounts {numbers}")),
+    ErrorCode.MICRO_STAKE_RANGE: Outcome(CODE_ERROR, 400, N_("The amount must be between {min} and {max}")),
+    ErrorCode.MICRO_OPEN_LIMIT: Outcome(
+        CODE_ERROR, 400, N_("Your contracts in progress can hold at most {max} {currency}; wait for some to end")
+    ),
+    ErrorCode.MICRO_EXPOSURE: Outcome(
+        CODE_ERROR, 400, N_("This pair cannot take more contracts of this duration now, please try later")
+    ),
+    ErrorCode.MICRO_ORDER_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Contract not found")),
     ErrorCode.NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Not found")),
     ErrorCode.SETTING_UNKNOWN: Outcome(CODE_ERROR, 404, N_("Unknown setting")),
     ErrorCode.BAD_REQUEST: Outcome(CODE_ERROR, 400, N_("Invalid request")),

@@ -289,23 +289,26 @@ class Stack:
             ray.get(maker.start.remote(), timeout=120)
 
     def _start_lever(self, config: dict[str, Any], shards: int) -> None:
-        """The LeverShards (after the pairs: they follow the pairs' mark ticks); the stack owns them. Run
-        again, it starts only those that are not running."""
+        """The LeverShards and the MicroTimers (after the pairs: they follow the pairs' mark ticks); the
+        stack owns them. Run again, it starts only those that are not running."""
         import ray
 
         from actors.lever.actor import LeverShard, lever_name
+        from actors.micro import micro_name
+        from actors.micro.actor import MicroTimer
 
         started = []
-        for index in range(shards):
-            name = lever_name(index)
-            try:
-                running = ray.get_actor(name)
-            except ValueError:  # none yet, or it was stopped: start one
-                running = None
-            if running is not None and name in self.actors:
-                continue  # keep the first handle: a non-detached actor lives as long as its owner's handle
-            self.actors[name] = running or LeverShard.options(name=name).remote(index, config)
-            started.append(self.actors[name])
+        for cls, name_of, count in ((LeverShard, lever_name, shards), (MicroTimer, micro_name, config["micro_shards"])):
+            for index in range(count):
+                name = name_of(index)
+                try:
+                    running = ray.get_actor(name)
+                except ValueError:  # none yet, or it was stopped: start one
+                    running = None
+                if running is not None and name in self.actors:
+                    continue  # keep the first handle: a non-detached actor lives as long as its owner's handle
+                self.actors[name] = running or cls.options(name=name).remote(index, config)
+                started.append(self.actors[name])
         ray.get([a.ping.remote() for a in started], timeout=180)
 
     def _start_scheduler(self, settings: Settings) -> None:

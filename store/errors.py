@@ -107,6 +107,16 @@ class ErrorCode(IntEnum):
     LEVER_STOP_LOSS_BELOW = 4014  # a long's stop-loss must be below the mark
     LEVER_STOP_LOSS_ABOVE = 4015
     LEVER_MARGIN_IN_USE = 4016  # a transfer out of the lever account beyond what positions leave free
+    # 42xx: second contracts
+    MICRO_SWITCHED_OFF = 4201  # the site setting micro_open is 0
+    MICRO_NOT_OFFERED = 4202  # the pair has no second contracts
+    MICRO_SECONDS_INVALID = 4203
+    MICRO_CURRENCY_INVALID = 4204  # not a stake currency
+    MICRO_PRESET_INVALID = 4205  # a preset stake (lx 2) that is not one of the presets
+    MICRO_STAKE_RANGE = 4206
+    MICRO_OPEN_LIMIT = 4207  # the user's open stakes would pass micro_max_open
+    MICRO_EXPOSURE = 4208  # the house's cap on one pair and duration is reached
+    MICRO_ORDER_NOT_FOUND = 4210
     # 13xx: content and reference data
     NOT_FOUND = 1301
     SETTING_UNKNOWN = 1302

@@ -16,11 +16,12 @@ from redis.asyncio import Redis
 from tortoise.exceptions import IntegrityError
 
 from store.db import retry_busy, transaction
-from store.models import IdBlock, LeverPosition, Order, OrderHold
+from store.models import IdBlock, LeverPosition, MicroOrder, Order, OrderHold
 from store.sessions import PREFIX
 
 ORDER = "order"
 LEVER = "lever"  # leveraged positions
+MICRO = "micro"  # second contracts
 LEGACY_REDIS_COUNTER = f"{PREFIX}ids:order"  # where order ids came from before id_blocks
 BLOCK = 1000
 
@@ -76,6 +77,8 @@ async def _reserve_once(name: str, size: int, floor_hint: int) -> int:
 async def _largest_used(name: str) -> int:
     if name == LEVER:
         return int(await LeverPosition.all().order_by("-id").first().values_list("id", flat=True) or 0)
+    if name == MICRO:
+        return int(await MicroOrder.all().order_by("-id").first().values_list("id", flat=True) or 0)
     if name != ORDER:
         return 0
     order = await Order.all().order_by("-id").first().values_list("id", flat=True)

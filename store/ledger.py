@@ -148,14 +148,17 @@ async def apply(changes: list[Change], fee: Fee | None = None, also: Also | None
 
 
 @retry_busy
-async def apply_debits(ops: list[Op]) -> list[bool | DomainError]:
+async def apply_debits(
+    ops: list[Op], then: Callable[[BaseDBAsyncClient, list[bool | DomainError]], Awaitable[None]] | None = None
+) -> list[bool | DomainError]:
     """Apply many independent operations on existing accounts in one transaction (group commit).
 
     Each operation is all-or-nothing and answers like ``apply``: True (its ``rows`` and ``also`` are
     written with it), False if it was applied before (or earlier in ``ops``) with the same facts, or the
     DomainError that refused it: INSUFFICIENT_BALANCE (also for an account that does not exist yet:
     nothing can be debited from it) or REF_CONFLICT. One operation's refusal does not affect the
-    others. Rows are locked in key order, as ``apply`` locks them.
+    others. Rows are locked in key order, as ``apply`` locks them. ``then`` runs last in the
+    transaction with the results (what the applied operations write together, in bulk).
     """
     results: list[bool | DomainError] = [False] * len(ops)
     async with transaction() as conn:
@@ -203,6 +206,8 @@ async def apply_debits(ops: list[Op]) -> list[bool | DomainError]:
             await model.bulk_create([row for row in rows if type(row) is model], using_db=conn)
         for also in alsos:
             await also(conn)
+        if then is not None:
+            await then(conn, results)
     return results
 
 

@@ -121,6 +121,12 @@ class Currency(Model):
     max_amount = MoneyField(default=1_000_000_000, db_default=1_000_000_000)
     confirmations = fields.SmallIntField(default=1)
     account_types = fields.CharField(max_length=64, default="1,2,3,4,5")
+    # Second contracts: the preset stakes ("" = not a stake currency), the bounds of one stake and the
+    # most one user may have staked in open contracts at once.
+    micro_numbers = fields.CharField(max_length=128, default="", db_default="")
+    micro_min = MoneyField(default=1, db_default=1)
+    micro_max = MoneyField(default=10_000, db_default=10_000)
+    micro_max_open = MoneyField(default=50_000, db_default=50_000)
 
     class Meta:
         table = "currencies"
@@ -167,6 +173,12 @@ class CurrencyMatch(Model):
     lever_overnight_rate = MoneyField(default=0, db_default=0)
     lever_max_hands = fields.IntField(default=100, db_default=100)
     lever_max_exposure = MoneyField(default=10_000_000, db_default=10_000_000)
+    # Second contracts: the durations offered with their profit ratio ("seconds:percent,..."), the fee
+    # (percent of a win's profit) and the most the house may lose on one (pair, duration, currency).
+    micro_seconds = fields.CharField(max_length=128, default="30:80,60:85,120:90,300:90",
+                                     db_default="30:80,60:85,120:90,300:90")  # fmt: skip
+    micro_fee_rate = MoneyField(default=0, db_default=0)
+    micro_max_exposure = MoneyField(default=100_000, db_default=100_000)
     sort = fields.IntField(default=0)
 
     class Meta:
@@ -725,3 +737,51 @@ class SchedulerRun(Model):
     class Meta:
         table = "scheduler_runs"
         unique_together = (("job", "day"),)
+
+
+class MicroStatus(IntEnum):
+    """A second contract's life, numbered as the spec's micro states."""
+
+    OPEN = 1  # staked, counting down (its entry tick may not have come yet)
+    CLOSED = 3  # settled: won, lost, tied or void
+
+
+class MicroOrder(Model):
+    """A second contract: up or down on a pair's mark over ``seconds``, against the house.
+
+    Its terms (ratio, fee rate) are frozen at acceptance (``accepted_ms``, the server clock when the
+    stake was held). The outcome is ``actors.micro.settle.settle`` of those terms and the pair's tick
+    log, recorded with the entry and exit ticks that decided it, so anyone can check it
+    (``microtrade/proof``). The stake is held as lock in the owner's micro account while it is open.
+    """
+
+    id = fields.BigIntField(primary_key=True, generated=False)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="micro_orders")
+    currency_match: fields.ForeignKeyRelation[CurrencyMatch] = fields.ForeignKeyField(
+        "models.CurrencyMatch", related_name="micro_orders"
+    )
+    currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
+        "models.Currency", related_name="micro_orders"
+    )
+    type = fields.SmallIntField()  # 1 up, 2 down
+    seconds = fields.IntField()
+    number = MoneyField()  # the stake
+    profit_ratio = MoneyField()  # percent
+    fee_rate = MoneyField(default=0)  # percent of a win's profit
+    status = fields.IntEnumField(MicroStatus)
+    accepted_ms = fields.BigIntField()
+    outcome = fields.CharField(max_length=8, default="")  # win, loss, tie, void once closed
+    entry_tick_id = fields.BigIntField(null=True)
+    exit_tick_id = fields.BigIntField(null=True)
+    open_price = MoneyField(null=True)
+    end_price = MoneyField(null=True)
+    end_ms = fields.BigIntField(null=True)  # entry time + seconds
+    payout = MoneyField(default=0)
+    fact_profits = MoneyField(default=0)
+    fee = MoneyField(default=0)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    settled_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "micro_orders"
+        indexes = (("user_id", "status"), ("status", "id"), ("currency_match_id", "seconds", "status"))

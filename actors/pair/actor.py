@@ -108,6 +108,16 @@ class PairActor(PairEffects, PairLoading, DbActor):
         """True once the batch loop answers: the health check goes through the orders' queue."""
         return await self._enqueue("ping", None)
 
+    async def tick_fence(self) -> dict[str, int]:
+        """``{"seq", "as_of_ms"}``: every tick of this pair stamped before ``as_of_ms`` is durable, the
+        last of them being tick ``seq``; any later tick is stamped at or after ``as_of_ms``. Second
+        contracts settle from the log once its fence has passed their end. Goes through the orders'
+        queue (taken between two batches), also while the pair is paused for a move."""
+        await self._serving()
+        fence: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put(("fence", None, fence))
+        return await fence
+
     async def info(self) -> dict[str, Any]:
         """Where this actor runs and what it holds, for ``exchange pairs``."""
         await self.start()
@@ -236,6 +246,9 @@ class PairActor(PairEffects, PairLoading, DbActor):
                 continue
             if kind in ("barrier", "ping"):
                 future.set_result(True if kind == "ping" else None)
+            elif kind == "fence":  # between two batches: the next one is stamped at or after now
+                last = self._ticks.last
+                future.set_result({"seq": last.seq if last else 0, "as_of_ms": self._now()})
             elif kind == "verify":
                 try:
                     future.set_result(await self._compare_with_database())

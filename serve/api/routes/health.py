@@ -15,6 +15,7 @@ from fastapi import APIRouter, Request
 from tortoise import connections
 
 from actors.lever.actor import lever_name
+from actors.micro import micro_name
 from actors.nodes import alive_nodes
 from actors.pair.placement import PLACEMENT_NAME
 from actors.push.fanout import fanout_name
@@ -37,13 +38,13 @@ async def _fanout(node_label: str) -> Any:
     return await ray.get_actor(fanout_name(node_label)).stats.remote()
 
 
-async def _lever(index: int) -> Any:
-    return await ray.get_actor(lever_name(index)).ping.remote()
+async def _ping(name: str) -> Any:
+    return await ray.get_actor(name).ping.remote()
 
 
 @router.get("/health")
 async def health(request: Request, svc: Svc) -> Any:
-    """Database, Redis, the pair placement, each pair actor (by symbol), each lever shard and each
+    """Database, Redis, the pair placement, each pair actor (by symbol), each lever and micro shard and each
     node's fanout: true when they answer.
 
     The pairs are those the placement actor started (it alone decides which pairs get an actor).
@@ -56,16 +57,20 @@ async def health(request: Request, svc: Svc) -> Any:
         symbols, placement = [], False
     engine = request.app.state.engine
     nodes = [n.label for n in await asyncio.to_thread(alive_nodes)]
-    shards = range(svc.settings.lever_shards)
+    shards = [lever_name(i) for i in range(svc.settings.lever_shards)]
+    timers = [micro_name(i) for i in range(svc.settings.micro_shards)]
     database, redis, *results = await asyncio.gather(
         _answers(connections.get("default").execute_query("SELECT 1")),
         _answers(svc.redis.ping()),
         *(_answers(_fanout(label)) for label in nodes),
-        *(_answers(_lever(index)) for index in shards),
+        *(_answers(_ping(name)) for name in (*shards, *timers)),
         *(_answers(engine.ask(symbol, "ping")) for symbol in symbols),
     )
     fanouts = dict(zip(nodes, results[: len(nodes)], strict=True))
-    levers = dict(zip((lever_name(i) for i in shards), results[len(nodes) : len(nodes) + len(shards)], strict=True))
+    results = results[len(nodes) :]
+    levers = dict(zip(shards, results[: len(shards)], strict=True))
+    micros = dict(zip(timers, results[len(shards) : len(shards) + len(timers)], strict=True))
+    results = results[len(shards) + len(timers) :]
     report = {
         "database": database,
         "redis": redis,
@@ -73,8 +78,10 @@ async def health(request: Request, svc: Svc) -> Any:
         "fanouts": fanouts,
         "placement": placement,
         "lever": levers,
-        "pairs": dict(zip(symbols, results[len(nodes) + len(shards) :], strict=True)),
+        "micro": micros,
+        "pairs": dict(zip(symbols, results, strict=True)),
     }
-    if database and redis and placement and report["fanout"] and all(levers.values()) and all(report["pairs"].values()):
+    actors_up = all(levers.values()) and all(micros.values()) and all(report["pairs"].values())
+    if database and redis and placement and report["fanout"] and actors_up:
         return envelope(report)
     return envelope(report, "unavailable", CODE_ERROR, 503)

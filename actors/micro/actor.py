@@ -1,0 +1,411 @@
+"""The MicroTimer actor: the second contracts whose ``id % n == index``, from the stake to the payout.
+
+Each open contract is a timer: a heap entry at the moment its outcome can be decided (its end, or,
+while no entry tick has come, its entry deadline). The shard keeps a tape of each pair's ticks since
+its oldest open contract (Redis pub/sub as they come, the tick log for any gap). When a timer is due
+it asks the pair for a fence (``PairActor.tick_fence``: every tick stamped before then is durable),
+completes the tape up to it, and settles with the pure rule (``actors.micro.settle``): every contract
+due in a pass in one group commit (``store.ledger.apply_debits``), each idempotent by its ref
+``m<id>:settle`` with its order row and house rows in the same transaction, then pushed
+(MICRO_CLOSED). Nothing but the order and the ticks decides an outcome.
+
+Open contracts are durable from the stake on: a restarted shard loads them and the ticks since the
+oldest, and settles the overdue ones from the ticks at their own end time. A settlement applied by a
+shard that died before it could forget the contract is found in the journal and not applied again.
+Everything starts in the constructor: Ray runs it again when it restarts the actor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import json
+import logging
+from collections import defaultdict
+from datetime import UTC, datetime
+from decimal import ROUND_DOWN, Decimal
+from typing import Any
+
+import ray
+from redis.asyncio import Redis
+
+from actors.engine import Engine
+from actors.micro import settle as rule
+from actors.micro.tape import Tape
+from actors.push import channels
+from actors.runtime import DbActor
+from store import ledger, micro, ticks
+from store.cache import connect_redis, redis_db
+from store.errors import DomainError, ErrorCode
+from store.models import Account, AccountType, Currency, MicroOrder, MicroStatus
+from store.money import money
+
+log = logging.getLogger(__name__)
+RETRY_MS = 200  # a pair that did not answer its fence: ask again this much later
+GIVE_UP_MS = 30_000  # a pair silent this long after a decision time: the log as it is decides
+PAGE = 2000
+RECOVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)
+TRIM_EVERY_MS = 5_000
+OFFERS_TTL_MS = 10_000  # pair and currency terms are read again this often (an operator's change)
+
+
+class Exposure:
+    """The open stakes of one (pair, duration, currency) in this shard, and the worst the house loses."""
+
+    __slots__ = ("up_win", "up_stake", "down_win", "down_stake")
+
+    def __init__(self) -> None:
+        self.up_win = self.up_stake = self.down_win = self.down_stake = Decimal(0)
+
+    def add(self, row: MicroOrder, sign: int) -> None:
+        win = row.number * row.profit_ratio / rule.HUNDRED
+        if row.type == rule.UP:
+            self.up_win += sign * win
+            self.up_stake += sign * row.number
+        else:
+            self.down_win += sign * win
+            self.down_stake += sign * row.number
+
+    def worst(self) -> Decimal:
+        return max(self.up_win - self.down_stake, self.down_win - self.up_stake, Decimal(0))
+
+
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)
+class MicroTimer(DbActor):
+    def __init__(self, index: int, settings: dict[str, Any]) -> None:
+        super().__init__(settings)
+        channels.use_database(redis_db(self._settings))
+        self._index = index
+        self._shards = self._settings.micro_shards
+        self._redis: Redis = connect_redis(self._settings)
+        self._engine = Engine(self._settings.wallet_shards, self._redis)
+        self._open: dict[int, MicroOrder] = {}
+        self._heap: list[tuple[int, int]] = []  # (when its outcome can be decided + 1 ms, order id)
+        self._tapes: dict[int, Tape] = {}
+        self._tape_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._exposure: defaultdict[tuple[int, int, int], Exposure] = defaultdict(Exposure)
+        self._pairs: dict[int, micro.PairOffer] = {}
+        self._currencies: dict[int, Currency] = {}
+        self._offers_ms = 0
+        self._trimmed_ms = 0
+        self._wake = asyncio.Event()
+        self._loaded = asyncio.Event()
+        self._healthy = False
+        self._lags: list[int] = []  # settled - end (ms) of recent settlements, for the benchmark
+        self._settled = 0
+        self._background: set[asyncio.Task[Any]] = set()
+        for work in (self._serve(), self._listen()):
+            task = asyncio.get_running_loop().create_task(work)
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    # -- the calls -------------------------------------------------------------------------------------
+
+    async def _serving(self) -> None:
+        try:
+            await asyncio.wait_for(self._loaded.wait(), 10)
+        except TimeoutError:
+            raise DomainError(ErrorCode.SERVICE_UNAVAILABLE) from None
+        if not self._healthy:
+            raise DomainError(ErrorCode.SERVICE_UNAVAILABLE)
+
+    async def submit(self, uid: int, order_id: int, order: dict[str, Any]) -> dict[str, Any]:
+        """Stake a new contract (``order``: match_id, currency_id, type, lx, seconds, number as a
+        string). Raises DomainError; durable when it answers, accepted at the answer's ``accepted_at``."""
+        await self._serving()
+        if not await micro.switched_on():
+            raise DomainError(ErrorCode.MICRO_SWITCHED_OFF)
+        await self._refresh_offers()
+        pair = self._pairs.get(int(order["match_id"]))
+        if pair is None:
+            raise DomainError(ErrorCode.MICRO_NOT_OFFERED)
+        seconds = int(order["seconds"])
+        if seconds not in pair.durations:
+            raise DomainError(ErrorCode.MICRO_SECONDS_INVALID, seconds=", ".join(map(str, pair.durations)))
+        currency = self._currencies.get(int(order["currency_id"]))
+        if currency is None:
+            raise DomainError(ErrorCode.MICRO_CURRENCY_INVALID)
+        number = Decimal(order["number"])
+        self._check_stake(currency, number, int(order["lx"]))
+        row = MicroOrder(id=order_id, user_id=uid, currency_match_id=pair.id, currency_id=currency.id,
+                         type=int(order["type"]), seconds=seconds, number=number,
+                         profit_ratio=pair.durations[seconds], fee_rate=pair.fee_rate, status=MicroStatus.OPEN,
+                         accepted_ms=micro.now_ms())  # fmt: skip
+        exposure = self._exposure[(pair.id, seconds, currency.id)]
+        exposure.add(row, 1)
+        try:
+            if exposure.worst() > pair.max_exposure / self._shards:
+                raise DomainError(ErrorCode.MICRO_EXPOSURE)
+            await ledger.apply(micro.stake_change(row), also=self._stake_writer(row, currency))
+        except BaseException:
+            exposure.add(row, -1)
+            raise
+        self._open[row.id] = row
+        self._schedule(row)
+        return self._public(row, None)
+
+    def _check_stake(self, currency: Currency, number: Decimal, lx: int) -> None:
+        places = currency.decimals
+        if number <= 0:
+            raise DomainError(ErrorCode.QUANTITY_REQUIRED)
+        if number != number.quantize(rule.step(places), rounding=ROUND_DOWN):
+            raise DomainError(ErrorCode.AMOUNT_PRECISION, places=places)
+        if lx == 2 and number not in micro.presets(currency.micro_numbers):
+            raise DomainError(ErrorCode.MICRO_PRESET_INVALID, numbers=currency.micro_numbers.replace(",", ", "))
+        if not currency.micro_min <= number <= currency.micro_max:
+            raise DomainError(ErrorCode.MICRO_STAKE_RANGE, min=money(currency.micro_min), max=money(currency.micro_max))
+
+    @staticmethod
+    def _stake_writer(row: MicroOrder, currency: Currency) -> ledger.Also:
+        """Writes the order with its stake, and refuses the stake if the user's open stakes (the micro
+        account's lock, read under its row lock) would pass the currency's cap."""
+
+        async def also(conn: Any) -> None:
+            account = await Account.get(user_id=row.user_id, currency_id=currency.id,  # type: ignore[attr-defined]
+                                        account_type=AccountType.MICRO, using_db=conn)  # fmt: skip
+            if account.lock_balance > currency.micro_max_open:
+                raise DomainError(
+                    ErrorCode.MICRO_OPEN_LIMIT, max=money(currency.micro_max_open), currency=currency.code
+                )
+            await row.save(using_db=conn, force_create=True)
+
+        return also
+
+    async def status(self) -> dict[str, Any]:
+        """What the shard holds and how its settlements went (lag = settled - end, ms)."""
+        lags = sorted(self._lags)
+
+        def at(q: float) -> int | None:
+            return lags[min(len(lags) - 1, int(q * len(lags)))] if lags else None
+
+        return {"index": self._index, "healthy": self._healthy, "open": len(self._open), "settled": self._settled,
+                "lag_p50_ms": at(0.5), "lag_p99_ms": at(0.99), "lag_max_ms": lags[-1] if lags else None}  # fmt: skip
+
+    async def reset_stats(self) -> None:
+        self._lags.clear()
+        self._settled = 0
+
+    # -- loading ---------------------------------------------------------------------------------------
+
+    async def _refresh_offers(self, force: bool = False) -> None:
+        if force or micro.now_ms() - self._offers_ms > OFFERS_TTL_MS:
+            self._pairs = await micro.offered_pairs()
+            self._currencies = {c.id: c for c in await micro.stake_currencies()}
+            self._offers_ms = micro.now_ms()
+
+    async def _recover(self) -> None:
+        self._healthy = False
+        attempt = 0
+        while True:
+            try:
+                await self._load()
+                break
+            except Exception:
+                log.exception("micro timer %d: could not load (attempt %d)", self._index, attempt + 1)
+                await asyncio.sleep(RECOVER_DELAYS[min(attempt, len(RECOVER_DELAYS) - 1)])
+                attempt += 1
+        self._healthy = True
+        self._loaded.set()
+
+    async def _load(self) -> None:
+        """The terms, this shard's open contracts, and each pair's ticks since its oldest of them."""
+        await self._ready()
+        await self._refresh_offers(force=True)
+        self._open, self._heap = {}, []
+        self._exposure.clear()
+        for row in await MicroOrder.filter(status=MicroStatus.OPEN).order_by("id"):
+            if row.id % self._shards == self._index:
+                self._open[row.id] = row
+                self._exposure[(row.currency_match_id, row.seconds, row.currency_id)].add(row, 1)  # type: ignore[attr-defined]
+        oldest: dict[int, int] = {}
+        for row in self._open.values():
+            pair_id = row.currency_match_id  # type: ignore[attr-defined]
+            oldest[pair_id] = min(oldest.get(pair_id, row.accepted_ms), row.accepted_ms)
+        for pair_id in {*self._pairs, *oldest}:
+            async with self._tape_locks[pair_id]:
+                tape = self._tapes.setdefault(pair_id, Tape())
+                if pair_id in oldest:
+                    anchor = await ticks.tick_at(pair_id, oldest[pair_id])
+                    tape.reset(anchor.seq - 1 if anchor else 0)
+                else:
+                    last = await ticks.last_tick(pair_id)
+                    tape.reset(last.seq if last else 0)
+                await self._read_log(pair_id, tape, None)
+        for row in self._open.values():
+            self._schedule(row)
+
+    async def _read_log(self, pair_id: int, tape: Tape, upto_seq: int | None) -> None:
+        """Append the log's ticks after the tape's last (up to ``upto_seq``, or all). Under its lock."""
+        while upto_seq is None or tape.last_seq < upto_seq:
+            page = await ticks.ticks_after(pair_id, tape.last_seq, PAGE)
+            for tick in page:
+                tape.append(rule.TickView(tick.id, tick.seq, tick.time_ms, tick.price))
+            if len(page) < PAGE:
+                return
+
+    # -- the tick feed ---------------------------------------------------------------------------------
+
+    async def _listen(self) -> None:
+        """Every offered pair's MARK channel onto its tape (a gap is read from the log)."""
+        await self._loaded.wait()
+        while True:
+            try:
+                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+                by_symbol = {p.symbol: p.id for p in self._pairs.values()}
+                await pubsub.subscribe(*(channels.public_topic(f"MARK.{s}") for s in by_symbol))
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    tick = json.loads(message["data"])
+                    pair_id = by_symbol.get(tick.get("symbol", ""))
+                    if pair_id is not None:
+                        view = rule.TickView(
+                            int(tick["id"]), int(tick["seq"]), int(tick["time"]), Decimal(tick["price"])
+                        )
+                        await self._on_tick(pair_id, view)
+            except Exception:
+                log.warning("micro timer %d: mark feed lost; subscribing again", self._index, exc_info=True)
+                await asyncio.sleep(1)
+
+    async def _on_tick(self, pair_id: int, tick: rule.TickView) -> None:
+        tape = self._tapes.get(pair_id)
+        if tape is None or tick.seq <= tape.last_seq:
+            return
+        async with self._tape_locks[pair_id]:
+            if tick.seq > tape.last_seq + 1:
+                await self._read_log(pair_id, tape, tick.seq - 1)
+            tape.append(tick)
+
+    # -- the timers ------------------------------------------------------------------------------------
+
+    def _terms(self, row: MicroOrder) -> rule.Terms:
+        return micro.terms_of(row, self._places(row))
+
+    def _places(self, row: MicroOrder) -> int:
+        currency = self._currencies.get(row.currency_id)  # type: ignore[attr-defined]
+        return currency.decimals if currency is not None else 8
+
+    def _decided_by(self, row: MicroOrder) -> int:
+        tape = self._tapes.get(row.currency_match_id)  # type: ignore[attr-defined]
+        terms = self._terms(row)
+        return rule.decided_by(terms, tape.ticks, tape.times) if tape else terms.entry_deadline_ms
+
+    def _schedule(self, row: MicroOrder, not_before: int = 0) -> None:
+        heapq.heappush(self._heap, (max(self._decided_by(row) + 1, not_before), row.id))
+        self._wake.set()
+
+    async def _serve(self) -> None:
+        """Load, then wake for each due timer, forever; a failure reloads."""
+        await self._recover()
+        while True:
+            self._wake.clear()
+            wait = None if not self._heap else (self._heap[0][0] - micro.now_ms()) / 1000
+            if wait is None or wait > 0:
+                try:
+                    await asyncio.wait_for(self._wake.wait(), min(wait or 1.0, 1.0))
+                except TimeoutError:
+                    pass
+                continue
+            try:
+                await self._settle_due(micro.now_ms())
+            except Exception:
+                log.exception("micro timer %d: settling failed; reloading", self._index)
+                await self._recover()
+
+    async def _settle_due(self, now: int) -> None:
+        due: dict[int, list[MicroOrder]] = defaultdict(list)
+        seen: set[int] = set()
+        while self._heap and self._heap[0][0] <= now:
+            _, order_id = heapq.heappop(self._heap)
+            row = self._open.get(order_id)
+            if row is not None and order_id not in seen:
+                seen.add(order_id)
+                due[row.currency_match_id].append(row)  # type: ignore[attr-defined]
+        ready: list[tuple[MicroOrder, rule.Outcome]] = []
+        for pair_id, rows in due.items():
+            tape = self._tapes.setdefault(pair_id, Tape())
+            if any(self._decided_by(r) >= tape.complete_before for r in rows):
+                await self._complete(pair_id, tape, min(self._decided_by(r) for r in rows), now)
+            for row in rows:
+                if self._decided_by(row) < tape.complete_before:
+                    ready.append((row, rule.settle(self._terms(row), tape.ticks, tape.times)))
+                else:
+                    self._schedule(row, not_before=now + RETRY_MS)
+        if ready:
+            await self._commit(ready)
+        if now - self._trimmed_ms > TRIM_EVERY_MS:
+            self._trim()
+            self._trimmed_ms = now
+
+    async def _complete(self, pair_id: int, tape: Tape, decided_by: int, now: int) -> None:
+        """Make the tape complete past ``decided_by`` if the pair can say so: its fence, read up to; a
+        pair that has not answered for GIVE_UP_MS past it is taken as halted (its log as it is)."""
+        pair = self._pairs.get(pair_id)
+        fence = None
+        if pair is not None:
+            try:
+                fence = await asyncio.wait_for(self._engine.ask(pair.symbol, "tick_fence"), 5)
+            except Exception as exc:
+                log.warning("micro timer %d: no fence from %s: %r", self._index, pair.symbol, exc)
+        async with self._tape_locks[pair_id]:
+            if fence is not None:
+                await self._read_log(pair_id, tape, int(fence["seq"]))
+                tape.fenced(int(fence["seq"]), int(fence["as_of_ms"]))
+            elif now - decided_by > GIVE_UP_MS:
+                await self._read_log(pair_id, tape, None)
+                tape.complete_before = max(tape.complete_before, decided_by + 1)
+
+    async def _commit(self, ready: list[tuple[MicroOrder, rule.Outcome]]) -> None:
+        """One group commit for every contract settled in this pass, then their pushes."""
+        settled_at = datetime.now(UTC)
+        for row, outcome in ready:
+            micro.record(row, outcome, settled_at)
+        ops = [ledger.Op(micro.settle_change(row, o), rows=tuple(micro.house_rows(row, o))) for row, o in ready]
+        rows = [row for row, _ in ready]
+
+        async def then(conn: Any, results: list[bool | DomainError]) -> None:
+            applied = [row for row, result in zip(rows, results, strict=True) if result is True]
+            if applied:
+                await MicroOrder.bulk_update(applied, fields=micro.SETTLED_FIELDS, using_db=conn)
+
+        results = await ledger.apply_debits(ops, then)
+        done = micro.now_ms()
+        pushed = []
+        for (row, _), result in zip(ready, results, strict=True):
+            if isinstance(result, DomainError):  # cannot happen while the stake is held; keep it open
+                log.error("micro timer %d: settlement of %d refused: %r", self._index, row.id, result)
+                continue
+            self._open.pop(row.id, None)
+            self._exposure[(row.currency_match_id, row.seconds, row.currency_id)].add(row, -1)  # type: ignore[attr-defined]
+            if row.end_ms is not None:
+                self._lags.append(done - row.end_ms)
+            self._settled += 1
+            pushed.append(row)
+        del self._lags[: max(0, len(self._lags) - 100_000)]
+        await self._push(pushed)
+
+    async def _push(self, rows: list[MicroOrder]) -> None:
+        """MICRO_CLOSED to each owner, one Redis round trip for all (best effort: the lists are the truth)."""
+        if not rows:
+            return
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for row in rows:
+                    message = channels.encode("micro_closed", {"order": self._public(row, None)})
+                    pipe.publish(channels.user_topic(row.user_id, "MICRO_CLOSED"), message)  # type: ignore[attr-defined]
+                await pipe.execute()
+        except Exception:
+            log.warning("micro timer %d: push failed", self._index, exc_info=True)
+
+    def _trim(self) -> None:
+        oldest: dict[int, int] = {}
+        for row in self._open.values():
+            pair_id = row.currency_match_id  # type: ignore[attr-defined]
+            oldest[pair_id] = min(oldest.get(pair_id, row.accepted_ms), row.accepted_ms)
+        for pair_id, tape in self._tapes.items():
+            tape.trim(oldest.get(pair_id, micro.now_ms() - 1000))
+
+    def _public(self, row: MicroOrder, entry: rule.TickView | None) -> dict[str, Any]:
+        pair = self._pairs.get(row.currency_match_id)  # type: ignore[attr-defined]
+        currency = self._currencies.get(row.currency_id)  # type: ignore[attr-defined]
+        return micro.order_public(row, pair.symbol if pair else "", currency.code if currency else "", entry)
