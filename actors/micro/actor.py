@@ -46,7 +46,7 @@ GIVE_UP_MS = 30_000  # a pair silent this long after a decision time: the log as
 PAGE = 2000
 RECOVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)
 TRIM_EVERY_MS = 5_000
-OFFERS_TTL_MS = 10_000  # pair and currency terms are read again this often (an operator's change)
+OFFERS_TTL_MS = 2_000  # pair and currency terms are read again this often (an operator's change)
 
 
 class Exposure:
@@ -115,14 +115,20 @@ class MicroTimer(DbActor):
         await self._serving()
         if not await micro.switched_on():
             raise DomainError(ErrorCode.MICRO_SWITCHED_OFF)
+        pair_id, currency_id, seconds = int(order["match_id"]), int(order["currency_id"]), int(order["seconds"])
         await self._refresh_offers()
-        pair = self._pairs.get(int(order["match_id"]))
+        if (
+            pair_id not in self._pairs
+            or seconds not in self._pairs[pair_id].durations
+            or currency_id not in self._currencies
+        ):
+            await self._refresh_offers(force=True)  # an operator's change takes effect at once
+        pair = self._pairs.get(pair_id)
         if pair is None:
             raise DomainError(ErrorCode.MICRO_NOT_OFFERED)
-        seconds = int(order["seconds"])
         if seconds not in pair.durations:
             raise DomainError(ErrorCode.MICRO_SECONDS_INVALID, seconds=", ".join(map(str, pair.durations)))
-        currency = self._currencies.get(int(order["currency_id"]))
+        currency = self._currencies.get(currency_id)
         if currency is None:
             raise DomainError(ErrorCode.MICRO_CURRENCY_INVALID)
         number = Decimal(order["number"])
@@ -188,7 +194,8 @@ class MicroTimer(DbActor):
     # -- loading ---------------------------------------------------------------------------------------
 
     async def _refresh_offers(self, force: bool = False) -> None:
-        if force or micro.now_ms() - self._offers_ms > OFFERS_TTL_MS:
+        """Read the terms again when they are OFFERS_TTL_MS old, or (``force``) a second old."""
+        if micro.now_ms() - self._offers_ms > (1000 if force else OFFERS_TTL_MS):
             self._pairs = await micro.offered_pairs()
             self._currencies = {c.id: c for c in await micro.stake_currencies()}
             self._offers_ms = micro.now_ms()
@@ -210,7 +217,8 @@ class MicroTimer(DbActor):
     async def _load(self) -> None:
         """The terms, this shard's open contracts, and each pair's ticks since its oldest of them."""
         await self._ready()
-        await self._refresh_offers(force=True)
+        self._offers_ms = 0
+        await self._refresh_offers()
         self._open, self._heap = {}, []
         self._exposure.clear()
         for row in await MicroOrder.filter(status=MicroStatus.OPEN).order_by("id"):
