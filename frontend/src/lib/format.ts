@@ -112,11 +112,14 @@ export function shortName(name: string | null | undefined): string {
 
 /**
  * Cut (never round up) to `places` decimals, keeping the trailing zeros: `1.239` → `1.23`. Prices
- * and amounts are cut so a shown figure is never better than the real one.
+ * and amounts are cut so a shown figure is never better than the real one. A cut that leaves
+ * nothing is 0, never `-0.00` (a tiny loss).
  */
 export function truncate(value: unknown, places = DEFAULT_DECIMALS): string {
   const n = toBig(value);
-  return n ? n.round(places, Big.roundDown).toFixed(places) : EMPTY;
+  if (!n) return EMPTY;
+  const cut = n.round(places, Big.roundDown);
+  return (cut.eq(0) ? cut.abs() : cut).toFixed(places);
 }
 
 /** A price as the backend sent it, or cut to the pair's `decimals` when given. */

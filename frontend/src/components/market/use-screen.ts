@@ -5,6 +5,7 @@
 import { type Context, createContext, useContext, useEffect } from 'react';
 
 import { getSocket } from '@/lib/socket';
+import { useStores } from '@/stores/root-store';
 
 export interface ScreenStore {
   start(): void;
@@ -24,6 +25,18 @@ export function useScreen(store: ScreenStore): void {
       store.dispose();
     };
   }, [store]);
+}
+
+/**
+ * A screen only a logged-in user sees (lever, second): `useScreen`, and the socket logged in with
+ * the session's token (again when it changes) before the user channels are subscribed.
+ */
+export function useUserScreen(store: ScreenStore): void {
+  useScreen(store);
+  const { session } = useStores();
+  useEffect(() => {
+    getSocket().syncLogin();
+  }, [session.token]);
 }
 
 /** The context a screen's components find its store in, and the hook that reads it. */

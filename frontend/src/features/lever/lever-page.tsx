@@ -5,16 +5,15 @@
  * unsubscribes when left (spec §4 "Live channels").
  */
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 
 import { KlineChart } from '@/components/market/chart/kline-chart';
 import { OrderBook } from '@/components/market/order-book';
 import { PairHeader } from '@/components/market/pair-header';
 import { PairList } from '@/components/market/pair-list';
 import type { DayMarketPush, DepthPush, KlinePush, MarkPush } from '@/components/market/types';
-import { useScreen } from '@/components/market/use-screen';
+import { useUserScreen } from '@/components/market/use-screen';
 import { getSocket, useChannel } from '@/lib/socket';
-import { useStores } from '@/stores/root-store';
 
 import { LeverOrderPanel } from './components/order-panel';
 import { PositionsPanel } from './components/positions-panel';
@@ -42,14 +41,7 @@ const LiveChannels = observer(function LiveChannels({ store }: { store: LeverPag
 
 export default observer(function LeverPage() {
   const [store] = useState(() => new LeverPageStore());
-  const { session } = useStores();
-
-  useScreen(store);
-
-  useEffect(() => {
-    // The socket logs in with the current token before the user channels are subscribed.
-    getSocket().syncLogin();
-  }, [session.token]);
+  useUserScreen(store);
 
   return (
     <LeverPageContext.Provider value={store}>

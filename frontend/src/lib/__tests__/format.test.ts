@@ -83,6 +83,7 @@ describe('numbers', () => {
     expect(truncate(2)).toBe('2.00');
     expect(truncate('0.129999', 4)).toBe('0.1299');
     expect(truncate('abc')).toBe('--');
+    expect(truncate('-0.00001', 4)).toBe('0.0000');
   });
 
   it('pads prices to the pair decimals, cutting extra digits', () => {

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
 import { TabBar } from '@/components/market/tab-bar';
-import { Dialog } from '@/components/ui/dialog';
+import { ConfirmDialog, type SummaryRow } from '@/components/ui/confirm-dialog';
 import { paths } from '@/config/paths';
 import { EMPTY, formatPrice, truncate } from '@/lib/format';
 
@@ -172,65 +172,44 @@ export const LeverOrderPanel = observer(function LeverOrderPanel() {
           {t(order.side === LONG ? 'form.openLong' : 'form.openShort')}
         </button>
       </form>
-      {order.review && <ConfirmDialog />}
+      {order.review && <OrderConfirm />}
     </section>
   );
 });
 
 /** Spec: "confirm order (hands, multiple, fee, margin)". */
-const ConfirmDialog = observer(function ConfirmDialog() {
+const OrderConfirm = observer(function OrderConfirm() {
   const { t } = useTranslation('lever');
   const { market, order } = useLeverPage();
   const review = order.review;
   if (!review) return null;
   const quote = market.pair?.quote_currency_code ?? 'USDT';
-  const rows: [string, string, string][] = [
-    ['pair', t('confirm.pair'), market.symbol ?? EMPTY],
-    ['side', t('confirm.side'), t(`types.${review.side}`)],
-    [
-      'price',
-      t('confirm.price'),
-      review.mode === 'market' ? t('confirm.marketPrice', { price: review.price }) : `${review.price} ${quote}`,
-    ],
-    ['hands', t('confirm.hands'), String(review.hands)],
-    ['multiple', t('confirm.multiple'), `${review.multiple}×`],
-    ['fee', t('confirm.fee'), `${review.fee} ${quote}`],
-    ['margin', t('confirm.margin'), `${review.margin} ${quote}`],
-    ['total', t('confirm.total'), `${review.total} ${quote}`],
+  const rows: SummaryRow[] = [
+    { key: 'pair', label: t('confirm.pair'), value: market.symbol ?? EMPTY },
+    { key: 'side', label: t('confirm.side'), value: t(`types.${review.side}`), className: review.side === LONG ? 'up' : 'down' },
+    {
+      key: 'price',
+      label: t('confirm.price'),
+      value: review.mode === 'market' ? t('confirm.marketPrice', { price: review.price }) : `${review.price} ${quote}`,
+    },
+    { key: 'hands', label: t('confirm.hands'), value: String(review.hands) },
+    { key: 'multiple', label: t('confirm.multiple'), value: `${review.multiple}×` },
+    { key: 'fee', label: t('confirm.fee'), value: `${review.fee} ${quote}` },
+    { key: 'margin', label: t('confirm.margin'), value: `${review.margin} ${quote}` },
+    { key: 'total', label: t('confirm.total'), value: `${review.total} ${quote}` },
   ];
   return (
-    <Dialog
+    <ConfirmDialog
       title={t('confirm.title')}
-      onClose={() => order.closeReview()}
       testId="lever-confirm"
-      actions={
-        <>
-          <button type="button" className="tp-button ghost" onClick={() => order.closeReview()} data-testid="lever-confirm-cancel">
-            {t('confirm.cancel')}
-          </button>
-          <button
-            type="button"
-            className={`tp-button ${review.side === LONG ? 'buy' : 'sell'}`}
-            disabled={order.submitting}
-            onClick={() => void order.confirm()}
-            data-testid="lever-confirm-ok"
-          >
-            {order.submitting ? t('form.submitting') : t('confirm.ok')}
-          </button>
-        </>
-      }
+      rows={rows}
+      tone={review.side === LONG ? 'buy' : 'sell'}
+      busy={order.submitting}
+      labels={{ ok: t('confirm.ok'), cancel: t('confirm.cancel'), busy: t('form.submitting') }}
+      onConfirm={() => void order.confirm()}
+      onCancel={() => order.closeReview()}
     >
-      <dl className="dialog-summary">
-        {rows.map(([key, label, value]) => (
-          <div key={key}>
-            <dt className="muted">{label}</dt>
-            <dd className={key === 'side' ? (review.side === LONG ? 'up' : 'down') : 'num'} data-testid={`lever-confirm-${key}`}>
-              {value}
-            </dd>
-          </div>
-        ))}
-      </dl>
       <p className="muted lv-hint">{t(review.mode === 'market' ? 'confirm.marketNote' : 'confirm.fixedNote')}</p>
-    </Dialog>
+    </ConfirmDialog>
   );
 });

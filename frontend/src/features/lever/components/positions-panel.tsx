@@ -4,9 +4,10 @@
  * fields, 10 a page, and the row actions (TP/SL, close, cancel). Rows follow the pushes and marks.
  */
 import { observer } from 'mobx-react-lite';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { ColumnsTable, type TableColumn } from '@/components/market/columns-table';
 import { Pager } from '@/components/market/pager';
 import { TabBar } from '@/components/market/tab-bar';
 import { EMPTY, formatDateTime, positive, toBig, truncate } from '@/lib/format';
@@ -17,11 +18,8 @@ import { LONG, type Position } from '../types';
 import { CloseAllDialog } from './close-all-dialog';
 import { StopDialog } from './stop-dialog';
 
-/** Amounts in USDT, cut to 4 places (a cut that leaves nothing shows as 0, never "-0"). */
-export function usdt(value: unknown): string {
-  const text = truncate(value, 4);
-  return toBig(text)?.eq(0) ? '0.0000' : text;
-}
+/** Amounts in USDT, cut to 4 places. */
+export const usdt = (value: unknown): string => truncate(value, 4);
 
 /** A price the position does not have ("0": no take-profit, no close) shows as --. */
 const price = (value: unknown) => (positive(value) ? truncate(value, 4) : EMPTY);
@@ -31,7 +29,7 @@ const tone = (value: unknown) => {
   return !n || n.eq(0) ? '' : n.gt(0) ? 'up' : 'down';
 };
 
-type Column = { key: string; head: string; num?: boolean; cell: (p: Position) => ReactNode };
+type Column = TableColumn<Position>;
 
 export const PositionsPanel = observer(function PositionsPanel() {
   const { t } = useTranslation('lever');
@@ -117,6 +115,7 @@ export const PositionsPanel = observer(function PositionsPanel() {
       </>
     );
   };
+  const actionColumn: Column = { key: 'action', head: t('table.action'), className: 'act', cell: actions };
 
   return (
     <section className="tp-panel lv-positions" data-testid="lever-positions">
@@ -145,32 +144,19 @@ export const PositionsPanel = observer(function PositionsPanel() {
         </div>
       </div>
 
-      <div className="tp-table-wrap">
-        <table className="tp-table" data-testid={`lever-table-${tab}`}>
-          <thead>
-            <tr>
-              {shown.map((c) => (
-                <th key={c.key} className={c.num ? 'num' : undefined}>
-                  {c.head}
-                </th>
-              ))}
-              {withActions && <th className="act">{t('table.action')}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {positions.rows.map((p) => (
-              <tr key={p.id} data-testid="position-row" data-position-id={p.id} data-status={p.status} data-side={p.type}>
-                {shown.map((c) => (
-                  <td key={c.key} className={c.num ? 'num' : undefined} data-testid={`position-${c.key}`}>
-                    {c.cell(p)}
-                  </td>
-                ))}
-                {withActions && <td className="act">{actions(p)}</td>}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ColumnsTable
+        testId={`lever-table-${tab}`}
+        columns={withActions ? [...shown, actionColumn] : shown}
+        rows={positions.rows}
+        rowKey={(p) => p.id}
+        rowAttributes={(p) => ({
+          'data-testid': 'position-row',
+          'data-position-id': p.id,
+          'data-status': p.status,
+          'data-side': p.type,
+        })}
+        cellPrefix="position"
+      />
       {positions.rows.length === 0 && (
         <p className="tp-note" data-testid="positions-empty">
           {positions.loading ? t('table.loading') : t('table.empty')}

@@ -7,6 +7,7 @@ import { observer } from 'mobx-react-lite';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { UnitField } from '@/components/market/unit-field';
 import { Dialog } from '@/components/ui/dialog';
 import { positive, sanitizeDecimal, truncate } from '@/lib/format';
 
@@ -37,20 +38,15 @@ export const StopDialog = observer(function StopDialog({ position, onClose }: { 
   };
 
   const field = (label: string, value: string, set: (v: string) => void, testId: string) => (
-    <label className="tp-field">
-      <span className="tp-field-label">{label}</span>
-      <input
-        className="tp-input num"
-        inputMode="decimal"
-        autoComplete="off"
-        value={value}
-        onChange={(e) => {
-          set(sanitizeDecimal(e.target.value, LEVER_PRICE_DECIMALS));
-          setProblem(null);
-        }}
-        data-testid={testId}
-      />
-    </label>
+    <UnitField
+      label={label}
+      value={value}
+      onChange={(text) => {
+        set(sanitizeDecimal(text, LEVER_PRICE_DECIMALS));
+        setProblem(null);
+      }}
+      testId={testId}
+    />
   );
 
   return (

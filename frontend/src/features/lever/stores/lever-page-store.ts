@@ -3,11 +3,8 @@
  * market of the open-lever pairs (shared with the trade page: pair list, book, ticker), the chart's
  * candles at the lever resolutions (spec §9), the order panel and the positions.
  */
-import { reaction } from 'mobx';
-
 import { CONTRACT_CHART_PERIODS } from '@/components/market/chart/periods';
-import { KlineStore } from '@/components/market/stores/kline-store';
-import { MarketStore } from '@/components/market/stores/market-store';
+import { ChartScreenStore } from '@/components/market/stores/chart-screen';
 import { screenContext } from '@/components/market/use-screen';
 import type { MarkPush, Pair } from '@/components/market/types';
 
@@ -21,38 +18,17 @@ export const offersLever = (pair: Pair): boolean => Number(pair.open_lever) === 
 /** Where the screen remembers its pair and chart period (not the spot page's: other pairs, other periods). */
 export const LEVER_STORAGE_KEYS = { pair: 'lever_tradeinfo', chartPeriod: 'lever_chart_period' } as const;
 
-export class LeverPageStore {
-  readonly market: MarketStore;
-  readonly kline: KlineStore;
+export class LeverPageStore extends ChartScreenStore {
   readonly order: LeverOrderStore;
   readonly positions: PositionsStore;
-  private readonly disposers: (() => void)[] = [];
 
   constructor(api: LeverApi = createLeverApi()) {
-    this.market = new MarketStore(api, { listed: offersLever, pairKey: LEVER_STORAGE_KEYS.pair });
-    this.kline = new KlineStore(api, this.market, {
-      periods: CONTRACT_CHART_PERIODS,
-      periodKey: LEVER_STORAGE_KEYS.chartPeriod,
+    super(api, {
+      market: { listed: offersLever, pairKey: LEVER_STORAGE_KEYS.pair },
+      kline: { periods: CONTRACT_CHART_PERIODS, periodKey: LEVER_STORAGE_KEYS.chartPeriod },
     });
     this.positions = new PositionsStore(api, this.market, () => this.order.scheduleReload());
     this.order = new LeverOrderStore(api, this.market, (position) => this.positions.onTrade(position));
-  }
-
-  /** Load the pairs (which opens the default pair), then follow pair changes; start the refreshes. */
-  start(): void {
-    this.disposers.push(
-      reaction(
-        () => this.market.pairId,
-        () => {
-          void this.kline.load();
-          this.order.onPairChanged();
-          this.positions.onPairChanged();
-        },
-      ),
-    );
-    this.kline.start();
-    this.positions.start();
-    void this.market.load();
   }
 
   /** MARK.{symbol}: the order preview and the open rows follow the mark. */
@@ -62,18 +38,21 @@ export class LeverPageStore {
     if (push.currency_match_id === this.market.pairId) this.order.onMark(push.price);
   }
 
-  /** The socket reconnected: refetch what pushes would have updated meanwhile. */
-  onReconnected(): void {
-    this.market.onReconnected();
-    void this.kline.refresh();
+  protected onPairChanged(): void {
+    this.order.onPairChanged();
+    this.positions.onPairChanged();
+  }
+
+  protected startOwn(): void {
+    this.positions.start();
+  }
+
+  protected reconnectOwn(): void {
     void this.order.loadDeal({ quiet: true });
     this.positions.onReconnected();
   }
 
-  dispose(): void {
-    this.disposers.splice(0).forEach((dispose) => dispose());
-    this.market.dispose();
-    this.kline.dispose();
+  protected disposeOwn(): void {
     this.order.dispose();
     this.positions.dispose();
   }

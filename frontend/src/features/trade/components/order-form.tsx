@@ -7,6 +7,7 @@ import { type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
+import { UnitField } from '@/components/market/unit-field';
 import { EMPTY, truncate } from '@/lib/format';
 
 import { SLIDER_STEP, SLIDER_STOPS } from '../lib/money';
@@ -69,18 +70,13 @@ const SideForm = observer(function SideForm({ way }: { way: Way }) {
         )}
         <span className="tp-unit">{quote}</span>
       </label>
-      <label className="tp-field">
-        <span className="tp-field-label">{t('form.amount')}</span>
-        <input
-          className="tp-input num"
-          inputMode="decimal"
-          autoComplete="off"
-          value={form.amount}
-          onChange={(e) => trade.setAmount(way, e.target.value)}
-          data-testid={`${side}-amount`}
-        />
-        <span className="tp-unit">{base}</span>
-      </label>
+      <UnitField
+        label={t('form.amount')}
+        unit={base}
+        value={form.amount}
+        onChange={(text) => trade.setAmount(way, text)}
+        testId={`${side}-amount`}
+      />
       <div className="tp-slider">
         <input
           type="range"
