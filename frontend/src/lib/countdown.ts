@@ -30,3 +30,41 @@ export function createCountdown(onTick: (secondsLeft: number) => void): Countdow
     stop,
   };
 }
+
+/** Whole seconds left until `deadline` (ms) at `now`, rounded up and never below 0 (1.2 s left shows 2). */
+export function secondsUntil(deadline: number, now: number): number {
+  return Math.max(0, Math.ceil((deadline - now) / 1000));
+}
+
+/** Seconds as a clock: 27 → `0:27`, 299 → `4:59`, 3600 → `60:00`. */
+export function formatClock(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+export interface Ticker {
+  /** Start calling `onTick` every interval (idempotent). */
+  start(): void;
+  stop(): void;
+  readonly running: boolean;
+}
+
+/**
+ * A repeating one-second clock for countdowns that end at their own deadlines (many rows share one
+ * ticker and each works out its seconds with `secondsUntil`), independent of React for fake timers.
+ */
+export function createTicker(onTick: () => void, intervalMs = 1000): Ticker {
+  let timer: ReturnType<typeof setInterval> | null = null;
+  return {
+    start() {
+      if (timer === null) timer = setInterval(onTick, intervalMs);
+    },
+    stop() {
+      if (timer !== null) clearInterval(timer);
+      timer = null;
+    },
+    get running() {
+      return timer !== null;
+    },
+  };
+}

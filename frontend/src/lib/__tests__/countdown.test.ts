@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { CODE_RESEND_SECONDS, createCountdown } from '../countdown';
+import { CODE_RESEND_SECONDS, createCountdown, createTicker, formatClock, secondsUntil } from '../countdown';
 import { loginPath, safeRedirect } from '../navigation';
 
 afterEach(() => {
@@ -47,5 +47,36 @@ describe('login navigation', () => {
     expect(safeRedirect('https://evil.example')).toBe('/home');
     expect(safeRedirect('//evil.example')).toBe('/home');
     expect(safeRedirect('/\\evil.example')).toBe('/home');
+  });
+});
+
+describe('deadline countdowns', () => {
+  it('rounds the seconds left up and stops at 0', () => {
+    expect(secondsUntil(10_000, 0)).toBe(10);
+    expect(secondsUntil(10_000, 8_800)).toBe(2);
+    expect(secondsUntil(10_000, 10_000)).toBe(0);
+    expect(secondsUntil(10_000, 12_000)).toBe(0);
+  });
+
+  it('shows seconds as a clock', () => {
+    expect(formatClock(27)).toBe('0:27');
+    expect(formatClock(299)).toBe('4:59');
+    expect(formatClock(0)).toBe('0:00');
+    expect(formatClock(-3)).toBe('0:00');
+  });
+
+  it('ticks once a second while running, once however often it is started', () => {
+    vi.useFakeTimers();
+    const onTick = vi.fn();
+    const ticker = createTicker(onTick);
+    ticker.start();
+    ticker.start();
+    expect(ticker.running).toBe(true);
+    vi.advanceTimersByTime(3000);
+    expect(onTick).toHaveBeenCalledTimes(3);
+    ticker.stop();
+    expect(ticker.running).toBe(false);
+    vi.advanceTimersByTime(3000);
+    expect(onTick).toHaveBeenCalledTimes(3);
   });
 });
