@@ -72,7 +72,7 @@ const routes: RouteObject[] = [
       soon(paths.listingInfo, 'pages.listingInfo'),
       loginOnly([
         { path: paths.lever, ...page(() => import('@/features/lever/lever-page')) },
-        soon(paths.second, 'nav.second'),
+        { path: paths.second, ...page(() => import('@/features/second/second-page')) },
         soon(paths.miningOrder, 'pages.miningOrder'),
         soon(paths.listingOrder, 'pages.listingOrder'),
         {

@@ -4,6 +4,7 @@ import type assetsEn from './assets/en.json';
 import type en from './en.json';
 import type leverEn from './lever/en.json';
 import type personalEn from './personal/en.json';
+import type secondEn from './second/en.json';
 import type tradeEn from './trade/en.json';
 
 // Makes t('some.key') type-checked against en.json.
@@ -16,6 +17,7 @@ declare module 'i18next' {
       assets: typeof assetsEn;
       personal: typeof personalEn;
       lever: typeof leverEn;
+      second: typeof secondEn;
     };
   }
 }

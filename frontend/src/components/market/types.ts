@@ -23,6 +23,8 @@ export interface Pair {
   open_change: number;
   /** 1: offers leveraged contracts. */
   open_lever?: number;
+  /** 1: offers second contracts (with a USDT quote only, spec trading §5). */
+  open_microtrade?: number;
   price_decimals?: number;
   qty_decimals?: number;
   /** The lever spread, in percent of the price. */

@@ -21,6 +21,11 @@ import leverGm from '../lever/gm.json';
 import leverHk from '../lever/hk.json';
 import leverJp from '../lever/jp.json';
 import { LANGUAGES } from '../languages';
+import secondEn from '../second/en.json';
+import secondFr from '../second/fr.json';
+import secondGm from '../second/gm.json';
+import secondHk from '../second/hk.json';
+import secondJp from '../second/jp.json';
 import tradeEn from '../trade/en.json';
 import tradeFr from '../trade/fr.json';
 import tradeGm from '../trade/gm.json';
@@ -42,6 +47,7 @@ const namespaces: Record<string, Record<string, unknown>> = {
   assets: { en: assetsEn, hk: assetsHk, jp: assetsJp, gm: assetsGm, fr: assetsFr },
   personal: { en: personalEn, hk: personalHk, jp: personalJp, gm: personalGm, fr: personalFr },
   lever: { en: leverEn, hk: leverHk, jp: leverJp, gm: leverGm, fr: leverFr },
+  second: { en: secondEn, hk: secondHk, jp: secondJp, gm: secondGm, fr: secondFr },
 };
 
 describe.each(Object.entries(namespaces))('translation files of namespace %s', (_ns, locales) => {
