@@ -28,6 +28,12 @@ export const ROUTE_ACCOUNT: Record<string, AccountCode> = {
   [paths.assets.financialAccount]: 'financial_account',
 };
 
+/** What an account's lock is: the lever account's, its positions' margins; the micro account's, open contracts' stakes. */
+const LOCK_LABEL: Record<string, 'accounts.marginInUse' | 'accounts.stakesHeld'> = {
+  lever_account: 'accounts.marginInUse',
+  micro_account: 'accounts.stakesHeld',
+};
+
 export default observer(function AccountPage() {
   const { t } = useTranslation('assets');
   const { pathname } = useLocation();
@@ -49,6 +55,11 @@ export default observer(function AccountPage() {
             {code === 'lever_account' && (
               <Link className="link-accent" to={paths.lever} data-testid="lever-link">
                 {t('accounts.goLever')}
+              </Link>
+            )}
+            {code === 'micro_account' && (
+              <Link className="link-accent" to={paths.second} data-testid="second-link">
+                {t('accounts.goSecond')}
               </Link>
             )}
             <Link className="link-accent" to={`${paths.assets.dealRecords}?types=${code}`} data-testid="records-link">
@@ -88,8 +99,7 @@ const AccountTable = observer(function AccountTable({
           <tr>
             <th>{t('accounts.currency')}</th>
             <th className="num">{t('accounts.available')}</th>
-            {/* The lever account's lock is what its positions and entrustments hold. */}
-            <th className="num">{t(group.account_code === 'lever_account' ? 'accounts.marginInUse' : 'accounts.locked')}</th>
+            <th className="num">{t(LOCK_LABEL[group.account_code] ?? 'accounts.locked')}</th>
             <th className="num hide-sm">{t('accounts.usd')}</th>
             <th className="num">{t('accounts.actions')}</th>
           </tr>
