@@ -8,22 +8,23 @@ import ipaddress
 import logging
 import signal
 import threading
-from collections.abc import Awaitable, Callable
 from decimal import Decimal, InvalidOperation
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
 
 from config.settings import get_settings
 from serve.commands.cluster import AddressOption, named_actor, on_cluster
+from serve.commands.database import db_run
 from serve.commands.maker import maker_app
+from serve.commands.micro import micro_app
 from serve.commands.scheduler import scheduler_app
 
-T = TypeVar("T")
 NODE_CHECK_S = 30.0  # how often `exchange up` gives a node that joined the cluster its push fanout
 app = typer.Typer(help="Operate the exchange.", no_args_is_help=True, add_completion=False)
 app.add_typer(maker_app, name="maker")
 app.add_typer(scheduler_app, name="scheduler")
+app.add_typer(micro_app, name="micro")
 
 
 def is_loopback(host: str) -> bool:
@@ -194,20 +195,6 @@ withdrawal_app = typer.Typer(help="Decide a withdrawal request.", no_args_is_hel
 app.add_typer(withdrawal_app, name="withdrawal")
 
 
-def _db_run(work: Callable[[], Awaitable[T]]) -> T:
-    """Run ``work`` with the ORM open on the configured database."""
-    from store.db import close_db, init_db
-
-    async def run() -> T:
-        await init_db(get_settings())
-        try:
-            return await work()
-        finally:
-            await close_db()
-
-    return asyncio.run(run())
-
-
 @app.command()
 def withdrawals(
     status: Annotated[str, typer.Option(help="pending, completed, rejected or all")] = "pending",
@@ -225,7 +212,7 @@ def withdrawals(
         query = Withdrawal.all() if status == "all" else Withdrawal.filter(status=states[status])
         return await query.order_by("id").prefetch_related("user", "currency", "currency_protocol")
 
-    found = _db_run(rows)
+    found = db_run(rows)
     for w in found:
         chain = w.currency_protocol.chain_protocol if w.currency_protocol else "-"
         memo = f" memo {w.memo}" if w.memo else ""
@@ -243,7 +230,7 @@ def _decide(withdrawal_id: int, approve: bool) -> None:
     from store.money import money
 
     try:
-        row = _db_run(lambda: store_withdrawals.decide(withdrawal_id, approve=approve))
+        row = db_run(lambda: store_withdrawals.decide(withdrawal_id, approve=approve))
     except (LookupError, DomainError) as exc:
         message = str(exc) if isinstance(exc, LookupError) else "this withdrawal has already been decided"
         typer.echo(f"error: {message}", err=True)
@@ -282,7 +269,7 @@ def real_name_list(
     async def rows() -> list[RealName]:
         return await RealName.filter(review_status__in=states[status]).order_by("id").prefetch_related("user")
 
-    found = _db_run(rows)
+    found = db_run(rows)
     for r in found:
         typer.echo(
             f"{r.user_id}\t{r.user.email or r.user.mobile}\t{r.name}\t{r.card_id}"
@@ -301,7 +288,7 @@ def _review(user_id: int, approve: bool, reason: str) -> None:
             review_status=target, reject_reason="" if approve else reason
         )
 
-    if not _db_run(decide):
+    if not db_run(decide):
         typer.echo(f"error: user {user_id} has no submission under review", err=True)
         raise typer.Exit(1)
     typer.echo(f"user {user_id}: real name {'approved' if approve else 'rejected (they may submit again)'}")
@@ -332,7 +319,7 @@ def feedback(limit: Annotated[int, typer.Option(min=1, max=1000, help="how many,
     async def rows() -> list[Feedback]:
         return await Feedback.all().order_by("-id").limit(limit).prefetch_related("user")
 
-    found = _db_run(rows)
+    found = db_run(rows)
     for f in found:
         text = " ".join(f.content.split())
         typer.echo(f"{f.id}\t{f.created_at:%Y-%m-%d %H:%M}\t{f.user.email or f.user.mobile}\t{text}")
