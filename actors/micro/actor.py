@@ -34,7 +34,7 @@ from actors.micro import settle as rule
 from actors.micro.tape import Tape
 from actors.push import channels
 from actors.runtime import DbActor
-from store import ledger, micro, ticks
+from store import ledger, marks, micro, ticks
 from store.cache import connect_redis, redis_db
 from store.errors import DomainError, ErrorCode
 from store.models import Account, AccountType, Currency, MicroOrder, MicroStatus
@@ -131,6 +131,9 @@ class MicroTimer(DbActor):
         currency = self._currencies.get(currency_id)
         if currency is None:
             raise DomainError(ErrorCode.MICRO_CURRENCY_INVALID)
+        mark = (await marks.read(self._redis, [pair.symbol])).get(pair.symbol)
+        if mark is None or not mark.fresh(micro.now_ms(), self._settings.mark_stale_seconds):
+            raise DomainError(ErrorCode.PRICE_STALE)  # the pair is down or has no price: nothing to settle on
         number = Decimal(order["number"])
         self._check_stake(currency, number, int(order["lx"]))
         row = MicroOrder(id=order_id, user_id=uid, currency_match_id=pair.id, currency_id=currency.id,
@@ -142,10 +145,18 @@ class MicroTimer(DbActor):
         try:
             if exposure.worst() > pair.max_exposure / self._shards:
                 raise DomainError(ErrorCode.MICRO_EXPOSURE)
-            await ledger.apply(micro.stake_change(row), also=self._stake_writer(row, currency))
+            applied = await ledger.apply(micro.stake_change(row), also=self._stake_writer(row, currency))
         except BaseException:
             exposure.add(row, -1)
             raise
+        if not applied:  # the same submit again (its caller lost the answer): the contract as stored
+            exposure.add(row, -1)
+            row = await MicroOrder.get(id=row.id)
+            if row.status != MicroStatus.OPEN or row.id in self._open:
+                return self._public(row, None)
+            self._exposure[(pair.id, row.seconds, currency.id)].add(row, 1)
+        if pair.id not in self._tapes:  # a pair offered since the shard loaded: its log from now on
+            await self._start_tape(pair.id, row.accepted_ms)
         self._open[row.id] = row
         self._schedule(row)
         return self._public(row, None)
@@ -229,18 +240,24 @@ class MicroTimer(DbActor):
         for row in self._open.values():
             pair_id = row.currency_match_id  # type: ignore[attr-defined]
             oldest[pair_id] = min(oldest.get(pair_id, row.accepted_ms), row.accepted_ms)
+        self._tapes = {}
         for pair_id in {*self._pairs, *oldest}:
-            async with self._tape_locks[pair_id]:
-                tape = self._tapes.setdefault(pair_id, Tape())
-                if pair_id in oldest:
-                    anchor = await ticks.tick_at(pair_id, oldest[pair_id])
-                    tape.reset(anchor.seq - 1 if anchor else 0)
-                else:
-                    last = await ticks.last_tick(pair_id)
-                    tape.reset(last.seq if last else 0)
-                await self._read_log(pair_id, tape, None)
+            await self._start_tape(pair_id, oldest.get(pair_id))
         for row in self._open.values():
             self._schedule(row)
+
+    async def _start_tape(self, pair_id: int, since_ms: int | None) -> None:
+        """The pair's tape from the tick in force at ``since_ms`` (None: from its last tick), read up
+        to the log's end."""
+        async with self._tape_locks[pair_id]:
+            tape = self._tapes.setdefault(pair_id, Tape())
+            if since_ms is not None:
+                anchor = await ticks.tick_at(pair_id, since_ms)
+                tape.reset(anchor.seq - 1 if anchor else 0)
+            else:
+                last = await ticks.last_tick(pair_id)
+                tape.reset(last.seq if last else 0)
+            await self._read_log(pair_id, tape, None)
 
     async def _read_log(self, pair_id: int, tape: Tape, upto_seq: int | None) -> None:
         """Append the log's ticks after the tape's last (up to ``upto_seq``, or all). Under its lock."""
@@ -254,23 +271,24 @@ class MicroTimer(DbActor):
     # -- the tick feed ---------------------------------------------------------------------------------
 
     async def _listen(self) -> None:
-        """Every offered pair's MARK channel onto its tape (a gap is read from the log)."""
+        """Every offered pair's MARK channel onto its tape (a gap is read from the log); subscribed
+        again when the offered pairs change."""
         await self._loaded.wait()
         while True:
             try:
                 pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
                 by_symbol = {p.symbol: p.id for p in self._pairs.values()}
                 await pubsub.subscribe(*(channels.public_topic(f"MARK.{s}") for s in by_symbol))
-                async for message in pubsub.listen():
-                    if message.get("type") != "message":
+                while by_symbol.keys() == {p.symbol for p in self._pairs.values()}:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if message is None or message.get("type") != "message":
                         continue
                     tick = json.loads(message["data"])
                     pair_id = by_symbol.get(tick.get("symbol", ""))
                     if pair_id is not None:
-                        view = rule.TickView(
-                            int(tick["id"]), int(tick["seq"]), int(tick["time"]), Decimal(tick["price"])
-                        )
-                        await self._on_tick(pair_id, view)
+                        seq, time_ms, price = int(tick["seq"]), int(tick["time"]), Decimal(tick["price"])
+                        await self._on_tick(pair_id, rule.TickView(int(tick["id"]), seq, time_ms, price))
+                await pubsub.aclose()
             except Exception:
                 log.warning("micro timer %d: mark feed lost; subscribing again", self._index, exc_info=True)
                 await asyncio.sleep(1)

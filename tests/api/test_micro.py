@@ -43,6 +43,8 @@ async def ltc(api: httpx.Client, db: None) -> AsyncIterator[tuple[Member, Member
     seller, buyer = member(api), member(api)
     await fund(seller, "LTC", "100000")
     await fund(buyer, "USDT", "100000000")
+    mark = live_mark(api, LTC_USDT)
+    await asyncio.to_thread(mark_to, api, seller, buyer, LTC_USDT, Decimal(mark["price"] if mark else 85))
     try:
         yield seller, buyer
     finally:

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
+from ray.exceptions import RayActorError
 
 from actors.micro import settle as rule
 from actors.pair.marks import Tick, verify
@@ -151,7 +152,11 @@ async def submit(body: SubmitIn, uid: CurrentUid, request: Request, lang: Lang) 
     order_id = await engine.micro_ids.next()
     order = {"match_id": body.match_id, "currency_id": currency.id, "type": body.type, "lx": body.lx,
              "seconds": body.seconds, "number": str(number)}  # fmt: skip
-    placed = await engine.micro(order_id).submit.remote(uid, order_id, order)
+    try:
+        placed = await engine.micro(order_id).submit.remote(uid, order_id, order)
+    except RayActorError:  # a shard replaced since this replica last called it: the same submit, once more
+        engine.forget_handles()  # (idempotent by the contract's id: a stake already held is not held again)
+        placed = await engine.micro(order_id).submit.remote(uid, order_id, order)
     return envelope(_named(placed, lang), translate(PLACED, lang))
 
 
