@@ -84,8 +84,8 @@ def _trade(trade_id: int, uid: int) -> Trade:
 
 async def legacy_rows() -> None:
     """What an earlier build wrote: journal, orders, trades and fees; no pending-work rows."""
-    await Currency.create(id=1, code="USDT", name="Tether USD")
-    await Currency.create(id=2, code="BTC", name="Bitcoin")
+    await _insert_as_of_legacy(Currency(id=1, code="USDT", name="Tether USD"))
+    await _insert_as_of_legacy(Currency(id=2, code="BTC", name="Bitcoin"))
     await _insert_as_of_legacy(CurrencyMatch(id=1, base_currency_id=2, quote_currency_id=1))
     uid = (await User.create(email="legacy@example.com", password_hash="x", invite_code="LEGACY")).id
     orphan = _log(uid, "o101:freeze", "freeze", "10.5")
