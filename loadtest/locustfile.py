@@ -1,4 +1,5 @@
-"""The exchange's population under load: visitors, traders, lever traders and websocket subscribers.
+"""The exchange's population under load: visitors, traders, lever traders, second-contract traders and
+websocket subscribers.
 
 Run against an instance in development mode (``make run``); every user creates and funds its own
 account (dev outbox codes, ``POST /api/dev/credit``), so the scenario needs nothing prepared:
@@ -9,79 +10,30 @@ account (dev outbox codes, ``POST /api/dev/credit``), so the scenario needs noth
 Request types in the report: ``GET``/``POST`` per API route, and ``WS`` for push: ``GLOBAL_TX
 delivery`` is the time from a trade's commit to its arrival at a subscriber, ``MARKET_DEPTH seq``
 counts depth messages and fails on a sequence gap, ``MARK delivery`` is the time from a mark tick to
-its arrival (a tick is written at most every 100 ms, so this includes up to that wait). Settings
-(environment): ``LOAD_PAIRS`` (pair ids, default ``1,2,3``), ``LOAD_WS_URL`` (default: the address the
-server announces at ``default/push_address``).
+its arrival (a tick is written at most every 100 ms, so this includes up to that wait),
+``MICRO_CLOSED delivery`` the time from a second contract's end to its owner's push; ``CHECK proof
+verdict`` fails when a contract's proof disagrees with its record. Settings (environment):
+``LOAD_PAIRS`` (pair ids, default ``1,2,3``), ``LOAD_WS_URL`` (default: the address the server
+announces at ``default/push_address``). What the users share is in ``common.py``; the second-contract
+traders in ``micro.py``.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
-import os
 import random
 import time
-import uuid
 from decimal import Decimal
 from typing import Any
 
-import gevent
-import websocket
-from locust import FastHttpUser, User, between, events, task
-from locust.env import Environment
+from common import PAIRS, ApiUser, PushSocket, matches, min_notional, symbols
+from locust import User, between, events, task
 from locust.exception import StopUser
+from micro import MicroTrader
 
-PAIRS = [int(p) for p in os.environ.get("LOAD_PAIRS", "1,2,3").split(",") if p.strip()]
-PASSWORD = "Load12345"
+__all__ = ["Visitor", "Trader", "LeverTrader", "MicroTrader", "Subscriber"]
+
 SEQ_RESTART = 100  # a depth seq this far below the newest seen starts a new sequence
-_ids = itertools.count()
-
-
-def _fail(name: str, answer: Any) -> None:
-    raise RuntimeError(f"{name}: {answer.status_code} {answer.text[:200]}")
-
-
-class ApiUser(FastHttpUser):
-    """Calls ``/api/`` and checks the envelope: anything but code 1 is a failure."""
-
-    abstract = True
-    token = ""
-
-    def api(self, method: str, path: str, name: str | None = None, expected: tuple[int, ...] = (), **kw: Any) -> Any:
-        """``data`` of a code-1 answer; None otherwise. ``expected``: HTTP statuses of business answers
-        that are a normal outcome of this call under load (counted as successes, answer None)."""
-        headers = {"Authorization": self.token} if self.token else {}
-        with self.client.request(method, f"/api/{path}", name=name or path, headers=headers,
-                                 catch_response=True, **kw) as answer:  # fmt: skip
-            try:
-                body = answer.json()
-            except ValueError:
-                answer.failure(f"not JSON: {answer.status_code}")
-                return None
-            if answer.status_code in expected:
-                answer.success()
-                return None
-            if body.get("code") != 1:
-                answer.failure(f"code {body.get('code')}: {body.get('msg')}")
-                return None
-            return body["data"]
-
-    def sign_up(self, funds: dict[str, str]) -> str:
-        """Register a fresh e-mail account, log in, and credit ``funds``; answers the e-mail."""
-        email = f"load-{uuid.uuid4().hex[:12]}-{next(_ids)}@example.com"
-        self.api("POST", "notify/send_email", json={"to": email, "type": 1})
-        sent = self.api("GET", f"dev/outbox?to={email}", name="dev/outbox") or []
-        if not sent:
-            raise RuntimeError("no code in the dev outbox: is the instance in development mode?")
-        self.api("POST", "user/register", json={"type": "email", "account": email, "password": PASSWORD,
-                                                "re_password": PASSWORD, "sms_code": sent[0]["code"]})  # fmt: skip
-        data = self.api("POST", "user/login", json={"account": email, "password": PASSWORD})
-        if not data:
-            raise RuntimeError(f"could not log in {email}")
-        self.token = data["token"]
-        for currency, amount in funds.items():
-            self.api("POST", "dev/credit", json={"currency": currency, "amount": amount})
-        return email
 
 
 class Visitor(ApiUser):
@@ -151,7 +103,7 @@ class Trader(ApiUser):
         factor = (1 + offset) if (way == "tx_in") == crosses else (1 - offset)
         price = (mid * factor).quantize(Decimal("0.0001"))
         # Worth at least twice the pair's minimum order value (min_notional), whatever the price.
-        least = _min_notional(self.environment).get(pair, Decimal(1)) * 2 / price
+        least = min_notional(self.environment).get(pair, Decimal(1)) * 2 / price
         number = max(Decimal(random.uniform(0.001, 0.05)), least).quantize(Decimal("0.000001"), "ROUND_UP")
         self.api("POST", f"{way}/add", json={"currency_match_id": pair, "price": str(price), "number": str(number)})
 
@@ -188,7 +140,7 @@ class LeverTrader(ApiUser):
     MAX_OPEN = 6  # beyond this, it closes before it opens again
 
     def on_start(self) -> None:
-        self.pairs = [m for m in _matches(self.environment) if m["id"] in PAIRS and int(m.get("open_lever", 0))]
+        self.pairs = [m for m in matches(self.environment) if m["id"] in PAIRS and int(m.get("open_lever", 0))]
         if not self.pairs:
             raise StopUser  # no pair of LOAD_PAIRS offers leverage
         self.sign_up({"USDT": "100000"})
@@ -272,51 +224,34 @@ class LeverTrader(ApiUser):
         self._panel(pair, fresh=True)
 
 
-class Subscriber(User):
+class Subscriber(User, PushSocket):
     """A websocket client: depth, trades and candles of one pair; reports delivery as ``WS``."""
 
     weight = 2
     wait_time = between(4, 6)
 
     def on_start(self) -> None:
-        self.symbol = ""
         self.seq: int | None = None
-        self.ws = websocket.create_connection(_push_url(self.environment), timeout=10)
-        pair = random.choice(PAIRS)
-        self.symbol = _symbols(self.environment).get(pair, "BTC/USDT")
-        for channel in (f"MARKET_DEPTH.{self.symbol}", f"GLOBAL_TX.{self.symbol}", f"KLINE.{self.symbol}",
-                        f"MARK.{self.symbol}"):  # fmt: skip
-            self.ws.send(json.dumps({"type": "sub", "params": channel}))
-        self.reader = gevent.spawn(self._read)
+        self.symbol = symbols(self.environment).get(random.choice(PAIRS), "BTC/USDT")
+        self.open_push([f"MARKET_DEPTH.{self.symbol}", f"GLOBAL_TX.{self.symbol}", f"KLINE.{self.symbol}",
+                        f"MARK.{self.symbol}"])  # fmt: skip
 
     def on_stop(self) -> None:
-        self.reader.kill()
-        self.ws.close()
+        self.close_push()
 
     @task
     def ping(self) -> None:
-        self.ws.send(json.dumps({"type": "ping"}))
+        self.ping_push()
 
-    def _read(self) -> None:
-        while True:
-            try:
-                raw = self.ws.recv()
-            except websocket.WebSocketTimeoutException:
-                continue
-            except Exception as exc:  # the connection ended: one failure, then stop reading
-                self._report("connection", 0, exc)
-                return
-            self._on_message(raw)
-
-    def _on_message(self, raw: str) -> None:
+    def on_push(self, raw: str) -> None:
         message = json.loads(raw)
         kind = message.get("type")
         if kind == "global_tx":
             newest = max((c.get("time", 0) for c in message.get("completes", [])), default=0)
             if newest:
-                self._report("GLOBAL_TX delivery", max(0.0, time.time() * 1000 - newest), None, len(raw))
+                self.report("GLOBAL_TX delivery", max(0.0, time.time() * 1000 - newest), None, len(raw))
         elif kind == "mark":
-            self._report("MARK delivery", max(0.0, time.time() * 1000 - message.get("time", 0)), None, len(raw))
+            self.report("MARK delivery", max(0.0, time.time() * 1000 - message.get("time", 0)), None, len(raw))
         elif kind == "market_depth":
             seq = (message.get("depth") or {}).get("seq")
             gap = None
@@ -330,44 +265,7 @@ class Subscriber(User):
                     gap = RuntimeError(f"depth seq jumped from {self.seq} to {seq}")
             if isinstance(seq, int):
                 self.seq = seq if self.seq is None or seq <= self.seq - SEQ_RESTART else max(self.seq, seq)
-            self._report("MARKET_DEPTH seq", 0, gap, len(raw))
-
-    def _report(self, name: str, ms: float, exc: Exception | None, size: int = 0) -> None:
-        self.environment.events.request.fire(request_type="WS", name=name, response_time=ms,
-                                             response_length=size, exception=exc, context={})  # fmt: skip
-
-
-_cache: dict[str, Any] = {}
-
-
-def _push_url(environment: Environment) -> str:
-    if "push" not in _cache:
-        url = os.environ.get("LOAD_WS_URL")
-        if not url:
-            import urllib.request
-
-            with urllib.request.urlopen(f"{environment.host}/api/default/push_address", timeout=10) as answer:
-                url = json.load(answer)["data"]["url"]
-        _cache["push"] = url
-    return _cache["push"]
-
-
-def _matches(environment: Environment) -> list[dict[str, Any]]:
-    if "matches" not in _cache:
-        import urllib.request
-
-        with urllib.request.urlopen(f"{environment.host}/api/market/currency_matches", timeout=10) as answer:
-            groups = json.load(answer)["data"]
-        _cache["matches"] = [m for group in groups for m in group.get("matches", [])]
-    return _cache["matches"]
-
-
-def _symbols(environment: Environment) -> dict[int, str]:
-    return {m["id"]: m["symbol"] for m in _matches(environment) if "symbol" in m}
-
-
-def _min_notional(environment: Environment) -> dict[int, Decimal]:
-    return {m["id"]: Decimal(m["min_notional"]) for m in _matches(environment) if "min_notional" in m}
+            self.report("MARKET_DEPTH seq", 0, gap, len(raw))
 
 
 @events.init_command_line_parser.add_listener
