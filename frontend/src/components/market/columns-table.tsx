@@ -3,6 +3,7 @@
  * row per item. Test ids: the table's, each row's (with its data-* attributes) and `{cellPrefix}-{key}`
  * on each cell.
  */
+import { observer } from 'mobx-react-lite';
 import type { Key, ReactNode } from 'react';
 
 export interface TableColumn<T> {
@@ -15,7 +16,7 @@ export interface TableColumn<T> {
   cell: (row: T) => ReactNode;
 }
 
-export function ColumnsTable<T>({
+function Table<T>({
   testId,
   columns,
   rows,
@@ -59,3 +60,6 @@ export function ColumnsTable<T>({
     </div>
   );
 }
+
+/** An observer: cells read live values (marks, countdowns) that change without the rows changing. */
+export const ColumnsTable = observer(Table) as typeof Table;

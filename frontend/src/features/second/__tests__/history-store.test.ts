@@ -76,13 +76,34 @@ describe('HistoryStore', () => {
     expect(history.total).toBe(1);
   });
 
+  it('starts a placed order at its whole duration however long the clock stood still before', async () => {
+    const { history } = await setup([]);
+    await vi.advanceTimersByTimeAsync(7_000); // no row counted down meanwhile: the clock stood still
+    history.onPlaced(microOrder(1, { remain_milli_seconds: 30_000 }));
+    expect(history.secondsLeft(history.rows[0]!)).toBe(30);
+  });
+
   it('shows a placed order at the top of "in progress", counting down', async () => {
     const { history } = await setup();
-    history.onPlaced(microOrder(3, { open_price: null, remain_milli_seconds: 30_000 }));
+    history.onPlaced(microOrder(3, { remain_milli_seconds: 30_000 }));
     expect(history.rows.map((r) => r.id)).toEqual([3, 1, 2]);
     expect(history.total).toBe(3);
     await vi.advanceTimersByTimeAsync(2_000);
     expect(history.secondsLeft(history.rows[0]!)).toBe(28);
+  });
+
+  it('reads the list again while a row waits for its entry tick, then shows its open price and end', async () => {
+    const { api, history } = await setup([]);
+    const placed = microOrder(3, { open_price: null, entry_at: null, end_at: null, remain_milli_seconds: 30_000 });
+    history.onPlaced(placed);
+    api.lists.mockClear();
+    api.lists.mockResolvedValue(page([{ ...placed, open_price: '60000', remain_milli_seconds: 29_900 }]));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(api.lists).toHaveBeenCalledWith(1, 1, null, { quiet: true });
+    expect(history.rows[0]?.open_price).toBe('60000');
+    expect(history.secondsLeft(history.rows[0]!)).toBe(30);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(api.lists).toHaveBeenCalledTimes(1); // it has its entry: nothing more to wait for
   });
 
   it('adds a closed order at the top of the closed tab', async () => {

@@ -70,6 +70,8 @@ describe('SecondPageStore', () => {
     await store.proof.open(7);
     expect(api.proof).toHaveBeenCalledWith(7);
     expect(store.proof.check).toMatchObject({ chained: true, verified: true });
+    // The check's entry and exit are the proof's own ticks (the dialog finds them by identity).
+    expect(store.proof.proof?.ticks.indexOf(store.proof.check!.decision.exit!)).toBe(2);
     store.proof.close();
     expect(store.proof.orderId).toBeNull();
     expect(store.proof.proof).toBeNull();

@@ -76,7 +76,7 @@ export const HistoryPanel = observer(function HistoryPanel() {
       },
       { key: 'outcome', head: t('table.outcome'), cell: outcome },
       {
-        key: 'proof',
+        key: 'action',
         head: t('table.action'),
         cell: (o) => (
           <button type="button" className="tp-button ghost small" onClick={() => void proof.open(o.id)} data-testid="micro-proof">

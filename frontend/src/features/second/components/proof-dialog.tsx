@@ -62,6 +62,8 @@ function ProofBody({ proof, check }: { proof: SettledProof; check: ProofCheck })
         ? t('proof.chainOk')
         : t('proof.chainBroken', { id: check.broken?.tickId ?? '' });
   const claimed = t(`outcomes.${verdict.outcome}`);
+  // The ticks the contract ran over, entry and exit included (the log's next one only shows the end was passed).
+  const span = entry && exit ? proof.ticks.indexOf(exit) - proof.ticks.indexOf(entry) + 1 : 0;
 
   const facts: SummaryRow[] = [
     {
@@ -80,7 +82,7 @@ function ProofBody({ proof, check }: { proof: SettledProof; check: ProofCheck })
     { key: 'entry', label: t('proof.entry'), value: tick(entry) },
     { key: 'end', label: t('proof.end'), value: tickTime(end) },
     { key: 'exit', label: t('proof.exit'), value: tick(exit) },
-    { key: 'tick-count', label: t('proof.ticks'), value: t('proof.tickCount', { count: proof.ticks.length }) },
+    { key: 'tick-count', label: t('proof.ticks'), value: t('proof.tickCount', { count: span }) },
   ];
   const checks: [string, string, boolean | null, string][] = [
     ['chain', t('proof.chain'), check.chained, chain],

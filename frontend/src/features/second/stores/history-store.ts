@@ -4,8 +4,9 @@
  *
  * An open row counts down each second, locally, from the `remain_milli_seconds` it was answered
  * with (the server's clock decides; this one only displays it). The MICRO_CLOSED push closes it: the
- * row shows its outcome for a moment, then leaves for the closed tab. When the countdown has reached
- * 0 and no push came within a few seconds (a dropped socket), the list is read again.
+ * row shows its outcome for a moment, then leaves for the closed tab. The list is read again every
+ * few seconds while a row waits for its entry tick (its open price and end come with it), and when
+ * a countdown has reached 0 and no push came within a few seconds (a dropped socket).
  */
 import { makeAutoObservable, observable, runInAction } from 'mobx';
 
@@ -24,7 +25,7 @@ export const TAB_STATUS: Record<HistoryTab, ListStatus> = { open: STATUS.open, c
 
 /** A row closed by a push stays in "in progress" this long, showing its outcome (spec §4: "removed shortly after"). */
 export const CLOSED_ROW_LINGER_MS = 2_000;
-/** Past a countdown's end, a push is waited for this long before the list is read again. */
+/** Past a countdown's end, a push is waited for this long before the list is read again (and no more often than this). */
 export const PUSH_GRACE_MS = 3_000;
 /** Orders whose last pushed state is remembered, so a late list answer cannot reopen a closed one. */
 const SEEN_MEMORY = 500;
@@ -47,8 +48,8 @@ export class HistoryStore {
   private readonly clock: () => number;
   private readonly ticker: Ticker;
   private request = 0;
-  /** Local time of the last read caused by an overdue countdown. */
-  private overdueReadAt = 0;
+  /** Local time of the last read caused by a row waiting for its entry tick or its push. */
+  private staleReadAt = 0;
   private readonly seen = new Map<number, MicroOrder>();
   private readonly lingering = new Map<number, ReturnType<typeof setTimeout>>();
 
@@ -61,7 +62,7 @@ export class HistoryStore {
     this.ticker = createTicker(() => this.tick());
     makeAutoObservable<
       HistoryStore,
-      'api' | 'pairId' | 'clock' | 'ticker' | 'request' | 'overdueReadAt' | 'seen' | 'lingering'
+      'api' | 'pairId' | 'clock' | 'ticker' | 'request' | 'staleReadAt' | 'seen' | 'lingering'
     >(this, {
       deadlines: false,
       api: false,
@@ -69,7 +70,7 @@ export class HistoryStore {
       clock: false,
       ticker: false,
       request: false,
-      overdueReadAt: false,
+      staleReadAt: false,
       seen: false,
       lingering: false,
     });
@@ -201,8 +202,11 @@ export class HistoryStore {
     return !this.pairOnly || order.match_id === this.pairId();
   }
 
+  /** The row's countdown ends `remain_milli_seconds` from now (and the clock shown is now). */
   private setDeadline(order: MicroOrder): void {
-    if (order.status === STATUS.open) this.deadlines.set(order.id, this.clock() + Math.max(0, order.remain_milli_seconds));
+    if (order.status !== STATUS.open) return;
+    this.now = this.clock();
+    this.deadlines.set(order.id, this.now + Math.max(0, order.remain_milli_seconds));
   }
 
   private applyPage(data: MicroOrder[], total: number): void {
@@ -213,7 +217,6 @@ export class HistoryStore {
       return pushed && pushed.status > r.status ? pushed : r;
     });
     const shown = rows.filter((r) => r.status === status);
-    this.now = this.clock();
     this.deadlines.clear();
     for (const r of shown) this.setDeadline(r);
     this.rows = shown;
@@ -249,13 +252,15 @@ export class HistoryStore {
 
   private tick(): void {
     this.now = this.clock();
-    const overdue = this.rows.some((r) => {
+    const stale = this.rows.some((r) => {
+      if (r.status !== STATUS.open) return false;
+      // Still waiting for its entry tick (its end is not known yet), or ended with no push.
       const deadline = this.deadlines.get(r.id);
-      return r.status === STATUS.open && deadline !== undefined && this.now >= deadline + PUSH_GRACE_MS;
+      return r.open_price === null || (deadline !== undefined && this.now >= deadline + PUSH_GRACE_MS);
     });
-    // No push came for a countdown that ended a while ago: read the list again (not more often than the grace).
-    if (overdue && this.now - this.overdueReadAt >= PUSH_GRACE_MS) {
-      this.overdueReadAt = this.now;
+    // Read the list again, not more often than the grace.
+    if (stale && this.now - this.staleReadAt >= PUSH_GRACE_MS) {
+      this.staleReadAt = this.now;
       void this.load({ quiet: true });
     }
   }

@@ -3,7 +3,7 @@
  * the browser (lib/proof.ts: the hash chain with Web Crypto, the entry and exit ticks, the outcome
  * and the money), so the player need not take the server's word for the verdict.
  */
-import { makeAutoObservable, runInAction } from 'mobx';
+import { makeAutoObservable, observableRef, runInAction } from 'mobx';
 
 import { isApiError } from '@/lib/api-client';
 
@@ -29,7 +29,15 @@ export class ProofStore {
   constructor(api: SecondApi, digest: Digest | null = webDigest()) {
     this.api = api;
     this.digest = digest;
-    makeAutoObservable<ProofStore, 'api' | 'digest' | 'request'>(this, { api: false, digest: false, request: false });
+    // The proof and its check are kept as they are (not deep-observable copies): the check's entry and
+    // exit are the proof's own tick objects, which the dialog finds again by identity.
+    makeAutoObservable<ProofStore, 'api' | 'digest' | 'request'>(this, {
+      proof: observableRef,
+      check: observableRef,
+      api: false,
+      digest: false,
+      request: false,
+    });
   }
 
   async open(orderId: number): Promise<void> {
