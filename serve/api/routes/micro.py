@@ -50,7 +50,7 @@ class MicroBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
-class SubmitIn(MicroBody):
+class MicroSubmitIn(MicroBody):
     match_id: int = Field(ge=1, le=INT_MAX)
     currency_id: int = Field(ge=1, le=INT_MAX)
     type: int = Field(ge=rule.UP, le=rule.DOWN, description="1 up, 2 down")
@@ -140,7 +140,7 @@ async def seconds(match_id: MatchFilter = 0) -> Any:
 
 
 @router.post("/submit")
-async def submit(body: SubmitIn, uid: CurrentUid, request: Request, lang: Lang) -> Any:
+async def submit(body: MicroSubmitIn, uid: CurrentUid, request: Request, lang: Lang) -> Any:
     """Stake ``number`` on the pair's mark going up (type 1) or down (2) over ``seconds``. Answers the
     contract; its entry is the first tick after ``accepted_at``."""
     currency = await Currency.get_or_none(id=body.currency_id)
