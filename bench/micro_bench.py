@@ -15,8 +15,13 @@ spread over 60 s, all open at once); a single one spreads the ends over the subm
 Measured, for every contract (``microtrade/lists`` of each user once all have ended):
 
 - settlement lag: ``settled_at - end_at`` (the row's stamp, taken as the settling pass starts its
-  commit), and the shards' own figure (``MicroTimer.status()``: commit done - end, since
-  ``reset_stats()`` at the start; a killed shard forgets its figures);
+  commit), split by whether submissions were still running, and the shards' own figure
+  (``MicroTimer.status()``: commit done - end, since ``reset_stats()`` at the start; a killed shard
+  forgets its figures);
+- where the time goes: the pairs' ``tick_fence`` round trip (sampled twice a second), arrival -
+  ``settled_at`` (the commit and the push), and the settling passes rebuilt from the rows (the
+  contracts of a pass share one ``settled_at``): their sizes and, under a backlog, the time one
+  contract adds to a pass;
 - MICRO_CLOSED delivery: arrival at the owner's socket - ``end_at`` (this machine's clock);
 - exactly once: every contract closed, one ``micro_settle`` journal row and at most one house row per
   kind each (read from the database with ``store``), no push twice, and each user's micro balance is
@@ -42,6 +47,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import sys
 import time
 import uuid
@@ -204,14 +210,21 @@ async def sample_fences(symbols: list[str], run: Run) -> None:
         await asyncio.sleep(0.5)
 
 
-async def wait_healthy(shards: list[Any], index: int, since: float) -> float:
-    """Seconds from ``since`` until the restarted shard answers healthy."""
-    while True:
-        with contextlib.suppress(Exception):
-            status = await asyncio.to_thread(shard_status, [shards[index]])
-            if status[0]["healthy"]:
+async def wait_restarted(shard: Any, settled_before: int, since: float) -> float:
+    """Seconds from ``since`` until the shard answers as a new actor (its count of settled contracts
+    starts again, or it is loading) that is healthy; NaN if not within two minutes."""
+    restarted = False
+    while time.monotonic() - since < 120:
+        try:
+            status = (await asyncio.to_thread(shard_status, [shard]))[0]
+        except Exception:  # dead, not restarted yet
+            restarted = True
+        else:
+            restarted = restarted or status["settled"] < settled_before or not status["healthy"]
+            if restarted and status["healthy"]:
                 return time.monotonic() - since
         await asyncio.sleep(0.1)
+    return float("nan")
 
 
 # -- the run ---------------------------------------------------------------------------------------------
@@ -302,11 +315,11 @@ async def wait_closed(api: httpx.AsyncClient, users: list[User], run: Run, grace
 
 async def kill_midway(shards: list[Any], index: int, run: Run, at_ms: float) -> None:
     await asyncio.sleep(max(0.0, at_ms / 1000 - time.time()))
-    opened = (await asyncio.to_thread(shard_status, [shards[index]]))[0]["open"]
+    before = (await asyncio.to_thread(shard_status, [shards[index]]))[0]
     began = time.monotonic()
     await asyncio.to_thread(kill, shards[index])
-    back = await wait_healthy(shards, index, began)
-    run.killed = f"micro:{index} killed with {opened} open contracts; healthy again after {back:.1f} s"
+    back = await wait_restarted(shards[index], before["settled"], began)
+    run.killed = f"micro:{index} killed with {before['open']} open contracts; healthy again after {back:.1f} s"
     print(f"  {run.killed}")
 
 
@@ -364,6 +377,27 @@ def spread(run: Run) -> str:
             f"busiest second {busiest} ends")  # fmt: skip
 
 
+def passes(rows: list[dict[str, Any]], shards: int) -> None:
+    """The settling passes, rebuilt from the rows: a pass stamps one ``settled_at`` on all it settles,
+    so per shard the rows sharing one are a pass. When the next pass holds contracts that had already
+    ended as this one began (a backlog), the time between the two is this pass's work (its commit,
+    then the next fence): that over its size is what one contract costs."""
+    for index in range(shards):
+        mine = [r for r in rows if r["id"] % shards == index and r["settled_at"]]
+        sizes: Counter[int] = Counter(r["settled_at"] for r in mine)
+        first_end: dict[int, int] = {}
+        for r in mine:
+            first_end[r["settled_at"]] = min(first_end.get(r["settled_at"], end_of(r)), end_of(r))
+        times = sorted(sizes)
+        if not times:
+            continue
+        gaps = sorted(b - a for a, b in zip(times, times[1:], strict=False))
+        busy = sorted((b - a) / sizes[a] for a, b in zip(times, times[1:], strict=False) if first_end[b] < a)
+        print(f"  micro:{index} {len(times)} passes, contracts a pass p50 {pct(sorted(sizes.values()), 50):.0f} "
+              f"max {max(sizes.values())}; to the next pass p50 {pct(gaps, 50):.0f} ms max {max(gaps, default=0)} "
+              f"ms; backlogged: {len(busy)} passes, {pct(busy, 50):.1f} ms a contract (p50)")  # fmt: skip
+
+
 async def report(api: httpx.AsyncClient, args: argparse.Namespace, users: list[User], run: Run,
                  rows: dict[int, dict[str, Any]], shards: list[Any]) -> None:  # fmt: skip
     ours = [rows[i] for i in run.accepted if i in rows]
@@ -378,6 +412,7 @@ async def report(api: httpx.AsyncClient, args: argparse.Namespace, users: list[U
     late = [x for x in lags if x > LATE_MS]
     print(f"  settled more than {LATE_MS / 1000:.0f} s after the end: {len(late)}")
     print(f"  tick_fence round trip (sampled all along)   {figures(run.fence_ms)}")
+    passes(ours, len(shards))
     for status in await asyncio.to_thread(shard_status, shards):
         print(f"  micro:{status['index']} durable - end (status)    p50 {status['lag_p50_ms']} ms   "
               f"p99 {status['lag_p99_ms']} ms   max {status['lag_max_ms']} ms   (n {status['settled']}; "
@@ -401,7 +436,7 @@ async def report(api: httpx.AsyncClient, args: argparse.Namespace, users: list[U
     print(f"exactly once: {len(run.accepted) - len(not_once)} of {len(run.accepted)} with one micro_settle row "
           f"({len(not_once)} not: {not_once[:5]}), house rows twice {len(house_twice)}, "
           f"users whose micro balance is off {wrong} of {len(users)}")  # fmt: skip
-    sample = list(run.accepted)[:: max(1, len(run.accepted) // args.verify)][: args.verify] if args.verify else []
+    sample = random.Random(0).sample(sorted(run.accepted), min(args.verify, len(run.accepted)))  # both shards
     if sample:
         with httpx.Client(base_url=str(api.base_url), timeout=30) as sync_api:
             checked = Counter(check_one(sync_api, i, 6)[0] for i in sample)
