@@ -19,6 +19,8 @@ ACTIVE = (LeverStatus.ENTRUSTED, LeverStatus.OPEN)  # what a lever shard holds i
 LOG_TYPES = ("lever_open", "lever_entrust", "lever_fill", "lever_close", "lever_cancel", "lever_liquidation",
              "lever_overnight")  # fmt: skip
 LONG, SHORT = 1, 2
+# The house ledger's kinds of lever rows (actors.lever.settle); second contracts write others (store.micro).
+HOUSE_KINDS = ("lever_fee", "lever_pnl", "insurance", "overnight")
 
 
 def _ms(at: datetime | None) -> int | None:

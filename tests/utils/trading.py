@@ -22,7 +22,7 @@ import ray
 from actors.pair.actor import pair_name
 from actors.wallet.shard import wallet_name
 from serve.stack import Stack
-from store import lever
+from store import lever, micro
 from store.ledger import credit
 from store.models import Account, AccountLog, AccountType, Currency, FeeLedger, HouseLedger, Order, Trade
 from store.spot import OPEN_STATUSES
@@ -150,5 +150,9 @@ async def assert_invariants(accepted: list[int], traders: list[Member]) -> None:
         assert moved + fees == 0, currency_id
     # leveraged contracts move funds only between users' lever accounts and the house ledger
     lever_moved = await AccountLog.filter(log_type__in=lever.LOG_TYPES).values_list("amount", "lock_amount")
-    house = await HouseLedger.all().values_list("amount", flat=True)
+    house = await HouseLedger.filter(kind__in=lever.HOUSE_KINDS).values_list("amount", flat=True)
     assert sum((a + lock for a, lock in lever_moved), Decimal(0)) + sum(house, Decimal(0)) == 0
+    # second contracts likewise, between users' micro accounts and the house's micro rows
+    micro_moved = await AccountLog.filter(log_type__in=(micro.STAKE, micro.SETTLE)).values_list("amount", "lock_amount")
+    micro_house = await HouseLedger.filter(kind__in=(micro.PNL, micro.FEE)).values_list("amount", flat=True)
+    assert sum((a + lock for a, lock in micro_moved), Decimal(0)) + sum(micro_house, Decimal(0)) == 0
