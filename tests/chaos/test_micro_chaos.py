@@ -87,7 +87,7 @@ async def test_timer_kills_settle_every_contract_once_and_on_time(
         if step in (3, 6):
             ray.kill(ray.get_actor(micro_name(step // 3 - 1)), no_restart=False)
         target = start + Decimal(rng.randint(-20, 20)) / 10
-        await asyncio.to_thread(mark_to, api, seller, buyer, LTC_USDT, target)
+        await asyncio.to_thread(mark_to, api, seller, buyer, LTC_USDT, target, "2000")  # past any resting book
     for index in range(stack.settings.micro_shards):
         await back(micro_name(index))
     uids = [m.uid for m in players]
