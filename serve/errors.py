@@ -182,6 +182,18 @@ ERRORS: dict[ErrorCode, Outcome] = {
         CODE_ERROR, 400, N_("This pair cannot take more contracts of this duration now, please try later")
     ),
     ErrorCode.MICRO_ORDER_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Contract not found")),
+    ErrorCode.SALE_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Token sale not found")),
+    ErrorCode.SALE_NOT_STARTED: Outcome(CODE_ERROR, 400, N_("This token sale has not started yet")),
+    ErrorCode.SALE_ENDED: Outcome(CODE_ERROR, 409, N_("This token sale has ended")),
+    ErrorCode.SALE_NUMS_REQUIRED: Outcome(CODE_ERROR, 400, N_("Wrong purchase quantity")),
+    ErrorCode.SALE_NUMS_STEP: Outcome(CODE_ERROR, 400, N_("The quantity must be a multiple of {step}")),
+    ErrorCode.SALE_PER_USER_MAX: Outcome(
+        CODE_ERROR, 400, N_("You can subscribe at most {max} in this sale; {left} more is possible")
+    ),
+    ErrorCode.LISTING_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Listing project not found")),
+    ErrorCode.LISTING_NOT_STARTED: Outcome(CODE_ERROR, 400, N_("Applications for this listing have not opened yet")),
+    ErrorCode.LISTING_ENDED: Outcome(CODE_ERROR, 409, N_("Applications for this listing have closed")),
+    ErrorCode.LISTING_NO_FUNDS: Outcome(CODE_ERROR, 400, N_("No funds: enter an amount of USDT above 0")),
     ErrorCode.NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Not found")),
     ErrorCode.SETTING_UNKNOWN: Outcome(CODE_ERROR, 404, N_("Unknown setting")),
     ErrorCode.BAD_REQUEST: Outcome(CODE_ERROR, 400, N_("Invalid request")),

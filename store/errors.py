@@ -117,6 +117,17 @@ class ErrorCode(IntEnum):
     MICRO_OPEN_LIMIT = 4207  # the user's open stakes would pass micro_max_open
     MICRO_EXPOSURE = 4208  # the house's cap on one pair and duration is reached
     MICRO_ORDER_NOT_FOUND = 4210
+    # 435x: token sales (shoufa), 437x: listing applications (issue 13)
+    SALE_NOT_FOUND = 4351
+    SALE_NOT_STARTED = 4352
+    SALE_ENDED = 4353
+    SALE_NUMS_REQUIRED = 4354  # the spec's "wrong purchase quantity"
+    SALE_NUMS_STEP = 4355  # not a whole number of the sale's step (its cost would not be exact)
+    SALE_PER_USER_MAX = 4356
+    LISTING_NOT_FOUND = 4371
+    LISTING_NOT_STARTED = 4372
+    LISTING_ENDED = 4373
+    LISTING_NO_FUNDS = 4374  # the spec's no-funds message: 0 or less applied
     # 13xx: content and reference data
     NOT_FOUND = 1301
     SETTING_UNKNOWN = 1302
