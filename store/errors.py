@@ -117,6 +117,18 @@ class ErrorCode(IntEnum):
     MICRO_OPEN_LIMIT = 4207  # the user's open stakes would pass micro_max_open
     MICRO_EXPOSURE = 4208  # the house's cap on one pair and duration is reached
     MICRO_ORDER_NOT_FOUND = 4210
+    # 430x: lock savings, 431x: mining (issue 13)
+    LOCK_PRODUCT_NOT_FOUND = 4301
+    LOCK_PRODUCT_CLOSED = 4302
+    LOCK_SOLD_OUT = 4303  # the product's quota_lots are all sold
+    MINING_PRODUCT_NOT_FOUND = 4311
+    MINING_NOT_OPEN = 4312  # the product is not started or has ended
+    MINING_TYPE_INVALID = 4313  # type is not 1 USDT, 2 ACB or 3 MVBT
+    MINING_AMOUNT_REQUIRED = 4314
+    MINING_BELOW_MIN = 4315  # the spec's minimum message, with the number
+    MINING_ABOVE_MAX = 4316  # the spec's maximum message, with the number
+    MINING_ORDER_NOT_FOUND = 4317
+    MINING_ORDER_ENDED = 4318  # a cancel of an order that is no longer active
     # 435x: token sales (shoufa), 437x: listing applications (issue 13)
     SALE_NOT_FOUND = 4351
     SALE_NOT_STARTED = 4352
