@@ -1,6 +1,7 @@
 import 'i18next';
 
 import type assetsEn from './assets/en.json';
+import type earnEn from './earn/en.json';
 import type en from './en.json';
 import type leverEn from './lever/en.json';
 import type personalEn from './personal/en.json';
@@ -18,6 +19,7 @@ declare module 'i18next' {
       personal: typeof personalEn;
       lever: typeof leverEn;
       second: typeof secondEn;
+      earn: typeof earnEn;
     };
   }
 }

@@ -5,6 +5,11 @@ import assetsFr from '../assets/fr.json';
 import assetsGm from '../assets/gm.json';
 import assetsHk from '../assets/hk.json';
 import assetsJp from '../assets/jp.json';
+import earnEn from '../earn/en.json';
+import earnFr from '../earn/fr.json';
+import earnGm from '../earn/gm.json';
+import earnHk from '../earn/hk.json';
+import earnJp from '../earn/jp.json';
 import personalEn from '../personal/en.json';
 import personalFr from '../personal/fr.json';
 import personalGm from '../personal/gm.json';
@@ -48,6 +53,7 @@ const namespaces: Record<string, Record<string, unknown>> = {
   personal: { en: personalEn, hk: personalHk, jp: personalJp, gm: personalGm, fr: personalFr },
   lever: { en: leverEn, hk: leverHk, jp: leverJp, gm: leverGm, fr: leverFr },
   second: { en: secondEn, hk: secondHk, jp: secondJp, gm: secondGm, fr: secondFr },
+  earn: { en: earnEn, hk: earnHk, jp: earnJp, gm: earnGm, fr: earnFr },
 };
 
 describe.each(Object.entries(namespaces))('translation files of namespace %s', (_ns, locales) => {

@@ -1,0 +1,165 @@
+/**
+ * Small pieces every earn screen uses: the state of a read (loading, failed with a retry, nothing
+ * found), label / value facts, a status tag, an amount field with an All button, and the
+ * confirmation dialog of a purchase or a cancellation.
+ */
+import { observer } from 'mobx-react-lite';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { Summary, type SummaryRow } from '@/components/ui/confirm-dialog';
+import { Dialog } from '@/components/ui/dialog';
+import { LoadFailed } from '@/components/ui/load-failed';
+
+import type { Loadable } from './loadable';
+
+import '../i18n';
+
+/**
+ * What a screen shows instead of its content while `resource` has nothing to show: loading, the
+ * failure (the server's message when it gave one) with a retry, or `whenEmpty` for an empty answer.
+ */
+export const ReadState = observer(function ReadState({
+  resource,
+  empty = false,
+  whenEmpty,
+}: {
+  resource: Loadable<unknown>;
+  /** The answer came and has nothing to list. */
+  empty?: boolean;
+  whenEmpty?: ReactNode;
+}) {
+  const { t } = useTranslation('earn');
+  if (resource.failed) {
+    return (
+      <LoadFailed message={resource.error ?? t('common.loadFailed')} retryLabel={t('common.retry')}
+        onRetry={() => void resource.load()} testId="earn-load-failed" />
+    );
+  }
+  if (resource.data === null) {
+    return (
+      <p className="empty muted" data-testid="earn-loading">
+        {t('common.loading')}
+      </p>
+    );
+  }
+  if (empty) {
+    return (
+      <div className="empty muted" data-testid="earn-empty">
+        {whenEmpty ?? t('common.empty')}
+      </div>
+    );
+  }
+  return null;
+});
+
+export interface Fact {
+  key: string;
+  label: ReactNode;
+  value: ReactNode;
+  className?: string;
+}
+
+/** Label / value pairs in a grid; each value's test id is `{prefix}-{key}`. */
+export function Facts({ facts, testIdPrefix, className = '' }: { facts: readonly Fact[]; testIdPrefix: string; className?: string }) {
+  return (
+    <dl className={`earn-facts ${className}`.trim()}>
+      {facts.map((f) => (
+        <div key={f.key}>
+          <dt className="muted">{f.label}</dt>
+          <dd className={f.className ?? 'num'} data-testid={`${testIdPrefix}-${f.key}`}>
+            {f.value}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export type Tone = 'open' | 'soon' | 'done' | 'bad';
+
+/** A coloured tag: open (green), soon (accent), done (grey), bad (red). */
+export function StatusTag({ tone, children, testId }: { tone: Tone; children: ReactNode; testId?: string }) {
+  return (
+    <span className={`earn-tag ${tone}`} data-testid={testId} data-tone={tone}>
+      {children}
+    </span>
+  );
+}
+
+/** An amount input with its unit and an All button (which fills in what the caller says "all" is). */
+export function AmountField({
+  label,
+  value,
+  unit,
+  placeholder,
+  onChange,
+  onAll,
+  testId,
+}: {
+  label: string;
+  value: string;
+  unit: string;
+  placeholder?: string;
+  onChange: (text: string) => void;
+  onAll?: () => void;
+  testId: string;
+}) {
+  const { t } = useTranslation('earn');
+  return (
+    <label className="field earn-amount">
+      <span>{label}</span>
+      <span className="earn-amount-row">
+        <input className="input" inputMode="decimal" value={value} placeholder={placeholder}
+          onChange={(e) => onChange(e.target.value)} data-testid={testId} />
+        <span className="earn-unit muted">{unit}</span>
+        {onAll && (
+          <button type="button" className="button ghost small" onClick={onAll} data-testid={`${testId}-all`}>
+            {t('common.all')}
+          </button>
+        )}
+      </span>
+    </label>
+  );
+}
+
+/** "Are you sure?" with what will happen as label / value rows. Test ids `{testId}`, `-ok`, `-cancel`. */
+export function ConfirmPrompt({
+  title,
+  rows,
+  busy,
+  onConfirm,
+  onCancel,
+  testId,
+  children,
+  danger = false,
+}: {
+  title: string;
+  rows: readonly SummaryRow[];
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+  testId: string;
+  children?: ReactNode;
+  /** The confirm button warns (a cancellation that costs a penalty). */
+  danger?: boolean;
+}) {
+  const { t } = useTranslation('earn');
+  return (
+    <Dialog title={title} onClose={onCancel} testId={testId}
+      actions={
+        <>
+          <button type="button" className="button ghost" onClick={onCancel} data-testid={`${testId}-cancel`}>
+            {t('common.cancel')}
+          </button>
+          <button type="button" className={danger ? 'button danger' : 'button'} disabled={busy} onClick={onConfirm}
+            data-testid={`${testId}-ok`}>
+            {busy ? t('common.sending') : t('common.confirm')}
+          </button>
+        </>
+      }>
+      <Summary rows={rows} testIdPrefix={testId} />
+      {children}
+    </Dialog>
+  );
+}

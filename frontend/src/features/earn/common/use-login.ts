@@ -1,0 +1,14 @@
+import { useLocation, useNavigate } from 'react-router-dom';
+
+import type { LoginReason } from '@/app/require-auth';
+import { loginPath } from '@/lib/navigation';
+
+/** Sends a visitor who tried to buy to login ("log in and trade"), and back here afterwards. */
+export function useSendToLogin(): () => void {
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  return () => {
+    const reason: LoginReason = 'loginToTrade';
+    void navigate(loginPath(pathname + search), { state: { reason } });
+  };
+}
