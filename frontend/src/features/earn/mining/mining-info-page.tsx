@@ -1,0 +1,139 @@
+/**
+ * A mining product (/mining/info?id, public; spec shell §2, §5): cycle, limit range, daily interest,
+ * principal returned at maturity, expected yield, and the financial account's USDT, ACB and MVBT;
+ * the form picks the asset, takes an amount (All fills the selected asset's balance) and subscribes.
+ * An amount below the minimum or above the maximum is refused here with the number.
+ */
+import type { TFunction } from 'i18next';
+import { observer } from 'mobx-react-lite';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+
+import { paths } from '@/config/paths';
+import { EMPTY, formatPrice, truncate } from '@/lib/format';
+import { useStores } from '@/stores/root-store';
+
+import { ProductLogo } from '../common/logo';
+import { NoSuchProduct } from '../common/not-found';
+import { AmountField, Facts, ReadState } from '../common/ui';
+import { useQueryId } from '../common/use-id';
+import { useSendToLogin } from '../common/use-login';
+import { createMiningApi } from './api';
+import { MiningStatusTag } from './parts';
+import { type AmountProblem, expectedEarnings } from './rules';
+import { MiningInfoStore } from './stores';
+import { ASSET_CODE, MINING_ASSETS, type MiningAsset, type MiningDetail, PRODUCT_STATUS } from './types';
+
+import '../i18n';
+import '../earn.css';
+
+export default function MiningInfoPage() {
+  const id = useQueryId();
+  if (id === null) return <NoSuchProduct back={paths.miningList} />;
+  return <MiningInfo key={id} id={id} />;
+}
+
+const MiningInfo = observer(function MiningInfo({ id }: { id: number }) {
+  const { t } = useTranslation('earn');
+  const [store] = useState(() => new MiningInfoStore(createMiningApi(), id));
+  useEffect(() => store.start(), [store]);
+  const detail = store.detail.data;
+
+  return (
+    <div className="earn-page" data-testid="mining-info">
+      <Link className="link-accent" to={paths.miningList}>
+        ← {t('mining.list.title')}
+      </Link>
+      <ReadState resource={store.detail} />
+      {detail && (
+        <div className="earn-detail">
+          <section className="panel">
+            <div className="earn-card-head">
+              <ProductLogo src={detail.logo} title={detail.title} large />
+              <h1 data-testid="mining-title">{detail.title}</h1>
+              <MiningStatusTag status={detail.status} />
+            </div>
+            <Facts testIdPrefix="mining-info"
+              facts={[
+                { key: 'cycle', label: t('mining.cycle'), value: t('common.days', { days: detail.zhouqi }) },
+                { key: 'range', label: t('mining.range'), value: `${formatPrice(detail.mins)} – ${formatPrice(detail.maxs)}` },
+                { key: 'daily', label: t('mining.dailyInterest'), value: `${detail.shouyi}%` },
+                {
+                  key: 'today',
+                  label: t('mining.rateToday'),
+                  value: detail.rate_today ? `${formatPrice(detail.rate_today)}%` : t('mining.notPublished'),
+                },
+                { key: 'principal', label: t('mining.principal'), value: t('mining.principalReturned'), className: '' },
+                { key: 'expected', label: t('mining.expected'), value: `${truncate(detail.yuji)}%` },
+                { key: 'penalty', label: t('mining.penaltyRate'), value: t('mining.penaltyPerDay', { rate: formatPrice(detail.penalty_rate) }) },
+              ]} />
+            <p className="muted earn-note">{t('mining.rule')}</p>
+          </section>
+          <BuyForm store={store} detail={detail} />
+        </div>
+      )}
+    </div>
+  );
+});
+
+function problemText(t: TFunction<'earn'>, problem: AmountProblem): string {
+  if (problem.kind === 'min') return t('mining.problems.min', { amount: formatPrice(problem.limit) });
+  if (problem.kind === 'max') return t('mining.problems.max', { amount: formatPrice(problem.limit) });
+  if (problem.kind === 'insufficient') return t('common.insufficient');
+  return t('mining.problems.empty');
+}
+
+const BuyForm = observer(function BuyForm({ store, detail }: { store: MiningInfoStore; detail: MiningDetail }) {
+  const { t } = useTranslation('earn');
+  const { session } = useStores();
+  const sendToLogin = useSendToLogin();
+  const code = ASSET_CODE[store.type];
+  const running = detail.status === PRODUCT_STATUS.running;
+  const expected = expectedEarnings(store.amount, detail.yuji);
+
+  return (
+    <section className="panel earn-form" data-testid="mining-form">
+      <h2>{t('mining.subscribe')}</h2>
+      <Facts testIdPrefix="mining-balance"
+        facts={MINING_ASSETS.map((a) => ({
+          key: ASSET_CODE[a].toLowerCase(),
+          label: t('mining.availableOf', { code: ASSET_CODE[a] }),
+          value: formatPrice(a === 1 ? detail.money : a === 2 ? detail.acb : detail.mvbt),
+        }))} />
+      <form className="earn-form-body" noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!session.isLoggedIn) sendToLogin();
+          else void store.submit();
+        }}>
+        <label className="field">
+          <span>{t('mining.asset')}</span>
+          <select className="input" value={store.type} data-testid="mining-asset"
+            onChange={(e) => store.setType(Number(e.target.value) as MiningAsset)}>
+            {MINING_ASSETS.map((a) => (
+              <option key={a} value={a}>
+                {ASSET_CODE[a]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <AmountField label={t('mining.amount')} value={store.amount} unit={code} testId="mining-amount"
+          placeholder={t('mining.amountPlaceholder', { min: formatPrice(detail.mins), max: formatPrice(detail.maxs) })}
+          onChange={(v) => store.setAmount(v)} onAll={() => store.fillAll()} />
+        <p className="muted" data-testid="mining-expected-earnings">
+          {t('mining.expectedEarnings', { amount: expected ?? EMPTY, code })}
+        </p>
+        {store.problem && (
+          <p className="form-error" role="alert" data-testid="mining-problem">
+            {problemText(t, store.problem)}
+          </p>
+        )}
+        <button type="submit" className="button block large" disabled={store.busy || (session.isLoggedIn && !running)}
+          data-testid="mining-submit">
+          {session.isLoggedIn ? (running ? t('mining.subscribe') : t(`mining.status.${detail.status === 0 ? 'notStarted' : 'ended'}`)) : t('common.loginToBuy')}
+        </button>
+      </form>
+    </section>
+  );
+});
