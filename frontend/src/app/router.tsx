@@ -51,7 +51,7 @@ const routes: RouteObject[] = [
       { path: paths.login, ...page(() => import('@/features/auth/login-page')) },
       { path: paths.register, ...page(() => import('@/features/auth/register-page')) },
       { path: paths.forgetPassword, ...page(() => import('@/features/auth/forget-password-page')) },
-      soon(paths.deposit, 'nav.deposit'),
+      { path: paths.deposit, ...page(() => import('@/features/earn/deposit/deposit-page')) },
       {
         path: paths.legalIndex.root,
         children: [
@@ -63,18 +63,18 @@ const routes: RouteObject[] = [
           ]),
         ],
       },
-      soon(paths.shoufa, 'nav.shoufa'),
-      soon(paths.shoufaInfo, 'pages.shoufaInfo'),
-      soon(paths.mining, 'nav.mining'),
-      soon(paths.miningList, 'pages.miningList'),
-      soon(paths.miningInfo, 'pages.miningInfo'),
-      soon(paths.listing, 'nav.listing'),
-      soon(paths.listingInfo, 'pages.listingInfo'),
+      { path: paths.shoufa, ...page(() => import('@/features/earn/shoufa/shoufa-page')) },
+      { path: paths.shoufaInfo, ...page(() => import('@/features/earn/shoufa/shoufa-info-page')) },
+      { path: paths.mining, ...page(() => import('@/features/earn/mining/mining-page')) },
+      { path: paths.miningList, ...page(() => import('@/features/earn/mining/mining-list-page')) },
+      { path: paths.miningInfo, ...page(() => import('@/features/earn/mining/mining-info-page')) },
+      { path: paths.listing, ...page(() => import('@/features/earn/listing/listing-page')) },
+      { path: paths.listingInfo, ...page(() => import('@/features/earn/listing/listing-info-page')) },
       loginOnly([
         { path: paths.lever, ...page(() => import('@/features/lever/lever-page')) },
         { path: paths.second, ...page(() => import('@/features/second/second-page')) },
-        soon(paths.miningOrder, 'pages.miningOrder'),
-        soon(paths.listingOrder, 'pages.listingOrder'),
+        { path: paths.miningOrder, ...page(() => import('@/features/earn/mining/mining-order-page')) },
+        { path: paths.listingOrder, ...page(() => import('@/features/earn/listing/listing-order-page')) },
         {
           path: paths.myshop.root,
           children: [
