@@ -79,6 +79,9 @@ export interface AssetRecord {
   /** The change of the locked balance (a withdrawal locks, then settles from the locked part). */
   lock_value?: Decimal;
   memo?: string | null;
+  /** What moved the balance (deposit, transfer, lock_savings, mining…). */
+  log_type?: string;
+  /** The server's name of the log type, in the user's language. */
   notes?: string | null;
   extra_data?: { from?: string | null } | null;
   created_at: string | number;

@@ -1,8 +1,25 @@
 /** The three records tables of the assets area, as columns for RecordsTable. */
+import type { TFunction } from 'i18next';
+
 import { EMPTY, formatDateTime, formatPrice, toBig } from '@/lib/format';
 
 import type { AssetRecord, ChainDeposit, Withdrawal } from '../types';
 import type { RecordColumn, RecordsTableSpec } from './records-table';
+
+/** Log types of the earn products, named here when the server sends the bare type as the record's name. */
+const EARN_LOG_TYPES = ['lock_savings', 'mining', 'shoufa', 'listing'] as const;
+type EarnLogType = (typeof EARN_LOG_TYPES)[number];
+
+function isEarnLogType(value: unknown): value is EarnLogType {
+  return EARN_LOG_TYPES.some((type) => type === value);
+}
+
+/** A record's name: the server's, unless it is only the raw type of an earn movement. */
+export function recordName(r: AssetRecord, t: TFunction<'assets'>): string {
+  const type = r.log_type;
+  if (isEarnLogType(type) && (!r.notes || r.notes === type)) return t(`records.logTypes.${type}`);
+  return r.notes || EMPTY;
+}
 
 /** The currency and the time, first and last column of every table. */
 const currency: RecordColumn<{ currency?: { code: string } | null }> = {
@@ -36,7 +53,7 @@ export const ACCOUNT_RECORDS: RecordsTableSpec<AssetRecord> = {
         </>
       ),
     },
-    { head: 'records.record', cell: (r) => r.notes || EMPTY },
+    { head: 'records.record', testId: 'record-name', cell: (r, t) => recordName(r, t) },
     { head: 'records.instruction', className: 'hide-sm', cellClassName: 'muted', cell: (r) => r.memo || r.extra_data?.from || EMPTY },
     time,
   ],
