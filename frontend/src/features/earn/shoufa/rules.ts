@@ -1,7 +1,8 @@
 /**
  * The subscription checks of a token sale (issue 13, beyond the spec): a quantity of tokens above 0
- * (else the spec's "wrong purchase quantity"), within the per-user cap counting what the user already
- * asked for, and costing (tokens × price) no more than the accepted asset's balance. The server
+ * and a whole multiple of the sale's step (else the spec's "wrong purchase quantity"), within the
+ * per-user cap counting what the user already asked for, and costing (tokens × price) no more than
+ * the accepted asset's balance. The server
  * decides; at the end an oversubscribed sale is allocated pro rata and the rest refunded.
  */
 import Big from 'big.js';
@@ -10,7 +11,10 @@ import { positive, toBig } from '@/lib/format';
 
 import type { Sale, SalePhase } from './types';
 
-export type SubscribeProblem = { kind: 'quantity' } | { kind: 'overMax'; left: string } | { kind: 'insufficient' };
+export type SubscribeProblem =
+  | { kind: 'quantity' }
+  | { kind: 'step'; step: string }
+  | { kind: 'overMax'; left: string } | { kind: 'insufficient' };
 
 export type SubscribeCheck = { ok: true; nums: string } | { ok: false; problem: SubscribeProblem };
 
@@ -31,11 +35,13 @@ export function tokensLeft(perUserMax: unknown, already: unknown): string | null
 
 export function checkSubscription(
   text: string,
-  sale: { rengou: unknown; per_user_max: unknown; mine?: { nums: unknown } | null },
+  sale: { rengou: unknown; per_user_max: unknown; step?: unknown; mine?: { nums: unknown } | null },
   balance: unknown,
 ): SubscribeCheck {
   const nums = positive(text);
   if (!nums) return { ok: false, problem: { kind: 'quantity' } };
+  const step = positive(sale.step);
+  if (step && !nums.mod(step).eq(0)) return { ok: false, problem: { kind: 'step', step: step.toFixed() } };
   const left = tokensLeft(sale.per_user_max, sale.mine?.nums);
   if (left !== null && nums.gt(left)) return { ok: false, problem: { kind: 'overMax', left } };
   const cost = subscriptionCost(nums.toFixed(), sale.rengou);

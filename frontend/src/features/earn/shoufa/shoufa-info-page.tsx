@@ -92,6 +92,7 @@ const ShoufaInfo = observer(function ShoufaInfo({ id }: { id: number }) {
 function problemText(t: TFunction<'earn'>, problem: SubscribeProblem, code: string): string {
   if (problem.kind === 'overMax') return t('shoufa.problems.overMax', { amount: formatPrice(problem.left), code });
   if (problem.kind === 'insufficient') return t('common.insufficient');
+  if (problem.kind === 'step') return t('shoufa.problems.step', { step: formatPrice(problem.step), code });
   return t('shoufa.problems.quantity');
 }
 
@@ -118,6 +119,11 @@ const SubscribeForm = observer(function SubscribeForm({ store, sale }: { store: 
         <AmountField label={t('shoufa.amount', { code: sale.huodong })} value={store.amount} unit={sale.huodong}
           placeholder={left !== null ? t('shoufa.upTo', { amount: formatPrice(left) }) : undefined}
           onChange={(v) => store.setAmount(v)} testId="sale-amount" />
+        {sale.step && (
+          <p className="muted earn-note" data-testid="sale-step">
+            {t('shoufa.step', { step: formatPrice(sale.step), code: sale.huodong })}
+          </p>
+        )}
         <p className="muted" data-testid="sale-cost">
           {t('shoufa.cost', { amount: cost ? formatPrice(cost) : EMPTY, code: sale.jieshou })}
         </p>

@@ -44,5 +44,7 @@ export interface Sale {
   shuliang: Decimal;
   /** Most tokens one user may ask for; 0: no cap. */
   per_user_max: Decimal;
+  /** A subscription asks for a whole multiple of this many tokens (so its cost is exact in the accepted asset). */
+  step?: Decimal;
   mine: SaleMine | null;
 }

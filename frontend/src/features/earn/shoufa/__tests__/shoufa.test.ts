@@ -62,6 +62,12 @@ describe('token-sale rules', () => {
     expect(checkSubscription('1000', s, '300')).toEqual({ ok: true, nums: '1000' });
   });
 
+  it('asks for whole multiples of the sale step', () => {
+    expect(checkSubscription('25', sale(1, { step: '20' }), '300')).toEqual({ ok: false, problem: { kind: 'step', step: '20' } });
+    expect(checkSubscription('40', sale(1, { step: '20' }), '300')).toEqual({ ok: true, nums: '40' });
+    expect(checkSubscription('0.5', sale(1, { step: '0' }), '300')).toEqual({ ok: true, nums: '0.5' });
+  });
+
   it("reads a sale's phase, falling back on the spec's status", () => {
     expect(phaseOf({ phase: 'closed', status: 0 })).toBe('closed');
     expect(phaseOf({ phase: undefined as never, status: 0 })).toBe('open');
