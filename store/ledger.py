@@ -16,6 +16,7 @@ the operator's deposit.
 from __future__ import annotations
 
 import uuid
+from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -28,7 +29,7 @@ from tortoise.models import Model
 
 from config.settings import Settings
 from store import users
-from store.db import retry_busy, transaction
+from store.db import retry_busy, transaction, update_rows
 from store.errors import DomainError, ErrorCode
 from store.models import Account, AccountLog, AccountType, Currency, FeeLedger, PendingSettlement
 
@@ -163,7 +164,12 @@ async def apply_debits(
     results: list[bool | DomainError] = [False] * len(ops)
     async with transaction() as conn:
         keys = {c.key for op in ops for c in op.changes}
-        match = reduce(or_, (Q(user_id=u, currency_id=c, account_type=AccountType(t)) for u, c, t in keys))
+        users: defaultdict[tuple[int, int], list[int]] = defaultdict(list)  # (currency, type) -> users
+        for uid, currency_id, account_type in sorted(keys):
+            users[(currency_id, account_type)].append(uid)
+        match = reduce(
+            or_, (Q(currency_id=c, account_type=AccountType(t), user_id__in=uids) for (c, t), uids in users.items())
+        )
         locked = (
             await Account.filter(match)
             .order_by("user_id", "currency_id", "account_type")
@@ -198,8 +204,7 @@ async def apply_debits(
             if op.also is not None:
                 alsos.append(op.also)
             results[index] = True
-        for key in sorted(touched):
-            await touched[key].save(using_db=conn, update_fields=["balance", "lock_balance", "updated_at"])
+        await update_rows(conn, [touched[key] for key in sorted(touched)], ("balance", "lock_balance", "updated_at"))
         if logs:
             await AccountLog.bulk_create(logs, using_db=conn)
         for model in {type(row) for row in rows}:

@@ -36,6 +36,7 @@ from actors.push import channels
 from actors.runtime import DbActor
 from store import ledger, marks, micro, ticks
 from store.cache import connect_redis, redis_db
+from store.db import update_rows
 from store.errors import DomainError, ErrorCode
 from store.models import Account, AccountType, Currency, MicroOrder, MicroStatus
 from store.money import money
@@ -392,7 +393,7 @@ class MicroTimer(DbActor):
         async def then(conn: Any, results: list[bool | DomainError]) -> None:
             applied = [row for row, result in zip(rows, results, strict=True) if result is True]
             if applied:
-                await MicroOrder.bulk_update(applied, fields=micro.SETTLED_FIELDS, using_db=conn)
+                await update_rows(conn, applied, micro.SETTLED_FIELDS)
 
         results = await ledger.apply_debits(ops, then)
         done = micro.now_ms()
