@@ -271,6 +271,7 @@ FIELD_LABELS: dict[str, str] = {
     "currency_id": N_("Currency"),
     "balance": N_("Amount"),
     "number": N_("Amount"),
+    "nums": N_("Amount"),
 }
 
 

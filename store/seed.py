@@ -16,7 +16,18 @@ from typing import Any
 from tortoise import connections
 from tortoise.transactions import in_transaction
 
-from store.models import Area, Currency, CurrencyMatch, CurrencyProtocol, News, NewsCategory, Quotation, SiteSetting
+from store.models import (
+    Area,
+    Currency,
+    CurrencyMatch,
+    CurrencyProtocol,
+    LockProduct,
+    MiningProduct,
+    News,
+    NewsCategory,
+    Quotation,
+    SiteSetting,
+)
 
 SEED_DIR = Path(__file__).resolve().parent.parent / "config" / "seed"
 PAIR_FIELDS = (
@@ -31,7 +42,10 @@ PAIR_DECIMALS = ("maker_fee", "taker_fee", "lever_point_rate", "lever_share_num"
                  "lever_max_exposure", "micro_fee_rate", "micro_max_exposure")  # fmt: skip
 CURRENCY_DECIMALS = ("usd_price", "draw_rate", "draw_min", "draw_max", "recharge_min", "max_amount", "micro_min",
                      "micro_max", "micro_max_open")  # fmt: skip
-EXPLICIT_ID_TABLES = ("currencies", "currency_protocols", "currency_matches", "areas", "news_categories", "news")
+EXPLICIT_ID_TABLES = ("currencies", "currency_protocols", "currency_matches", "areas", "news_categories", "news",
+                      "lock_products", "mining_products")  # fmt: skip
+LOCK_DECIMALS = ("display_rate", "limit_number")
+MINING_DECIMALS = ("rate_min", "rate_max", "mins", "maxs", "penalty_rate")
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -86,6 +100,7 @@ async def seed() -> dict[str, int]:
                 "created_at": datetime.fromisoformat(row["created_at"]),
             }
             await News.update_or_create(id=row["id"], defaults=values)
+        earn = await _earn_products(by_code)
     await _advance_sequences()
     return {
         "currencies": len(currencies),
@@ -93,7 +108,21 @@ async def seed() -> dict[str, int]:
         "pairs": len(pairs["pair"]),
         "areas": len(site["areas"]["list"]),
         "news": len(news["news"]),
+        **earn,
     }
+
+
+async def _earn_products(by_code: dict[str, Currency]) -> dict[str, int]:
+    """Lock savings and mining products of ``earn.toml``, created when missing (by id): an operator's
+    change to a product's terms survives a re-seed."""
+    earn = _load("earn.toml")
+    for row in earn.get("lock", []):
+        values = _decimals({k: v for k, v in row.items() if k not in ("id", "currency")}, *LOCK_DECIMALS)
+        await LockProduct.get_or_create(id=row["id"], defaults={**values, "currency": by_code[row["currency"]]})
+    for row in earn.get("mining", []):
+        values = _decimals({k: v for k, v in row.items() if k != "id"}, *MINING_DECIMALS)
+        await MiningProduct.get_or_create(id=row["id"], defaults=values)
+    return {"lock_products": len(earn.get("lock", [])), "mining_products": len(earn.get("mining", []))}
 
 
 async def _advance_sequences() -> None:

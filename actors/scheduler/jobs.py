@@ -43,4 +43,25 @@ async def lever_overnight(ctx: JobContext, day: int) -> dict[str, Any]:
     return {"charged": sum(int(a["charged"]) for a in answers), "shards": len(answers)}
 
 
-JOBS: tuple[Job, ...] = (Job("lever_overnight", at_s=0, run=lever_overnight),)
+async def lock_savings(ctx: JobContext, day: int) -> dict[str, Any]:
+    """Lock savings' interest of ``day`` (once it is over) and the maturities it brings (idempotent per
+    order and day; days an order missed are booked too, in order)."""
+    from store.earn import lock as earn
+
+    return await earn.run_day(day)
+
+
+async def mining(ctx: JobContext, day: int) -> dict[str, Any]:
+    """Mining's published rates, yields of ``day`` (once it is over) and the cycle ends it brings
+    (idempotent per order and day; days an order missed are paid too, in order)."""
+    from store.earn import mining as earn
+
+    return await earn.run_day(day)
+
+
+# Earn jobs run day d at 00:00 UTC of d+1 (at_s one day): a day is booked once it is over.
+JOBS: tuple[Job, ...] = (
+    Job("lever_overnight", at_s=0, run=lever_overnight),
+    Job("lock_savings", at_s=86_400, run=lock_savings),
+    Job("mining", at_s=86_400, run=mining),
+)

@@ -36,6 +36,8 @@ LOG_NAMES = {
     "lever_cancel": N_("Entrustment cancelled"),
     "lever_liquidation": N_("Liquidation"),
     "lever_overnight": N_("Overnight fee"),
+    "lock_savings": N_("Lock savings"),
+    "mining": N_("Mining"),
 }
 
 

@@ -1,0 +1,32 @@
+"""The earn products' clock and days: the Scheduler's clock (real time plus the offset that an operator
+or a test may set outside production, ``Scheduler.set_clock``), so a buy, a day's booking and a sale's
+close all see the same "now". A day is a UTC day number: days since 1970-01-01."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+
+from redis.asyncio import Redis
+
+from store import scheduler
+
+DAY_MS = 86_400_000
+# The session's Scheduler actor (actors.scheduler.actor.SCHEDULER_NAME): its clock offset is the earn clock's.
+SCHEDULER = "scheduler"
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+async def now_ms(redis: Redis) -> int:
+    """Now (ms since the epoch) on the Scheduler's clock; real time in production (the offset is 0)."""
+    return int(time.time() * 1000) + await scheduler.clock_offset(redis, SCHEDULER)
+
+
+def day_of(ms: int) -> int:
+    """The UTC day of a moment (ms since the epoch)."""
+    return ms // DAY_MS
+
+
+def day_text(day: int) -> str:
+    """``20089`` -> ``"2025-01-01"``."""
+    return (EPOCH + timedelta(days=day)).date().isoformat()
