@@ -2,6 +2,8 @@ import { useTranslation } from 'react-i18next';
 
 import { needsPagination, pageCount } from '@/lib/paging';
 
+import './pagination.css';
+
 /** Previous / page x of y / next; nothing at all when everything fits on one page. */
 export function Pagination({
   page,
