@@ -52,7 +52,7 @@ export default observer(function ListingOrderPage() {
             <tbody>
               {rows.map((r) => (
                 <tr key={r.id} data-testid="listing-record" data-status={r.status}>
-                  <td className="num muted">{formatDateTime(r.times)}</td>
+                  <td className="muted">{formatDateTime(r.times)}</td>
                   <td className="pair-base" data-testid="record-currency">{r.bizhong}</td>
                   <td className="num" data-testid="record-applied">{formatPrice(r.total)} USDT</td>
                   <td className="num" data-testid="record-winning">

@@ -11,7 +11,7 @@ import { Link } from 'react-router-dom';
 
 import { Pagination } from '@/components/ui/pagination';
 import { paths } from '@/config/paths';
-import { EMPTY, formatDateTime, formatPrice, truncate } from '@/lib/format';
+import { EMPTY, formatDateTime, formatPrice } from '@/lib/format';
 
 import { type EarnTab, Tabs } from '../common/tabs';
 import { ConfirmPrompt, Facts, ReadState, StatusTag } from '../common/ui';
@@ -77,7 +77,7 @@ const OrderCard = observer(function OrderCard({ order, store }: { order: MiningO
           { key: 'start', label: t('mining.orders.start'), value: formatDateTime(order.times) },
           { key: 'amount', label: t('mining.amount'), value: `${formatPrice(order.nums)} ${order.currency_code}` },
           { key: 'days', label: t('mining.orders.days'), value: `${order.days} / ${order.zhouqi}` },
-          { key: 'total', label: t('mining.orders.total'), value: `${truncate(order.total, 8)} ${order.currency_code}` },
+          { key: 'total', label: t('mining.orders.total'), value: `${formatPrice(order.total)} ${order.currency_code}` },
           ...(order.status === ORDER_STATUS.cancelled
             ? [{ key: 'penalty', label: t('mining.orders.penalty'), value: `${formatPrice(order.penalty)} ${order.currency_code}` }]
             : [{ key: 'end', label: t('mining.orders.end'), value: order.end_date || EMPTY }]),
