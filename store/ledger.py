@@ -91,6 +91,9 @@ class Op:
     changes: list[Change]
     rows: tuple[Model, ...] = ()
     also: Also | None = None
+    # (limit, refusal): the operation is refused with ``refusal`` if it would leave any account it
+    # touches with a lock above ``limit`` (a user's open stakes capped, checked under the row lock).
+    lock_cap: tuple[Decimal, DomainError] | None = None
 
 
 @retry_busy
@@ -157,8 +160,8 @@ async def apply_debits(
     Each operation is all-or-nothing and answers like ``apply``: True (its ``rows`` and ``also`` are
     written with it), False if it was applied before (or earlier in ``ops``) with the same facts, or the
     DomainError that refused it: INSUFFICIENT_BALANCE (also for an account that does not exist yet:
-    nothing can be debited from it) or REF_CONFLICT. One operation's refusal does not affect the
-    others. Rows are locked in key order, as ``apply`` locks them. ``then`` runs last in the
+    nothing can be debited from it), REF_CONFLICT, or its ``lock_cap`` refusal. One operation's
+    refusal does not affect the others. Rows are locked in key order, as ``apply`` locks them. ``then`` runs last in the
     transaction with the results (what the applied operations write together, in bulk).
     """
     results: list[bool | DomainError] = [False] * len(ops)
@@ -194,6 +197,9 @@ async def apply_debits(
                 results[index] = DomainError(ErrorCode.INSUFFICIENT_BALANCE)
                 continue
             after, balances = tried
+            if op.lock_cap is not None and any(lock > op.lock_cap[0] for _, lock in after.values()):
+                results[index] = op.lock_cap[1]
+                continue
             for key, (balance, lock) in after.items():
                 accounts[key].balance, accounts[key].lock_balance = balance, lock
                 touched[key] = accounts[key]

@@ -33,17 +33,18 @@ from actors.engine import Engine
 from actors.micro import settle as rule
 from actors.micro.tape import Tape
 from actors.push import channels
-from actors.runtime import DbActor
+from actors.runtime import DbActor, GroupCommit
 from store import ledger, marks, micro, ticks
 from store.cache import connect_redis, redis_db
 from store.db import update_rows
 from store.errors import DomainError, ErrorCode
-from store.models import Account, AccountType, Currency, MicroOrder, MicroStatus
+from store.models import Currency, MicroOrder, MicroStatus
 from store.money import money
 
 log = logging.getLogger(__name__)
 RETRY_MS = 200  # a pair that did not answer its fence: ask again this much later
 GIVE_UP_MS = 30_000  # a pair silent this long after a decision time: the log as it is decides
+SETTLE_SLICE = 250  # contracts per commit: a backlog settles (and pushes) its oldest without waiting for all
 PAGE = 2000
 RECOVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)
 TRIM_EVERY_MS = 5_000
@@ -85,6 +86,7 @@ class MicroTimer(DbActor):
         self._tapes: dict[int, Tape] = {}
         self._tape_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._exposure: defaultdict[tuple[int, int, int], Exposure] = defaultdict(Exposure)
+        self._stakes: GroupCommit[ledger.Op, bool] = GroupCommit(ledger.apply_debits)
         self._pairs: dict[int, micro.PairOffer] = {}
         self._currencies: dict[int, Currency] = {}
         self._offers_ms = 0
@@ -146,7 +148,7 @@ class MicroTimer(DbActor):
         try:
             if exposure.worst() > pair.max_exposure / self._shards:
                 raise DomainError(ErrorCode.MICRO_EXPOSURE)
-            applied = await ledger.apply(micro.stake_change(row), also=self._stake_writer(row, currency))
+            applied = await self._stakes.submit(self._stake_op(row, currency))
         except BaseException:
             exposure.add(row, -1)
             raise
@@ -174,20 +176,11 @@ class MicroTimer(DbActor):
             raise DomainError(ErrorCode.MICRO_STAKE_RANGE, min=money(currency.micro_min), max=money(currency.micro_max))
 
     @staticmethod
-    def _stake_writer(row: MicroOrder, currency: Currency) -> ledger.Also:
-        """Writes the order with its stake, and refuses the stake if the user's open stakes (the micro
-        account's lock, read under its row lock) would pass the currency's cap."""
-
-        async def also(conn: Any) -> None:
-            account = await Account.get(user_id=row.user_id, currency_id=currency.id,  # type: ignore[attr-defined]
-                                        account_type=AccountType.MICRO, using_db=conn)  # fmt: skip
-            if account.lock_balance > currency.micro_max_open:
-                raise DomainError(
-                    ErrorCode.MICRO_OPEN_LIMIT, max=money(currency.micro_max_open), currency=currency.code
-                )
-            await row.save(using_db=conn, force_create=True)
-
-        return also
+    def _stake_op(row: MicroOrder, currency: Currency) -> ledger.Op:
+        """The stake with its order row, refused if the user's open stakes (the micro account's lock,
+        under its row lock) would pass the currency's cap. Stakes share transactions (group commit)."""
+        refusal = DomainError(ErrorCode.MICRO_OPEN_LIMIT, max=money(currency.micro_max_open), currency=currency.code)
+        return ledger.Op(micro.stake_change(row), rows=(row,), lock_cap=(currency.micro_max_open, refusal))
 
     async def status(self) -> dict[str, Any]:
         """What the shard holds and how its settlements went (lag = settled - end, ms)."""
@@ -358,8 +351,8 @@ class MicroTimer(DbActor):
                     ready.append((row, rule.settle(self._terms(row), tape.ticks, tape.times)))
                 else:
                     self._schedule(row, not_before=now + RETRY_MS)
-        if ready:
-            await self._commit(ready)
+        for start in range(0, len(ready), SETTLE_SLICE):  # oldest first: the heap pops them in time order
+            await self._commit(ready[start : start + SETTLE_SLICE])
         if now - self._trimmed_ms > TRIM_EVERY_MS:
             self._trim()
             self._trimmed_ms = now
