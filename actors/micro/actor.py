@@ -4,10 +4,11 @@ Each open contract is a timer: a heap entry at the moment its outcome can be dec
 while no entry tick has come, its entry deadline). The shard keeps a tape of each pair's ticks since
 its oldest open contract (Redis pub/sub as they come, the tick log for any gap). When a timer is due
 it asks the pair for a fence (``PairActor.tick_fence``: every tick stamped before then is durable),
-completes the tape up to it, and settles with the pure rule (``actors.micro.settle``): every contract
-due in a pass in one group commit (``store.ledger.apply_debits``), each idempotent by its ref
-``m<id>:settle`` with its order row and house rows in the same transaction, then pushed
-(MICRO_CLOSED). Nothing but the order and the ticks decides an outcome.
+completes the tape up to it, and settles with the pure rule (``actors.micro.settle``): the contracts
+due in a pass in group commits of ``SETTLE_SLICE``, oldest first (``store.ledger.apply_debits``), each
+idempotent by its ref ``m<id>:settle`` with its order row and house rows in the same transaction, then
+pushed (MICRO_CLOSED). Nothing but the order and the ticks decides an outcome. Stakes share
+transactions too (``actors.micro.stakes``).
 
 Open contracts are durable from the stake on: a restarted shard loads them and the ticks since the
 oldest, and settles the overdue ones from the ticks at their own end time. A settlement applied by a
@@ -23,7 +24,7 @@ import json
 import logging
 from collections import defaultdict
 from datetime import UTC, datetime
-from decimal import ROUND_DOWN, Decimal
+from decimal import Decimal
 from typing import Any
 
 import ray
@@ -31,6 +32,8 @@ from redis.asyncio import Redis
 
 from actors.engine import Engine
 from actors.micro import settle as rule
+from actors.micro import stakes
+from actors.micro.stakes import Exposure
 from actors.micro.tape import Tape
 from actors.push import channels
 from actors.runtime import DbActor, GroupCommit
@@ -39,7 +42,6 @@ from store.cache import connect_redis, redis_db
 from store.db import update_rows
 from store.errors import DomainError, ErrorCode
 from store.models import Currency, MicroOrder, MicroStatus
-from store.money import money
 
 log = logging.getLogger(__name__)
 RETRY_MS = 200  # a pair that did not answer its fence: ask again this much later
@@ -49,27 +51,6 @@ PAGE = 2000
 RECOVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)
 TRIM_EVERY_MS = 5_000
 OFFERS_TTL_MS = 2_000  # pair and currency terms are read again this often (an operator's change)
-
-
-class Exposure:
-    """The open stakes of one (pair, duration, currency) in this shard, and the worst the house loses."""
-
-    __slots__ = ("up_win", "up_stake", "down_win", "down_stake")
-
-    def __init__(self) -> None:
-        self.up_win = self.up_stake = self.down_win = self.down_stake = Decimal(0)
-
-    def add(self, row: MicroOrder, sign: int) -> None:
-        win = row.number * row.profit_ratio / rule.HUNDRED
-        if row.type == rule.UP:
-            self.up_win += sign * win
-            self.up_stake += sign * row.number
-        else:
-            self.down_win += sign * win
-            self.down_stake += sign * row.number
-
-    def worst(self) -> Decimal:
-        return max(self.up_win - self.down_stake, self.down_win - self.up_stake, Decimal(0))
 
 
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)
@@ -138,7 +119,7 @@ class MicroTimer(DbActor):
         if mark is None or not mark.fresh(micro.now_ms(), self._settings.mark_stale_seconds):
             raise DomainError(ErrorCode.PRICE_STALE)  # the pair is down or has no price: nothing to settle on
         number = Decimal(order["number"])
-        self._check_stake(currency, number, int(order["lx"]))
+        stakes.check(currency, number, int(order["lx"]))
         row = MicroOrder(id=order_id, user_id=uid, currency_match_id=pair.id, currency_id=currency.id,
                          type=int(order["type"]), seconds=seconds, number=number,
                          profit_ratio=pair.durations[seconds], fee_rate=pair.fee_rate, status=MicroStatus.OPEN,
@@ -148,7 +129,7 @@ class MicroTimer(DbActor):
         try:
             if exposure.worst() > pair.max_exposure / self._shards:
                 raise DomainError(ErrorCode.MICRO_EXPOSURE)
-            applied = await self._stakes.submit(self._stake_op(row, currency))
+            applied = await self._stakes.submit(stakes.op(row, currency))
         except BaseException:
             exposure.add(row, -1)
             raise
@@ -163,24 +144,6 @@ class MicroTimer(DbActor):
         self._open[row.id] = row
         self._schedule(row)
         return self._public(row, None)
-
-    def _check_stake(self, currency: Currency, number: Decimal, lx: int) -> None:
-        places = currency.decimals
-        if number <= 0:
-            raise DomainError(ErrorCode.QUANTITY_REQUIRED)
-        if number != number.quantize(rule.step(places), rounding=ROUND_DOWN):
-            raise DomainError(ErrorCode.AMOUNT_PRECISION, places=places)
-        if lx == 2 and number not in micro.presets(currency.micro_numbers):
-            raise DomainError(ErrorCode.MICRO_PRESET_INVALID, numbers=currency.micro_numbers.replace(",", ", "))
-        if not currency.micro_min <= number <= currency.micro_max:
-            raise DomainError(ErrorCode.MICRO_STAKE_RANGE, min=money(currency.micro_min), max=money(currency.micro_max))
-
-    @staticmethod
-    def _stake_op(row: MicroOrder, currency: Currency) -> ledger.Op:
-        """The stake with its order row, refused if the user's open stakes (the micro account's lock,
-        under its row lock) would pass the currency's cap. Stakes share transactions (group commit)."""
-        refusal = DomainError(ErrorCode.MICRO_OPEN_LIMIT, max=money(currency.micro_max_open), currency=currency.code)
-        return ledger.Op(micro.stake_change(row), rows=(row,), lock_cap=(currency.micro_max_open, refusal))
 
     async def status(self) -> dict[str, Any]:
         """What the shard holds and how its settlements went (lag = settled - end, ms)."""
