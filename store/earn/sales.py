@@ -1,0 +1,241 @@
+"""Token sales (shoufa) in the database: subscribing, the close at the end time, and each
+subscription's settlement (docs/decisions.md "Token sales and listing").
+
+1. Subscribe (``subscribe``): while ``btime <= now < etime``, ``nums`` tokens (a whole step, see
+   ``store.earn.allocation``) lock ``nums x price`` of the accepted asset in the user's financial
+   account; the subscription row is written in the transaction of that lock, under the sale's row
+   lock, and counted on the sale.
+2. Close (``close``, the Scheduler's ``sale_close`` sweep once ``etime`` has passed): under the sale's
+   row lock the status flips to completed, so no subscription can join after; the pro-rata allocation
+   of every subscription is computed from the stored rows and written onto them (no money moves yet).
+3. Settle (``settle``, the same sweep, one subscription at a time): the lock leaves the account, the
+   cost goes to the house (``sale_proceeds``), the rest returns to the balance, and the allocated
+   tokens are credited from the house (``sale_issue``); the subscription's status flips to allocated
+   in that transaction, so each settlement happens once (its refs make a replay a no-op as well).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from tortoise.backends.base.client import BaseDBAsyncClient
+
+from store import ledger
+from store.earn import FINANCIAL, LOG_SHOUFA, SALE_ISSUE, SALE_PROCEEDS, allocation
+from store.earn.book import HouseRow, Stale, move
+from store.earn.closing import close_once, percent
+from store.errors import DomainError, ErrorCode
+from store.ledger import ZERO, Change
+from store.models import SaleSubscription, TokenSale
+from store.money import money
+
+IN_PROGRESS, COMPLETED = 0, 1  # TokenSale.status
+PENDING, ALLOCATED = 0, 1  # SaleSubscription.status
+SETTLE_BATCH = 500  # subscriptions settled in one pass of the sweep; the next pass takes the rest
+
+
+def phase(sale: TokenSale, now: int) -> str:
+    """upcoming (before btime), open, closed (past etime, the close not run yet), allocated."""
+    if sale.status == COMPLETED:
+        return "allocated"
+    if now < sale.btime:
+        return "upcoming"
+    return "open" if now < sale.etime else "closed"
+
+
+def sale_step(sale: TokenSale) -> Decimal:
+    """The quantities a subscription may ask: whole multiples of this."""
+    return allocation.step(sale.rengou, sale.huodong.decimals, sale.jieshou.decimals)
+
+
+@dataclass(frozen=True)
+class Mine:
+    """A user's subscriptions to one sale, summed."""
+
+    nums: Decimal
+    locked: Decimal
+    allocated: Decimal
+    cost: Decimal
+    refunded: Decimal
+    status: int  # 1 once every one is settled
+
+    def public(self) -> dict[str, Any]:
+        return {"nums": money(self.nums), "locked": money(self.locked), "allocated": money(self.allocated),
+                "cost": money(self.cost), "refunded": money(self.refunded), "status": self.status}  # fmt: skip
+
+
+async def mine(uid: int, sale_ids: list[int]) -> dict[int, Mine]:
+    """The user's subscriptions to these sales, summed per sale."""
+    found: dict[int, list[SaleSubscription]] = {}
+    for row in await SaleSubscription.filter(user_id=uid, sale_id__in=sale_ids):
+        found.setdefault(row.sale_id, []).append(row)  # type: ignore[attr-defined]
+    return {
+        sale_id: Mine(
+            nums=sum((r.nums for r in rows), ZERO),
+            locked=sum((r.locked for r in rows), ZERO),
+            allocated=sum((r.allocated for r in rows), ZERO),
+            cost=sum((r.cost for r in rows), ZERO),
+            refunded=sum((r.refunded for r in rows), ZERO),
+            status=ALLOCATED if all(r.status == ALLOCATED for r in rows) else PENDING,
+        )
+        for sale_id, rows in found.items()
+    }
+
+
+def sale_public(sale: TokenSale, now: int, mine_: Mine | None = None) -> dict[str, Any]:
+    """A sale as shoufa/index and shoufa/info show it (``huodong`` and ``jieshou`` fetched)."""
+    return {
+        "id": sale.id,
+        "title": sale.title,
+        "logo": sale.logo,
+        "desc": sale.desc,
+        "status": sale.status,
+        "phase": phase(sale, now),
+        "total": money(sale.total),
+        "btime": sale.btime,
+        "etime": sale.etime,
+        "jindu": percent(sale.subscribed, sale.total),
+        "rengou": money(sale.rengou),
+        "huodong": sale.huodong.code,
+        "jieshou": sale.jieshou.code,
+        "cishu": sale.cishu,
+        "shuliang": money(sale.subscribed),
+        "per_user_max": money(sale.per_user_max),
+        "step": money(sale_step(sale)),
+        "allocated_at": sale.allocated_at,
+        "mine": mine_.public() if mine_ else None,
+    }
+
+
+async def get_sale(sale_id: int) -> TokenSale:
+    sale = await TokenSale.get_or_none(id=sale_id).prefetch_related("huodong", "jieshou")
+    if sale is None:
+        raise DomainError(ErrorCode.SALE_NOT_FOUND)
+    return sale
+
+
+def _check_open(sale: TokenSale, now: int) -> None:
+    if sale.status != IN_PROGRESS or now >= sale.etime:
+        raise DomainError(ErrorCode.SALE_ENDED)
+    if now < sale.btime:
+        raise DomainError(ErrorCode.SALE_NOT_STARTED)
+
+
+async def _check_limit(sale: TokenSale, uid: int, nums: Decimal, conn: BaseDBAsyncClient | None = None) -> None:
+    """SALE_PER_USER_MAX when the user's asks with ``nums`` would pass the sale's limit (its total when
+    it has none)."""
+    limit = sale.per_user_max if sale.per_user_max > 0 else sale.total
+    asked = sum(await SaleSubscription.filter(sale_id=sale.id, user_id=uid).using_db(conn).values_list(
+        "nums", flat=True), ZERO)  # fmt: skip
+    if asked + nums > limit:
+        raise DomainError(ErrorCode.SALE_PER_USER_MAX, max=money(limit), left=money(max(limit - asked, ZERO)))
+
+
+async def subscribe(uid: int, sale: TokenSale, nums: Decimal, now: int) -> SaleSubscription:
+    """Subscribe ``nums`` tokens (already a positive amount with at most the token's places).
+
+    Locks ``nums x price`` of the accepted asset in the financial account and writes the subscription
+    in that transaction. Raises SALE_ENDED, SALE_NOT_STARTED, SALE_NUMS_STEP (not a whole step),
+    SALE_PER_USER_MAX (the user's asks would pass the sale's limit, or its total when it has none)
+    and INSUFFICIENT_BALANCE; nothing is written then. Not idempotent: each call is a subscription
+    (the route refuses a second one in flight)."""
+    _check_open(sale, now)
+    unit = sale_step(sale)
+    if not allocation.is_whole(nums, unit):
+        raise DomainError(ErrorCode.SALE_NUMS_STEP, step=money(unit))
+    await _check_limit(sale, uid, nums)  # before the balance: the clearer refusal first
+    locked = allocation.sale_lock(nums, sale.rengou)
+    key = f"sf{sale.id}:{uuid.uuid4().hex}"
+    made: list[SaleSubscription] = []
+
+    async def record(conn: BaseDBAsyncClient) -> None:
+        row = await TokenSale.filter(id=sale.id).select_for_update().using_db(conn).get()  # closes wait for it
+        _check_open(row, now)
+        await _check_limit(row, uid, nums, conn)  # again under the sale's lock: two at once cannot pass it
+        made.append(await SaleSubscription.create(sale_id=sale.id, user_id=uid, nums=nums, price=row.rengou,
+                                                  locked=locked, using_db=conn))  # fmt: skip
+        row.subscribed += nums
+        row.cishu += 1
+        await row.save(using_db=conn, update_fields=["subscribed", "cishu"])
+
+    change = Change(uid, sale.jieshou_id, FINANCIAL, -locked, locked, LOG_SHOUFA, f"{key}:lock",  # type: ignore[attr-defined]
+                    f"token sale {sale.id}: subscribe {money(nums)} {sale.huodong.code}",
+                    {"sale_id": sale.id})  # fmt: skip
+    await ledger.apply([change], also=record)
+    return made[0]
+
+
+# -- the close and the settlements (the Scheduler's sale_close sweep) ----------------------------------
+
+
+async def close(sale_id: int, now: int) -> bool:
+    """Close a sale whose end time has come: flip it to completed and write each subscription's
+    allocation (tokens, cost, refund) onto it, in one transaction. False when it was closed before
+    or its end has not come (nothing written)."""
+
+    async def write(conn: BaseDBAsyncClient) -> None:
+        sale = await TokenSale.get(id=sale_id).using_db(conn).prefetch_related("huodong", "jieshou")
+        subs = await SaleSubscription.filter(sale_id=sale_id).using_db(conn)
+        found = allocate(sale, subs)
+        for sub in subs:
+            line = found.line(sub.id)
+            sub.allocated, sub.cost, sub.refunded = line.allocated, line.cost, line.refund
+            await sub.save(using_db=conn, update_fields=["allocated", "cost", "refunded"])
+
+    due = TokenSale.filter(id=sale_id, status=IN_PROGRESS, etime__lte=now)
+    return await close_once(due, {"status": COMPLETED, "allocated_at": now}, write)
+
+
+def allocate(sale: TokenSale, subs: list[SaleSubscription]) -> allocation.SaleAllocation:
+    """The allocation of a sale from its subscriptions (``huodong`` and ``jieshou`` fetched): what the
+    close writes, and what ``exchange products allocation`` recomputes."""
+    rows = [allocation.Subscription(s.id, s.nums, s.price, s.locked) for s in subs]
+    return allocation.allocate_sale(sale.total, rows, token_places=sale.huodong.decimals,
+                                    asset_places=sale.jieshou.decimals)  # fmt: skip
+
+
+async def settle(sub: SaleSubscription, sale: TokenSale) -> bool:
+    """Settle one closed subscription: its lock leaves, its cost goes to the house, the rest returns
+    and its tokens are credited from the house; its status flips in the same transaction. False when
+    it was settled before."""
+    uid, ref = sub.user_id, f"sf{sale.id}:{sub.id}"  # type: ignore[attr-defined]
+    asset, token = sale.jieshou_id, sale.huodong_id  # type: ignore[attr-defined]
+    memo = f"token sale {sale.id}: {money(sub.allocated)} {sale.huodong.code} allocated"
+    extra = {"sale_id": sale.id, "subscription_id": sub.id}
+    changes = [Change(uid, asset, FINANCIAL, sub.refunded, -sub.locked, LOG_SHOUFA, f"{ref}:alloc", memo, extra)]
+    if sub.allocated > 0:
+        changes.append(Change(uid, token, FINANCIAL, sub.allocated, ZERO, LOG_SHOUFA, f"{ref}:tokens", memo, extra))
+    house = [
+        HouseRow(SALE_PROCEEDS, asset, sub.cost, f"{ref}:proceeds", uid, sub.id),
+        HouseRow(SALE_ISSUE, token, -sub.allocated, f"{ref}:issue", uid, sub.id),
+    ]
+
+    async def flip(conn: BaseDBAsyncClient) -> None:
+        if not await SaleSubscription.filter(id=sub.id, status=PENDING).using_db(conn).update(status=ALLOCATED):
+            raise Stale  # settled before
+
+    return await move(changes, house, flip)
+
+
+async def sweep(now: int) -> dict[str, Any]:
+    """Close every sale whose end has come, then settle up to SETTLE_BATCH closed subscriptions.
+    ``next_ms``: when there is work next (now, while subscriptions wait to be settled)."""
+    closed = 0
+    for sale_id in (
+        await TokenSale.filter(status=IN_PROGRESS, etime__lte=now).order_by("etime").values_list("id", flat=True)
+    ):
+        closed += await close(sale_id, now)
+    pending = await SaleSubscription.filter(status=PENDING, sale__status=COMPLETED).order_by("id").limit(SETTLE_BATCH)
+    ids = {p.sale_id for p in pending}  # type: ignore[attr-defined]
+    sales = {s.id: s for s in await TokenSale.filter(id__in=ids).prefetch_related("huodong", "jieshou")}
+    settled = 0
+    for sub in pending:
+        settled += await settle(sub, sales[sub.sale_id])  # type: ignore[attr-defined]
+    if len(pending) == SETTLE_BATCH:
+        next_ms: int | None = now
+    else:
+        next_ms = await TokenSale.filter(status=IN_PROGRESS).order_by("etime").first().values_list("etime", flat=True)
+    return {"closed": closed, "settled": settled, "next_ms": next_ms}
