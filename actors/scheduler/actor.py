@@ -7,6 +7,11 @@ crash or an error runs again (jobs are idempotent by their own key), a day misse
 was down runs once when it is back, and a job's later days wait until its earlier one succeeded
 (retried with a backoff of up to a minute).
 
+Its sweeps (``jobs.SWEEPS``) run on every pass after the day jobs, given the clock's now: each does
+what has come due by then (a sale's close, a listing lock's release) and is idempotent per (thing,
+step), so a pass cut short is simply done again by the next. A failing sweep is retried with the same
+backoff and does not hold back the others.
+
 Its clock is real time plus an offset that an operator or a test may set outside production
 (``set_clock``), kept in Redis across restarts of the actor.
 """
@@ -17,13 +22,14 @@ import asyncio
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import ray
 
 from actors.runtime import DbActor
 from actors.scheduler import calendar
-from actors.scheduler.jobs import JOBS, Job, JobContext
+from actors.scheduler.jobs import JOBS, SWEEPS, Job, JobContext, Sweep
 from store import scheduler
 from store.cache import connect_redis
 
@@ -33,12 +39,35 @@ RUN_TIMEOUT_S = 600.0  # a run that takes longer is given up and tried again (th
 MAX_BACKOFF_S = 60.0
 
 
+@dataclass
+class SweepState:
+    """What a sweep did (in memory: its durable state is in the rows it changes)."""
+
+    last_ms: int | None = None  # the clock's now of its last pass that ran to the end
+    next_ms: int | None = None  # when it has work next, as its last pass said
+    last_work: dict[str, Any] | None = None  # {"at_ms", "result"} of its last pass that did something
+    error: str = ""
+    failures: int = 0
+    retry_at: float = 0.0  # monotonic time before which it is not retried
+    done: dict[str, int] = field(default_factory=dict)  # what it did since the actor started, summed
+
+
 # Waits on the clock and on other actors; reserves no CPU.
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
 class Scheduler(DbActor):
-    def __init__(self, settings: dict[str, Any], jobs: Sequence[Job] | None = None, poll_s: float = 1.0) -> None:
+    def __init__(
+        self,
+        settings: dict[str, Any],
+        jobs: Sequence[Job] | None = None,
+        poll_s: float = 1.0,
+        sweeps: Sequence[Sweep] | None = None,
+    ) -> None:
+        """``jobs`` and ``sweeps`` default to ``JOBS`` and ``SWEEPS``; a scheduler given its own jobs
+        runs only the sweeps it is given as well (none by default)."""
         super().__init__(settings)
         self._jobs = tuple(JOBS if jobs is None else jobs)
+        self._sweeps = tuple(SWEEPS if sweeps is None and jobs is None else sweeps or ())
+        self._sweep_state = {sweep.name: SweepState() for sweep in self._sweeps}
         self._ctx = JobContext(self._settings)
         self._name = ray.get_runtime_context().get_actor_name() or SCHEDULER_NAME
         self._poll_s = poll_s
@@ -53,8 +82,10 @@ class Scheduler(DbActor):
         self._started = asyncio.get_running_loop().create_task(self._start())
 
     async def status(self) -> dict[str, Any]:
-        """The clock (now, offset), when the loop last made a pass (real ms), and per job: its time,
-        the last day done, the next run and the last error (empty when it succeeded)."""
+        """The clock (now, offset), when the loop last made a pass (real ms); per job: its time, the last
+        day done, the next run and the last error (empty when it succeeded); per sweep: the clock's now
+        of its last pass, when it has work next, its last pass that did something, what it did since
+        the actor started and its last error."""
         await asyncio.shield(self._started)
         now = self._now_ms()
         jobs = {
@@ -66,10 +97,17 @@ class Scheduler(DbActor):
             }
             for job in self._jobs
         }
-        return {"now_ms": now, "offset_ms": self._offset_ms, "passed_ms": self._passed_ms, "jobs": jobs}
+        sweeps = {
+            name: {"last_ms": st.last_ms, "next_ms": st.next_ms, "last_work": st.last_work, "done": st.done,
+                   "error": st.error}
+            for name, st in self._sweep_state.items()
+        }  # fmt: skip
+        return {"now_ms": now, "offset_ms": self._offset_ms, "passed_ms": self._passed_ms, "jobs": jobs,
+                "sweeps": sweeps}  # fmt: skip
 
     async def run_due(self) -> list[dict[str, Any]]:
-        """Run what is owed now (without waiting for the loop); the runs made: job, day, result."""
+        """Run what is owed now (without waiting for the loop); the runs made: job, day, result, and
+        the sweeps' passes that did something: sweep, now_ms, result."""
         await asyncio.shield(self._started)
         return await self._pass()
 
@@ -83,6 +121,8 @@ class Scheduler(DbActor):
         await scheduler.set_clock_offset(self._redis, self._name, int(offset_ms))
         self._offset_ms = int(offset_ms)
         self._retry_at.clear()
+        for state in self._sweep_state.values():
+            state.retry_at = 0.0
         return await self._pass()
 
     async def _start(self) -> None:
@@ -123,6 +163,10 @@ class Scheduler(DbActor):
                         await self._failed(job, day, exc)
                         break  # its later days wait: in order
                     ran.append({"job": job.name, "day": day, "result": result})
+            for sweep in self._sweeps:
+                swept = await self._sweep(sweep)
+                if swept is not None:
+                    ran.append(swept)
             self._passed_ms = int(time.time() * 1000)
             return ran
 
@@ -137,6 +181,30 @@ class Scheduler(DbActor):
         self._errors.pop(job.name, None)
         self._failures.pop(job.name, None)
         return result
+
+    async def _sweep(self, sweep: Sweep) -> dict[str, Any] | None:
+        """One pass of a sweep at the clock's now; its answer if it did something, else None."""
+        state = self._sweep_state[sweep.name]
+        if time.monotonic() < state.retry_at:
+            return None
+        now = self._now_ms()
+        try:
+            result = await asyncio.wait_for(sweep.run(self._ctx, now), RUN_TIMEOUT_S)
+        except Exception as exc:
+            log.error("scheduler: sweep %s at %d failed: %r", sweep.name, now, exc, exc_info=exc)
+            state.error = f"at {now}: {exc!r}"
+            state.failures += 1
+            state.retry_at = time.monotonic() + min(MAX_BACKOFF_S, self._poll_s * 2**state.failures)
+            return None
+        state.last_ms, state.next_ms, state.error, state.failures = now, result.get("next_ms"), "", 0
+        counts = {k: v for k, v in result.items() if k != "next_ms" and isinstance(v, int) and v}
+        if not counts:
+            return None
+        for key, count in counts.items():
+            state.done[key] = state.done.get(key, 0) + count
+        state.last_work = {"at_ms": now, "result": result}
+        log.info("scheduler: sweep %s at %d: %s", sweep.name, now, result)
+        return {"sweep": sweep.name, "now_ms": now, "result": result}
 
     async def _failed(self, job: Job, day: int, exc: Exception) -> None:
         log.error("scheduler: %s of day %d failed: %r", job.name, day, exc, exc_info=exc)

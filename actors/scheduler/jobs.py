@@ -1,6 +1,12 @@
 """The Scheduler's jobs. Adding one: an async function ``(ctx, day) -> dict`` that is idempotent for
 its day (it may run again after a crash), and a ``Job`` line in ``JOBS``.
 
+Sweeps are the other kind: work due at a moment rather than once a day (a sale's close at its end
+time, a listing lock's release). A sweep is an async function ``(ctx, now_ms) -> dict`` run on every
+pass of the Scheduler with its clock's now; it does whatever has come due by then, each step
+idempotent per (thing, step) because the step's status changes in the transaction of its money. Its
+answer counts what it did and says when it has work next (``next_ms``, None for nothing planned).
+
 A job reaches other actors by name through ``ctx.actor``; what it answers is kept with its run
 (``scheduler_runs.result``) and shown by ``exchange scheduler``.
 """
@@ -15,6 +21,7 @@ from typing import Any
 import ray
 
 from config.settings import Settings
+from store.earn import listing, sales
 
 
 @dataclass(frozen=True)
@@ -64,4 +71,39 @@ JOBS: tuple[Job, ...] = (
     Job("lever_overnight", at_s=0, run=lever_overnight),
     Job("lock_savings", at_s=86_400, run=lock_savings),
     Job("mining", at_s=86_400, run=mining),
+)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    name: str
+    run: Callable[[JobContext, int], Awaitable[dict[str, Any]]]
+
+
+async def sale_close(ctx: JobContext, now_ms: int) -> dict[str, Any]:
+    """Close the token sales whose end has come (their pro-rata allocation) and settle their
+    subscriptions: cost to the house, the rest refunded, tokens credited (store.earn.sales)."""
+    return await sales.sweep(now_ms)
+
+
+async def listing_allocation(ctx: JobContext, now_ms: int) -> dict[str, Any]:
+    """Allocate the listing projects whose end has come: the USDT won leaves each lock to the house."""
+    return await listing.sweep_allocation(now_ms)
+
+
+async def listing_release(ctx: JobContext, now_ms: int) -> dict[str, Any]:
+    """Return the rest of each decided listing lock once its lock days have passed."""
+    return await listing.sweep_release(now_ms)
+
+
+async def listing_credit(ctx: JobContext, now_ms: int) -> dict[str, Any]:
+    """Credit the tokens won in a listing on its online date."""
+    return await listing.sweep_credit(now_ms)
+
+
+SWEEPS: tuple[Sweep, ...] = (
+    Sweep("sale_close", sale_close),
+    Sweep("listing_allocation", listing_allocation),
+    Sweep("listing_release", listing_release),
+    Sweep("listing_credit", listing_credit),
 )

@@ -1,4 +1,4 @@
-"""`exchange scheduler`: the Scheduler's jobs and runs, and (outside production) moving its clock."""
+"""`exchange scheduler`: the Scheduler's jobs, runs and sweeps, and (outside production) moving its clock."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import typer
 
 from serve.commands.cluster import AddressOption, named_actor, on_cluster
 
-scheduler_app = typer.Typer(help="The Scheduler: daily jobs and their runs.", invoke_without_command=True)
+scheduler_app = typer.Typer(help="The Scheduler: daily jobs, sweeps and their runs.", invoke_without_command=True)
 UNITS_MS = {"d": 86_400_000, "h": 3_600_000, "m": 60_000, "s": 1000}
 OFFSET = re.compile(r"^([+-]?)(\d{1,6})([dhms])$")
 
@@ -35,8 +35,10 @@ def _offset(ms: int) -> str:
 
 @scheduler_app.callback()
 def scheduler(ctx: typer.Context, address: AddressOption = None) -> None:
-    """The scheduler's clock, and per job: its time (UTC), the last day done (days since 1970-01-01,
-    and its date), the next run, the last error."""
+    """The scheduler's clock; per job: its time (UTC), the last day done (days since 1970-01-01, and
+    its date), the next run, the last error; per sweep (run on every pass: sale closes, listing
+    allocations, releases and credits): its last pass, when it has work next, what it did last and
+    since the scheduler started, the last error."""
     if ctx.invoked_subcommand is not None:
         return
     import ray
@@ -51,6 +53,26 @@ def scheduler(ctx: typer.Context, address: AddressOption = None) -> None:
         typer.echo(
             f"{name}\t{at}\t{'-' if last is None else last}\t{date}\t{_utc(job['next_ms'])}\t{job['error'] or '-'}"
         )
+    sweeps = status.get("sweeps", {})
+    if sweeps:
+        typer.echo("sweep\tlast pass (UTC)\tnext work (UTC)\tlast did\tsince start\terror")
+    for name, sweep in sweeps.items():
+        work = sweep["last_work"]
+        did = f"{_counts(work['result'])} at {_utc(work['at_ms'])}" if work else "-"
+        typer.echo(
+            f"{name}\t{_when(sweep['last_ms'])}\t{_when(sweep['next_ms'])}\t{did}\t{_counts(sweep['done'])}"
+            f"\t{sweep['error'] or '-'}"
+        )
+
+
+def _when(ms: int | None) -> str:
+    return "-" if ms is None else _utc(ms)
+
+
+def _counts(result: dict[str, Any]) -> str:
+    """``{"closed": 1, "settled": 3, "next_ms": …}`` -> ``closed 1, settled 3``."""
+    found = [f"{k} {v}" for k, v in result.items() if k != "next_ms" and v]
+    return ", ".join(found) or "nothing"
 
 
 @scheduler_app.command()
@@ -81,6 +103,9 @@ def clock(
         raise typer.Exit(1) from exc
     typer.echo(f"clock\t{_offset(offset_ms)}")
     for run in ran:
+        if "sweep" in run:
+            typer.echo(f"swept\t{run['sweep']}\tat {_utc(run['now_ms'])}\t{_counts(run['result'])}")
+            continue
         typer.echo(f"ran\t{run['job']}\tday {run['day']} ({_utc(run['day'] * 86_400_000)[:10]})\t{run['result']}")
     if not ran:
         typer.echo("nothing was owed")
