@@ -34,6 +34,7 @@ from serve.api.routes import (
     notify,
     personal,
     records,
+    sales,
     trade,
     transfer,
     upload,
@@ -69,6 +70,7 @@ def api_router(settings: Settings) -> APIRouter:
         draw,
         personal,
         upload,
+        sales,
     )
     for module in modules:
         router.include_router(module.router)

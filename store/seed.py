@@ -16,6 +16,7 @@ from typing import Any
 from tortoise import connections
 from tortoise.transactions import in_transaction
 
+from store.earn import sale_seeds
 from store.models import (
     Area,
     Currency,
@@ -43,7 +44,7 @@ PAIR_DECIMALS = ("maker_fee", "taker_fee", "lever_point_rate", "lever_share_num"
 CURRENCY_DECIMALS = ("usd_price", "draw_rate", "draw_min", "draw_max", "recharge_min", "max_amount", "micro_min",
                      "micro_max", "micro_max_open")  # fmt: skip
 EXPLICIT_ID_TABLES = ("currencies", "currency_protocols", "currency_matches", "areas", "news_categories", "news",
-                      "lock_products", "mining_products")  # fmt: skip
+                      "lock_products", "mining_products", "token_sales", "listing_projects")  # fmt: skip
 LOCK_DECIMALS = ("display_rate", "limit_number")
 MINING_DECIMALS = ("rate_min", "rate_max", "mins", "maxs", "penalty_rate")
 
@@ -101,6 +102,7 @@ async def seed() -> dict[str, int]:
             }
             await News.update_or_create(id=row["id"], defaults=values)
         earn = await _earn_products(by_code)
+        earn.update(await sale_seeds.seed(_load("sales.toml"), by_code))
     await _advance_sequences()
     return {
         "currencies": len(currencies),

@@ -1,0 +1,45 @@
+"""The token sales and listing projects of ``config/seed/sales.toml``, created when missing (by id).
+
+Their times are relative to the first seed and computed once, when the row is created: a re-seed
+changes nothing, and an operator's edits survive it. A row is created as it would be by an operator
+(nothing subscribed, not allocated): the Scheduler's sweeps then close what has ended.
+"""
+
+from __future__ import annotations
+
+import time
+from decimal import Decimal
+from typing import Any
+
+from store.earn.clock import DAY_MS
+from store.models import Currency, ListingProject, TokenSale
+
+SALE_DECIMALS = ("rengou", "total", "per_user_max")
+LISTING_DECIMALS = ("price", "total", "shengyu")
+
+
+def _at(now: int, days: float) -> int:
+    return now + int(days * DAY_MS)
+
+
+def _values(row: dict[str, Any], decimals: tuple[str, ...], skip: tuple[str, ...]) -> dict[str, Any]:
+    return {k: Decimal(v) if k in decimals else v for k, v in row.items() if k not in skip}
+
+
+async def seed(rows: dict[str, Any], by_code: dict[str, Currency], now: int | None = None) -> dict[str, int]:
+    """Create the missing sales (``rows["sale"]``) and listing projects (``rows["listing"]``)."""
+    now = int(time.time() * 1000) if now is None else now
+    relative = ("id", "starts_in_days", "ends_in_days", "online_in_days")
+    sales, listings = rows.get("sale", []), rows.get("listing", [])
+    for row in sales:
+        values = _values(row, SALE_DECIMALS, (*relative, "huodong", "jieshou"))
+        values.update(huodong=by_code[row["huodong"]], jieshou=by_code[row["jieshou"]],
+                      btime=_at(now, row["starts_in_days"]), etime=_at(now, row["ends_in_days"]))  # fmt: skip
+        await TokenSale.get_or_create(id=row["id"], defaults=values)
+    for row in listings:
+        values = _values(row, LISTING_DECIMALS, (*relative, "bizhong"))
+        btime, etime = _at(now, row["starts_in_days"]), _at(now, row["ends_in_days"])
+        values.update(bizhong=by_code[row["bizhong"]], btime=btime, etime=etime, status=int(btime <= now),
+                      online=_at(now, row["online_in_days"]))  # fmt: skip
+        await ListingProject.get_or_create(id=row["id"], defaults=values)
+    return {"token_sales": len(sales), "listing_projects": len(listings)}
