@@ -6,7 +6,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from config.settings import Settings
+from serve.stack import Stack
 from store.models import SiteSetting
+from tests.utils.sales import Sweeper, sweeper
 
 
 @pytest.fixture
@@ -17,3 +20,11 @@ async def sms_login_on(db: None) -> AsyncIterator[None]:
         yield
     finally:
         await SiteSetting.filter(key="login_use_sms").update(value="0")
+
+
+@pytest.fixture
+async def sweep(settings: Settings, stack: Stack, db: None) -> AsyncIterator[Sweeper]:
+    """A Scheduler of the test's own running the sweeps (sale closes, listing allocations, releases and
+    credits) on a clock the test moves (``sweep.at(ms)``); back to real time and gone afterwards."""
+    async with sweeper(settings) as found:
+        yield found
