@@ -163,7 +163,9 @@ async def test_interest_lands_once_a_day_and_the_maturity_once(api: httpx.Client
     assert accruals == [(start + d, DAILY) for d in range(1, 8)]  # each day once, in order
     row = await LockOrder.get(id=order["id"])
     assert row.ended_at is not None and row.end_day == start + 7
-    house = await HouseLedger.filter(position_id=order["id"], kind="earn_interest").values_list("ref", "amount")
+    house = await HouseLedger.filter(ref__startswith=f"lk{order['id']}:", kind="earn_interest").values_list(
+        "ref", "amount"
+    )
     assert sorted(house) == sorted((f"lk{order['id']}:d{start + d}", -DAILY) for d in range(1, 8))
     logs = await AccountLog.filter(user_id=m.uid, log_type="lock_savings").order_by("id").values_list("ref", "amount",
                                                                                                        "lock_amount")  # fmt: skip
@@ -188,3 +190,25 @@ async def test_a_day_the_scheduler_missed_is_booked_by_the_next_run(api: httpx.C
     assert (row.days_booked, row.accrued) == (6, DAILY * 6)  # start-2 .. start+3
     days = await EarnAccrual.filter(kind="lock", order_id=made.id).order_by("day").values_list("day", flat=True)
     assert days == list(range(start - 2, start + 4))
+
+
+async def test_a_day_whose_interest_rounds_to_nothing_is_still_booked_once(api: httpx.Client) -> None:
+    """A lot too small to earn a unit a day: each day is booked (at 0, with no journal or house row),
+    and the maturity returns the principal; booking again changes nothing."""
+    m = await saver(api, "1")
+    product = await LockProduct.create(name="test tiny lock", currency_id=USDT, limit_days=2, display_rate=Decimal(1),
+                                       limit_number=Decimal("0.01"), sort=99)  # fmt: skip
+    try:
+        made = await lock.buy(uid=m.uid, product_id=product.id, day=today() - 5)
+    finally:
+        await LockProduct.filter(id=product.id).update(open=False)
+    assert await lock.settle(made.id, today(), 6) == (2, True)
+    assert await lock.settle(made.id, today(), 6) == (0, False)
+    row = await LockOrder.get(id=made.id)
+    assert (row.status, row.days_booked, row.accrued) == (1, 2, 0)
+    days = await EarnAccrual.filter(kind="lock", order_id=made.id).values_list("day", "amount")
+    assert sorted(days) == [(made.start_day + 1, 0), (made.start_day + 2, 0)]
+    refs = await AccountLog.filter(user_id=m.uid, log_type="lock_savings").values_list("ref", flat=True)
+    assert sorted(refs) == [f"lk{made.id}:end", f"lk{made.id}:lock"]
+    assert not await HouseLedger.filter(ref__startswith=f"lk{made.id}:").exists()
+    assert balance(api, m, USDT, FINANCIAL) == (Decimal(1), Decimal(0))
