@@ -256,6 +256,7 @@ def order_public(row: MiningOrder, title: str, currency_code: str) -> dict[str, 
         "nums": money(row.nums),
         "days": row.days_booked,
         "total": money(row.earned),
+        "penalty_rate": money(row.penalty_rate),  # the order's own, copied at the buy
         "penalty": money(row.penalty),
         "returned": money(row.returned),
         "status": int(row.status),

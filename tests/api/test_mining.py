@@ -125,7 +125,7 @@ async def test_a_buy_holds_the_principal_in_the_financial_account(api: httpx.Cli
     assert order == {
         "id": order["id"], "product_id": POOL, "title": "Smart mining pool", "shouyi": "0.3-0.4", "zhouqi": 5,
         "times": order["times"], "type": 1, "currency_code": "USDT", "nums": "1000", "days": 0, "total": "0",
-        "penalty": "0", "returned": "0", "status": 0, "start_date": day_text(today() + 1),
+        "penalty_rate": "0.4", "penalty": "0", "returned": "0", "status": 0, "start_date": day_text(today() + 1),
         "end_date": day_text(today() + 5),
     }  # fmt: skip
     assert balance(api, m, USDT, FINANCIAL) == (D(4000), D(1000))
