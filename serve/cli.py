@@ -18,6 +18,7 @@ from serve.commands.cluster import AddressOption, named_actor, on_cluster
 from serve.commands.database import db_run
 from serve.commands.maker import maker_app
 from serve.commands.micro import micro_app
+from serve.commands.products import products_app
 from serve.commands.scheduler import scheduler_app
 
 NODE_CHECK_S = 30.0  # how often `exchange up` gives a node that joined the cluster its push fanout
@@ -25,6 +26,7 @@ app = typer.Typer(help="Operate the exchange.", no_args_is_help=True, add_comple
 app.add_typer(maker_app, name="maker")
 app.add_typer(scheduler_app, name="scheduler")
 app.add_typer(micro_app, name="micro")
+app.add_typer(products_app, name="products")
 
 
 def is_loopback(host: str) -> bool:
