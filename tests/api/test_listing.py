@@ -79,7 +79,7 @@ async def test_an_application_locks_its_usdt_for_seven_days(api: httpx.Client, d
     assert (log.amount, log.lock_amount) == (Decimal("-400.25"), Decimal("400.25"))
     assert orders(api, alice) == {"list": [found], "total": 1, "page": 1}
     response = apply(api, alice, project.id, 100)
-    assert response.json()["msg"] == "Purchase success"
+    assert response.json()["msg"] == "Purchase successful"
 
 
 async def test_refusals_are_clear_and_lock_nothing(api: httpx.Client, db: None) -> None:

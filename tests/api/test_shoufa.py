@@ -80,7 +80,7 @@ async def test_a_subscription_locks_its_price_and_shows_as_mine(api: httpx.Clien
         Decimal("-50.25"), Decimal("50.25"), AccountType.FINANCIAL)  # fmt: skip
     assert f"token sale {sale.id}" in log.memo
     response = buy(api, alice, sale.id, "1")
-    assert response.json()["msg"] == "Purchase success"
+    assert response.json()["msg"] == "Purchase successful"
 
 
 async def test_refusals_are_clear_and_lock_nothing(api: httpx.Client, db: None) -> None:

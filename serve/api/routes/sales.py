@@ -28,7 +28,7 @@ router = APIRouter()
 shoufa_router = APIRouter(prefix="/shoufa", tags=["shoufa"])
 listing_router = APIRouter(prefix="/listing", tags=["listing"])
 
-PURCHASED = N_("Purchase success")
+PURCHASED = N_("Purchase successful")
 ALL, IN_PROGRESS, COMPLETED = 99, sales.IN_PROGRESS, sales.COMPLETED
 SaleType = Annotated[int, Query(description="99 all, 0 in progress, 1 completed")]
 Id = Annotated[int, Query(ge=1, le=INT_MAX)]
