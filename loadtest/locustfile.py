@@ -1,5 +1,5 @@
-"""The exchange's population under load: visitors, traders, lever traders, second-contract traders and
-websocket subscribers.
+"""The exchange's population under load: visitors, traders, lever traders, second-contract traders,
+savers (lock savings, mining, token sales, listing) and websocket subscribers.
 
 Run against an instance in development mode (``make run``); every user creates and funds its own
 account (dev outbox codes, ``POST /api/dev/credit``), so the scenario needs nothing prepared:
@@ -15,7 +15,7 @@ its arrival (a tick is written at most every 100 ms, so this includes up to that
 verdict`` fails when a contract's proof disagrees with its record. Settings (environment):
 ``LOAD_PAIRS`` (pair ids, default ``1,2,3``), ``LOAD_WS_URL`` (default: the address the server
 announces at ``default/push_address``). What the users share is in ``common.py``; the second-contract
-traders in ``micro.py``.
+traders in ``micro.py``; the savers in ``earn.py``.
 """
 
 from __future__ import annotations
@@ -27,11 +27,12 @@ from decimal import Decimal
 from typing import Any
 
 from common import PAIRS, ApiUser, PushSocket, matches, min_notional, symbols
+from earn import Saver
 from locust import User, between, events, task
 from locust.exception import StopUser
 from micro import MicroTrader
 
-__all__ = ["Visitor", "Trader", "LeverTrader", "MicroTrader", "Subscriber"]
+__all__ = ["Visitor", "Trader", "LeverTrader", "MicroTrader", "Saver", "Subscriber"]
 
 SEQ_RESTART = 100  # a depth seq this far below the newest seen starts a new sequence
 
