@@ -21,6 +21,7 @@ from websockets.asyncio.client import connect
 from actors.micro.actor import OFFERS_TTL_MS
 from serve.i18n import translate
 from serve.stack import Stack
+from store.micro import FEE, PNL
 from store.models import AccountLog, AccountType, Currency, CurrencyMatch, HouseLedger, MicroOrder, SiteSetting
 from tests.utils.prices import live_mark, mark_to, move_mark, wait_for
 from tests.utils.push import next_of
@@ -28,6 +29,7 @@ from tests.utils.users import Member, error, member, ok
 from tests.utils.wallets import USDT, balance, fund, system_totals
 
 LTC_USDT, ETH_BTC, BTC = 3, 16, 2
+MICRO_KINDS = (PNL, FEE)  # the house's rows of second contracts (other products number their orders alike)
 MICRO = 4
 UP, DOWN = 1, 2
 SHORT = 5  # seconds: the duration these tests add to the pair
@@ -137,7 +139,11 @@ async def test_up_wins_down_loses_and_both_are_proved(
     assert Decimal(won["end_price"]) > Decimal(won["open_price"])
     assert balance(api, up, USDT, MICRO) == (Decimal(1080), Decimal(0))
     assert balance(api, down, USDT, MICRO) == (Decimal(950), Decimal(0))
-    house = dict(await HouseLedger.filter(position_id__in=[placed["id"], against["id"]]).values_list("ref", "amount"))
+    house = dict(
+        await HouseLedger.filter(kind__in=MICRO_KINDS, position_id__in=[placed["id"], against["id"]]).values_list(
+            "ref", "amount"
+        )
+    )
     assert house == {f"m{placed['id']}:micro_pnl": Decimal(-80), f"m{against['id']}:micro_pnl": Decimal(50)}
     assert await system_totals() == before  # the house's side mirrors the players'
     logs = await AccountLog.filter(user_id=up.uid, account_type=AccountType.MICRO).values_list("log_type", flat=True)
@@ -167,7 +173,7 @@ async def test_a_still_market_ties_and_no_tick_voids(api: httpx.Client, ltc: tup
     )
     assert (tied["outcome"], tied["payout"], tied["entry_tick_id"]) == ("tie", "20", tied["exit_tick_id"])
     assert balance(api, void, USDT, MICRO) == balance(api, tie, USDT, MICRO) == (Decimal(1000), Decimal(0))
-    assert not await HouseLedger.filter(position_id__in=[nothing["id"], even["id"]]).exists()
+    assert not await HouseLedger.filter(kind__in=MICRO_KINDS, position_id__in=[nothing["id"], even["id"]]).exists()
     assert proof(api, nothing["id"])["verdict"]["outcome"] == "void" and proof(api, even["id"])["verdict"]["matches"]
 
 

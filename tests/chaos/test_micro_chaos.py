@@ -116,5 +116,7 @@ async def test_timer_kills_settle_every_contract_once_and_on_time(
     accounts = await Account.filter(user_id__in=uids, currency_id=USDT, account_type=AccountType.MICRO)
     held = sum((a.balance + a.lock_balance for a in accounts), Decimal(0))
     assert held == PLAYERS * FUNDS + paid
-    house = await HouseLedger.filter(position_id__in=[r.id for r in rows]).values_list("amount", flat=True)
+    house = await HouseLedger.filter(kind__in=(micro.PNL, micro.FEE), position_id__in=[r.id for r in rows]).values_list(
+        "amount", flat=True
+    )
     assert sum(house, Decimal(0)) == -paid
