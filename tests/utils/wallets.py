@@ -29,15 +29,16 @@ def balance(api: httpx.Client, m: Member, currency_id: int, account_type: int = 
 
 async def system_totals() -> dict[int, Decimal]:
     """Per currency: balance + lock over every account of every user, plus the fees collected and the
-    house ledger (leveraged contracts' fees, P&L, overnight fees and insurance fund).
+    house ledger (the house's side of every product: leveraged contracts' fees, P&L, overnight fees and
+    insurance fund; second contracts' P&L and fees; earn interest, penalties, sale proceeds and issues).
 
     Settling a trade side moves funds between users and the fee ledger in one transaction, and every
-    lever event between a user's lever account and the house ledger, so this sum changes only by
+    product's event between a user's account and the house ledger, so this sum changes only by
     deposits, withdrawals and the house's side of conversions."""
     totals: dict[int, Decimal] = {}
     for row in await Account.all().values("currency_id", "balance", "lock_balance"):
         totals[row["currency_id"]] = totals.get(row["currency_id"], Decimal(0)) + row["balance"] + row["lock_balance"]
-    for model in (FeeLedger, HouseLedger):  # fees of trades; the house's side of leveraged contracts
+    for model in (FeeLedger, HouseLedger):  # fees of trades; the house's side of every product
         for row in await model.all().values("currency_id", "amount"):
             totals[row["currency_id"]] = totals.get(row["currency_id"], Decimal(0)) + row["amount"]
     return totals
