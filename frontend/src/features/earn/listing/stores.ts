@@ -1,9 +1,10 @@
 /** The stores of the listing screens: the projects, one project with the application form, the user's records. */
-import { makeAutoObservable, runInAction } from 'mobx';
+import { makeAutoObservable } from 'mobx';
 
 import { sanitizeDecimal, toBig } from '@/lib/format';
 
 import { Loadable } from '../common/loadable';
+import { sendAmount } from '../common/send-amount';
 import type { ListingApi } from './api';
 import { type ApplyProblem, checkApplication } from './rules';
 import type { ListingIndex, ListingOrders, ListingProject } from './types';
@@ -65,19 +66,11 @@ export class ListingInfoStore {
       this.problem = check.problem;
       return false;
     }
-    this.busy = true;
-    try {
-      await this.api.buy({ id: this.id, nums: check.nums });
-    } catch {
-      runInAction(() => (this.busy = false));
-      return false;
-    }
-    runInAction(() => {
-      this.busy = false;
-      this.amount = '';
-    });
-    await this.project.load();
-    return true;
+    return sendAmount(
+      this,
+      () => this.api.buy({ id: this.id, nums: check.nums }),
+      () => this.project.load(),
+    );
   }
 }
 

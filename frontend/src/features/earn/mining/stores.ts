@@ -7,6 +7,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { sanitizeDecimal } from '@/lib/format';
 
 import { Loadable } from '../common/loadable';
+import { sendAmount } from '../common/send-amount';
 import { AMOUNT_DECIMALS } from '../common/money';
 import type { MiningApi, OrdersTab } from './api';
 import { type AmountProblem, balanceOf, cancelPenalty, checkMiningAmount, remainingDays } from './rules';
@@ -74,19 +75,11 @@ export class MiningInfoStore {
       this.problem = check.problem;
       return false;
     }
-    this.busy = true;
-    try {
-      await this.api.buy({ id: this.id, nums: check.nums, type: this.type });
-    } catch {
-      runInAction(() => (this.busy = false));
-      return false;
-    }
-    runInAction(() => {
-      this.busy = false;
-      this.amount = '';
-    });
-    await this.detail.load();
-    return true;
+    return sendAmount(
+      this,
+      () => this.api.buy({ id: this.id, nums: check.nums, type: this.type }),
+      () => this.detail.load(),
+    );
   }
 }
 

@@ -4,6 +4,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { sanitizeDecimal } from '@/lib/format';
 
 import { Loadable } from '../common/loadable';
+import { sendAmount } from '../common/send-amount';
 import { AMOUNT_DECIMALS } from '../common/money';
 import type { ShoufaApi } from './api';
 import { checkSubscription, type SubscribeProblem } from './rules';
@@ -78,19 +79,13 @@ export class ShoufaInfoStore {
       this.problem = check.problem;
       return false;
     }
-    this.busy = true;
-    try {
-      await this.api.buy({ id: this.id, nums: check.nums });
-    } catch {
-      runInAction(() => (this.busy = false));
-      return false;
-    }
-    runInAction(() => {
-      this.busy = false;
-      this.amount = '';
-    });
-    await this.sale.load();
-    await this.loadBalance();
-    return true;
+    return sendAmount(
+      this,
+      () => this.api.buy({ id: this.id, nums: check.nums }),
+      async () => {
+        await this.sale.load();
+        await this.loadBalance();
+      },
+    );
   }
 }
