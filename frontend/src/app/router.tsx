@@ -8,7 +8,6 @@ import HomePage from '@/features/home/home-page';
 
 import { RequireAuth } from './require-auth';
 import { RouteError } from './routes/route-error';
-import type { RouteHandle } from './routes/route-handle';
 
 // Route-level code splitting: the trade page (and ECharts with it) loads only when opened.
 const tradeRoute = { lazy: async () => ({ Component: (await import('@/features/trade/trade-page')).default }) };
@@ -18,17 +17,14 @@ function page(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject
   return { lazy: async () => ({ Component: (await load()).default }) };
 }
 
-const comingSoon = page(() => import('./routes/coming-soon'));
 // One page per shape: the five account groups share a component, and so do the record lists
 // (/personal/transactionLog and /coinlog show the account records) and the two binding pages.
 const accountPage = page(() => import('@/features/assets/account-page'));
 const recordsPage = page(() => import('@/features/assets/records-page'));
 const bindPage = page(() => import('@/features/personal/bind-page'));
-
-/** A screen of later work: the shell with a translated "coming soon" page titled `title`. */
-function soon(path: string, title: RouteHandle['title']): RouteObject {
-  return { path, ...comingSoon, handle: { title } satisfies RouteHandle };
-}
+// The P2P order list and order page serve the taker (/legalIndex) and the merchant (/myshop).
+const p2pOrders = page(() => import('@/features/p2p/orders-page'));
+const p2pOrder = page(() => import('@/features/p2p/order-detail-page'));
 
 /** Pages that need a token: visitors are sent to login with the "log in and trade" message. */
 function loginOnly(children: RouteObject[]): RouteObject {
@@ -56,10 +52,10 @@ const routes: RouteObject[] = [
         path: paths.legalIndex.root,
         children: [
           { index: true, element: <Navigate to={paths.legalIndex.legal} replace /> },
-          soon(paths.legalIndex.legal, 'nav.legal'),
+          { path: paths.legalIndex.legal, ...page(() => import('@/features/p2p/market-page')) },
           loginOnly([
-            soon(paths.legalIndex.orders, 'pages.legalOrders'),
-            soon(paths.legalIndex.orderDetail, 'pages.legalOrderDetail'),
+            { path: paths.legalIndex.orders, ...p2pOrders },
+            { path: paths.legalIndex.orderDetail, ...p2pOrder },
           ]),
         ],
       },
@@ -79,9 +75,9 @@ const routes: RouteObject[] = [
           path: paths.myshop.root,
           children: [
             { index: true, element: <Navigate to={paths.myshop.myShopOrders} replace /> },
-            soon(paths.myshop.myShopOrders, 'pages.myShopOrders'),
-            soon(paths.myshop.shopOrders, 'pages.shopOrders'),
-            soon(paths.myshop.shopOrderDetail, 'pages.shopOrderDetail'),
+            { path: paths.myshop.myShopOrders, ...page(() => import('@/features/p2p/shop-page')) },
+            { path: paths.myshop.shopOrders, ...p2pOrders },
+            { path: paths.myshop.shopOrderDetail, ...p2pOrder },
           ],
         },
         {

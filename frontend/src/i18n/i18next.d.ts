@@ -4,6 +4,7 @@ import type assetsEn from './assets/en.json';
 import type earnEn from './earn/en.json';
 import type en from './en.json';
 import type leverEn from './lever/en.json';
+import type p2pEn from './p2p/en.json';
 import type personalEn from './personal/en.json';
 import type secondEn from './second/en.json';
 import type tradeEn from './trade/en.json';
@@ -20,6 +21,7 @@ declare module 'i18next' {
       lever: typeof leverEn;
       second: typeof secondEn;
       earn: typeof earnEn;
+      p2p: typeof p2pEn;
     };
   }
 }

@@ -9,12 +9,13 @@ import { isLang, LANGUAGES } from '@/i18n/languages';
 import { LOGGED_OUT_PATH } from '@/lib/navigation';
 import { useStores } from '@/stores/root-store';
 
-/** Top menu by route name (spec §2); "market" exists but is hidden. */
+/** Top menu by route name (spec §2; the P2P market of issue 14 added); "market" exists but is hidden. */
 const NAV_ITEMS = [
   { to: paths.trade, label: 'nav.trade' },
   { to: paths.lever, label: 'nav.lever' },
   { to: paths.second, label: 'nav.second' },
   { to: paths.mining, label: 'nav.mining' },
+  { to: paths.legalIndex.root, label: 'nav.legal' },
   { to: paths.assets.root, label: 'nav.assets' },
 ] as const;
 

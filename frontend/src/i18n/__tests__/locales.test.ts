@@ -26,6 +26,11 @@ import leverGm from '../lever/gm.json';
 import leverHk from '../lever/hk.json';
 import leverJp from '../lever/jp.json';
 import { LANGUAGES } from '../languages';
+import p2pEn from '../p2p/en.json';
+import p2pFr from '../p2p/fr.json';
+import p2pGm from '../p2p/gm.json';
+import p2pHk from '../p2p/hk.json';
+import p2pJp from '../p2p/jp.json';
 import secondEn from '../second/en.json';
 import secondFr from '../second/fr.json';
 import secondGm from '../second/gm.json';
@@ -54,6 +59,7 @@ const namespaces: Record<string, Record<string, unknown>> = {
   lever: { en: leverEn, hk: leverHk, jp: leverJp, gm: leverGm, fr: leverFr },
   second: { en: secondEn, hk: secondHk, jp: secondJp, gm: secondGm, fr: secondFr },
   earn: { en: earnEn, hk: earnHk, jp: earnJp, gm: earnGm, fr: earnFr },
+  p2p: { en: p2pEn, hk: p2pHk, jp: p2pJp, gm: p2pGm, fr: p2pFr },
 };
 
 describe.each(Object.entries(namespaces))('translation files of namespace %s', (_ns, locales) => {
