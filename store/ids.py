@@ -14,6 +14,7 @@ import asyncio
 
 from redis.asyncio import Redis
 from tortoise.exceptions import IntegrityError
+from tortoise.models import Model
 
 from store.db import retry_busy, transaction
 from store.models import IdBlock, LeverPosition, MicroOrder, Order, OrderHold
@@ -84,3 +85,15 @@ async def _largest_used(name: str) -> int:
     order = await Order.all().order_by("-id").first().values_list("id", flat=True)
     hold = await OrderHold.all().order_by("-order_id").first().values_list("order_id", flat=True)
     return max(int(order or 0), int(hold or 0))
+
+
+class TableIds(IdBlocks):
+    """Ids of one table's rows, known before the transaction that journals them (its refs name the row).
+    The first block starts above the largest id the table holds."""
+
+    def __init__(self, name: str, model: type[Model], size: int = 100) -> None:
+        super().__init__(name, size)
+        self._model = model
+
+    async def _floor_hint(self) -> int:
+        return int(await self._model.all().order_by("-id").first().values_list("id", flat=True) or 0)

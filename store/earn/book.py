@@ -12,7 +12,6 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.models import Model
 
 from store import ledger
-from store.ids import IdBlocks
 from store.ledger import Change
 from store.models import Currency, EarnStatus, HouseLedger
 
@@ -75,18 +74,6 @@ async def places_of(currency_id: int, cache: dict[int, int] | None = None) -> in
 def floor(amount: Decimal, places: int) -> Decimal:
     """``amount`` rounded down to ``places`` decimals (a currency's smallest unit)."""
     return amount.quantize(Decimal(1).scaleb(-places), rounding=ROUND_DOWN)
-
-
-class OrderIds(IdBlocks):
-    """Ids of one kind of earn order, known before its buy is journaled (the ref names the order).
-    The first block starts above the largest id the table holds."""
-
-    def __init__(self, name: str, model: type[Model], size: int = 100) -> None:
-        super().__init__(name, size)
-        self._model = model
-
-    async def _floor_hint(self) -> int:
-        return int(await self._model.all().order_by("-id").first().values_list("id", flat=True) or 0)
 
 
 class Earning(Protocol):

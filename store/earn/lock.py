@@ -15,16 +15,17 @@ from decimal import Decimal
 from typing import Any
 
 from store.earn import EARN_INTEREST, FINANCIAL, LOG_LOCK
-from store.earn.book import HouseRow, OrderIds, Stale, catch_up, floor, locked, move, places_of
+from store.earn.book import HouseRow, Stale, catch_up, floor, locked, move, places_of
 from store.earn.clock import day_text
 from store.errors import DomainError, ErrorCode
+from store.ids import TableIds
 from store.ledger import ZERO, Change
 from store.models import Currency, EarnAccrual, EarnStatus, LockOrder, LockProduct
 from store.money import money
 
 KIND = "lock"  # EarnAccrual.kind
 DAYS_A_YEAR = 365
-ids = OrderIds("lock_order", LockOrder)
+ids = TableIds("lock_order", LockOrder)
 
 
 def daily_interest(amount: Decimal, annual_rate: Decimal, places: int) -> Decimal:

@@ -21,9 +21,10 @@ from typing import Any
 from tortoise.exceptions import IntegrityError
 
 from store.earn import EARN_INTEREST, EARN_PENALTY, FINANCIAL, LOG_MINING
-from store.earn.book import HouseRow, OrderIds, Stale, catch_up, floor, locked, move, places_of
+from store.earn.book import HouseRow, Stale, catch_up, floor, locked, move, places_of
 from store.earn.clock import day_text
 from store.errors import DomainError, ErrorCode
+from store.ids import TableIds
 from store.ledger import ZERO, Change
 from store.models import Currency, EarnAccrual, EarnStatus, MiningOrder, MiningProduct, MiningRate
 from store.money import money
@@ -33,7 +34,7 @@ TYPES = {1: "USDT", 2: "ACB", 3: "MVBT"}  # the spec's type -> the currency of t
 NOT_STARTED, IN_PROGRESS, ENDED = 0, 1, 2  # MiningProduct.status
 RATE_PLACES = 4  # a published daily rate in percent: 0.3521
 PER_PAGE = 6  # spec §9
-ids = OrderIds("mining_order", MiningOrder)
+ids = TableIds("mining_order", MiningOrder)
 
 
 def derived_rate(product_id: int, day: int, rate_min: Decimal, rate_max: Decimal) -> Decimal:
