@@ -32,6 +32,7 @@ from serve.api.routes import (
     micro,
     news,
     notify,
+    p2p,
     personal,
     records,
     sales,
@@ -71,6 +72,7 @@ def api_router(settings: Settings) -> APIRouter:
         personal,
         upload,
         sales,
+        p2p,
     )
     for module in modules:
         router.include_router(module.router)

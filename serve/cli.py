@@ -18,6 +18,7 @@ from serve.commands.cluster import AddressOption, named_actor, on_cluster
 from serve.commands.database import db_run
 from serve.commands.maker import maker_app
 from serve.commands.micro import micro_app
+from serve.commands.p2p import merchant_app, p2p_app
 from serve.commands.products import products_app
 from serve.commands.scheduler import scheduler_app
 
@@ -27,6 +28,8 @@ app.add_typer(maker_app, name="maker")
 app.add_typer(scheduler_app, name="scheduler")
 app.add_typer(micro_app, name="micro")
 app.add_typer(products_app, name="products")
+app.add_typer(merchant_app, name="merchant")
+app.add_typer(p2p_app, name="p2p")
 
 
 def is_loopback(host: str) -> bool:

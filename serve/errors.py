@@ -205,6 +205,60 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.LISTING_NOT_STARTED: Outcome(CODE_ERROR, 400, N_("Applications for this listing have not opened yet")),
     ErrorCode.LISTING_ENDED: Outcome(CODE_ERROR, 409, N_("Applications for this listing have closed")),
     ErrorCode.LISTING_NO_FUNDS: Outcome(CODE_ERROR, 400, N_("No funds: enter an amount of USDT above 0")),
+    ErrorCode.P2P_REAL_NAME_REQUIRED: Outcome(CODE_ERROR, 403, N_("Complete real-name authentication first")),
+    ErrorCode.MERCHANT_NICKNAME_INVALID: Outcome(
+        CODE_ERROR, 400, N_("The nickname must be 2 to 20 letters, digits, _ or -")
+    ),
+    ErrorCode.MERCHANT_NICKNAME_TAKEN: Outcome(CODE_ERROR, 409, N_("This nickname is already taken")),
+    ErrorCode.MERCHANT_APPLIED: Outcome(CODE_ERROR, 409, N_("You have already applied; please wait for the review")),
+    ErrorCode.MERCHANT_ALREADY: Outcome(CODE_ERROR, 409, N_("You are already a merchant")),
+    ErrorCode.MERCHANT_REQUIRED: Outcome(CODE_ERROR, 403, N_("Only approved merchants can post ads")),
+    ErrorCode.MERCHANT_NOT_PENDING: Outcome(CODE_ERROR, 409, N_("There is no pending merchant application")),
+    ErrorCode.P2P_AD_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Ad not found")),
+    ErrorCode.P2P_SIDE_INVALID: Outcome(CODE_ERROR, 400, N_("Choose whether you buy or sell")),
+    ErrorCode.P2P_CURRENCY_INVALID: Outcome(CODE_ERROR, 400, N_("This currency is not traded in the P2P market")),
+    ErrorCode.P2P_FIAT_INVALID: Outcome(CODE_ERROR, 400, N_("Choose CNY or USD")),
+    ErrorCode.P2P_PRICE_INVALID: Outcome(CODE_ERROR, 400, N_("Enter a price above 0 with at most 2 decimals")),
+    ErrorCode.P2P_LIMITS_INVALID: Outcome(
+        CODE_ERROR,
+        400,
+        N_("The order limits must be at least 1 with at most 2 decimals, and the minimum no more than the maximum"),
+    ),
+    ErrorCode.P2P_TOTAL_INVALID: Outcome(
+        CODE_ERROR, 400, N_("Enter a total above 0 with at most {places} decimal places")
+    ),
+    ErrorCode.P2P_TOTAL_BELOW_SOLD: Outcome(
+        CODE_ERROR, 400, N_("The total cannot be less than what orders have already taken ({sold})")
+    ),
+    ErrorCode.P2P_METHODS_INVALID: Outcome(
+        CODE_ERROR, 400, N_("Choose payment methods you have set up in your own real name")
+    ),
+    ErrorCode.P2P_WINDOW_INVALID: Outcome(CODE_ERROR, 400, N_("Choose one of the offered payment windows")),
+    ErrorCode.P2P_TOO_MANY_ADS: Outcome(CODE_ERROR, 409, N_("You can have at most {max} ads open")),
+    ErrorCode.P2P_AD_CLOSED: Outcome(CODE_ERROR, 409, N_("This ad is closed")),
+    ErrorCode.P2P_REMARKS_TOO_LONG: Outcome(CODE_ERROR, 400, N_("The remarks can be at most 500 characters")),
+    ErrorCode.P2P_AD_OFFLINE: Outcome(CODE_ERROR, 409, N_("This ad is not available right now")),
+    ErrorCode.P2P_OWN_AD: Outcome(CODE_ERROR, 400, N_("You cannot trade with your own ad")),
+    ErrorCode.P2P_AMOUNT_REQUIRED: Outcome(CODE_ERROR, 400, N_("Enter the amount to trade")),
+    ErrorCode.P2P_AMOUNT_LIMITS: Outcome(CODE_ERROR, 400, N_("The order total must be between {min} and {max} {fiat}")),
+    ErrorCode.P2P_STOCK: Outcome(CODE_ERROR, 409, N_("Only {stock} {currency} is available on this ad")),
+    ErrorCode.P2P_METHOD_UNAVAILABLE: Outcome(
+        CODE_ERROR, 400, N_("Choose a payment method the ad accepts and the seller has set up")
+    ),
+    ErrorCode.P2P_UNPAID_EXISTS: Outcome(CODE_ERROR, 409, N_("You already have an unpaid order on this ad")),
+    ErrorCode.P2P_CANCEL_LIMIT: Outcome(
+        CODE_ERROR, 403, N_("You cancelled {limit} orders today; you can buy again after 00:00 UTC")
+    ),
+    ErrorCode.P2P_MERCHANT_CANCEL_LIMIT: Outcome(CODE_ERROR, 409, N_("This merchant cannot buy any more today")),
+    ErrorCode.P2P_ORDER_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Order not found")),
+    ErrorCode.P2P_BUYER_ONLY: Outcome(CODE_ERROR, 403, N_("Only the buyer can do this")),
+    ErrorCode.P2P_SELLER_ONLY: Outcome(CODE_ERROR, 403, N_("Only the seller can do this")),
+    ErrorCode.P2P_NOT_UNPAID: Outcome(CODE_ERROR, 409, N_("Only an unpaid order can be marked paid or cancelled")),
+    ErrorCode.P2P_NOT_PAID: Outcome(CODE_ERROR, 409, N_("Only a paid order can be released or appealed")),
+    ErrorCode.P2P_WINDOW_OVER: Outcome(CODE_ERROR, 409, N_("The payment window has ended")),
+    ErrorCode.P2P_NOT_IN_APPEAL: Outcome(CODE_ERROR, 409, N_("The order is not in appeal")),
+    ErrorCode.P2P_REASON_INVALID: Outcome(CODE_ERROR, 400, N_("Describe the problem in 10 to 500 characters")),
+    ErrorCode.P2P_IMAGES_INVALID: Outcome(CODE_ERROR, 400, N_("Attach at most 3 images")),
     ErrorCode.NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Not found")),
     ErrorCode.SETTING_UNKNOWN: Outcome(CODE_ERROR, 404, N_("Unknown setting")),
     ErrorCode.BAD_REQUEST: Outcome(CODE_ERROR, 400, N_("Invalid request")),

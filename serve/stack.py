@@ -83,14 +83,20 @@ class EmbeddedRedis:
 
 
 async def prepare_database(settings: Settings) -> dict[str, int]:
-    """Apply migrations, then load the seed. Both are idempotent."""
+    """Apply migrations, then load the seed (and, in development, the P2P demo merchants). All
+    idempotent."""
+    from serve.security import hash_password
     from store.db import close_db, init_db, migrate
+    from store.p2p import demo
     from store.seed import seed
 
     await migrate(settings)
     await init_db(settings)
     try:
-        return await seed()
+        counts = await seed()
+        if settings.is_development:
+            counts["p2p_demo_ads"] = await demo.seed(await hash_password(demo.DEMO_PASSWORD))
+        return counts
     finally:
         await close_db()
 

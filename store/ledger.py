@@ -108,46 +108,55 @@ async def apply(changes: list[Change], fee: Fee | None = None, also: Also | None
     ref is journaled with other facts (or only some of the batch's refs are); nothing is written then.
     """
     async with transaction() as conn:
-        accounts: dict[Key, Account] = {}
-        for change in sorted(changes, key=lambda c: c.key):
-            if change.key in accounts:
-                continue
-            uid, currency_id, account_type = change.key
-            await Account.get_or_create(
-                user_id=uid, currency_id=currency_id, account_type=AccountType(account_type), using_db=conn
-            )
-            accounts[change.key] = (
-                await Account.filter(user_id=uid, currency_id=currency_id, account_type=AccountType(account_type))
-                .select_for_update()
-                .using_db(conn)
-                .get()
-            )
-        # Looked up under the row locks: a batch that raced this one and committed first is seen.
-        replayed = _replayed(changes, await _journaled([c.ref for c in changes], conn))
-        if fee is not None:
-            await PendingSettlement.filter(trade_id=fee.trade_id, side=fee.side).using_db(conn).delete()
-            settled = await FeeLedger.filter(trade_id=fee.trade_id, side=fee.side).using_db(conn).exists()
-            if settled != replayed:  # a settled side whose journal differs, or refs another batch used
-                raise DomainError(ErrorCode.REF_CONFLICT)
-        if replayed:
+        if not await apply_in(conn, changes, fee):
             return False
-        logs = []
-        for change in changes:
-            account = accounts[change.key]
-            account.balance += change.balance
-            account.lock_balance += change.lock
-            if account.balance < ZERO or account.lock_balance < ZERO:
-                raise DomainError(ErrorCode.INSUFFICIENT_BALANCE)
-            logs.append(_log(change, account.balance))
-        for account in accounts.values():
-            await account.save(using_db=conn, update_fields=["balance", "lock_balance", "updated_at"])
-        await AccountLog.bulk_create(logs, using_db=conn)
-        if fee is not None:
-            await FeeLedger.create(
-                trade_id=fee.trade_id, side=fee.side, currency_id=fee.currency_id, amount=fee.amount, using_db=conn
-            )
         if also is not None:
             await also(conn)
+    return True
+
+
+async def apply_in(conn: BaseDBAsyncClient, changes: list[Change], fee: Fee | None = None) -> bool:
+    """``apply`` inside a transaction the caller holds (after the row locks of its own that must come
+    before the accounts', so every path takes them in one order). False if applied before; a raise
+    must roll the caller's transaction back."""
+    accounts: dict[Key, Account] = {}
+    for change in sorted(changes, key=lambda c: c.key):
+        if change.key in accounts:
+            continue
+        uid, currency_id, account_type = change.key
+        await Account.get_or_create(
+            user_id=uid, currency_id=currency_id, account_type=AccountType(account_type), using_db=conn
+        )
+        accounts[change.key] = (
+            await Account.filter(user_id=uid, currency_id=currency_id, account_type=AccountType(account_type))
+            .select_for_update()
+            .using_db(conn)
+            .get()
+        )
+    # Looked up under the row locks: a batch that raced this one and committed first is seen.
+    replayed = _replayed(changes, await _journaled([c.ref for c in changes], conn))
+    if fee is not None:
+        await PendingSettlement.filter(trade_id=fee.trade_id, side=fee.side).using_db(conn).delete()
+        settled = await FeeLedger.filter(trade_id=fee.trade_id, side=fee.side).using_db(conn).exists()
+        if settled != replayed:  # a settled side whose journal differs, or refs another batch used
+            raise DomainError(ErrorCode.REF_CONFLICT)
+    if replayed:
+        return False
+    logs = []
+    for change in changes:
+        account = accounts[change.key]
+        account.balance += change.balance
+        account.lock_balance += change.lock
+        if account.balance < ZERO or account.lock_balance < ZERO:
+            raise DomainError(ErrorCode.INSUFFICIENT_BALANCE)
+        logs.append(_log(change, account.balance))
+    for account in accounts.values():
+        await account.save(using_db=conn, update_fields=["balance", "lock_balance", "updated_at"])
+    await AccountLog.bulk_create(logs, using_db=conn)
+    if fee is not None:
+        await FeeLedger.create(
+            trade_id=fee.trade_id, side=fee.side, currency_id=fee.currency_id, amount=fee.amount, using_db=conn
+        )
     return True
 
 

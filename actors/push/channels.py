@@ -3,7 +3,7 @@
 Public channels are named as the client subscribes to them (``DAY_MARKET``,
 ``MARKET_DEPTH.BTC/USDT``, ``GLOBAL_TX.BTC/USDT``, ``KLINE.BTC/USDT`` carrying every period,
 ``MARK.BTC/USDT``); all but ``DAY_MARKET`` must name a pair that trades here. Per-user channels
-(``TX_MATCHED``, ``TX_SUBMIT``, ``LEVER_TRADE``, ``LEVER_CLOSED``, ``MICRO_CLOSED``) need a login and
+(``TX_MATCHED``, ``TX_SUBMIT``, ``LEVER_TRADE``, ``LEVER_CLOSED``, ``MICRO_CLOSED``, ``LEGAL_ORDER``) need a login and
 travel under the user's id, so one user's events never reach another.
 
 Redis pub/sub channels belong to the whole server, not to one of its databases, so every topic
@@ -19,7 +19,7 @@ from typing import Any
 
 REDIS_PREFIX = "ex:push:"
 _prefix = f"{REDIS_PREFIX}0:"
-USER_CHANNELS = frozenset({"TX_MATCHED", "TX_SUBMIT", "LEVER_TRADE", "LEVER_CLOSED", "MICRO_CLOSED"})
+USER_CHANNELS = frozenset({"TX_MATCHED", "TX_SUBMIT", "LEVER_TRADE", "LEVER_CLOSED", "MICRO_CLOSED", "LEGAL_ORDER"})
 PUBLIC_ROOTS = frozenset({"DAY_MARKET", "MARKET_DEPTH", "GLOBAL_TX", "KLINE", "MARK"})
 GLOBAL_CHANNELS = frozenset({"DAY_MARKET"})  # the public roots that take no symbol
 

@@ -130,6 +130,7 @@ class Scheduler(DbActor):
             try:
                 await self._ready()
                 self._redis = connect_redis(self._settings)
+                self._ctx = JobContext(self._settings, self._redis)
                 self._offset_ms = await scheduler.clock_offset(self._redis, self._name)
                 for job in self._jobs:
                     self._last[job.name] = await scheduler.last_done(job.name)

@@ -19,14 +19,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import ray
+from redis.asyncio import Redis
 
 from config.settings import Settings
 from store.earn import listing, sales
+from store.p2p import orders as p2p_orders
+from store.p2p import push as p2p_push
 
 
 @dataclass(frozen=True)
 class JobContext:
     settings: Settings
+    redis: Redis | None = None  # the Scheduler's connection, once it has one (pushes)
 
     def actor(self, name: str) -> Any:
         """The named actor's handle; ValueError when there is none (the run fails and is tried again)."""
@@ -101,9 +105,19 @@ async def listing_credit(ctx: JobContext, now_ms: int) -> dict[str, Any]:
     return await listing.sweep_credit(now_ms)
 
 
+async def p2p_expire(ctx: JobContext, now_ms: int) -> dict[str, Any]:
+    """Cancel the P2P orders whose payment window has ended unpaid (escrow back to the seller or the
+    ad) and tell both sides on LEGAL_ORDER."""
+    cancelled, more = await p2p_orders.sweep_expired(now_ms)
+    if ctx.redis is not None:
+        await p2p_push.notify(ctx.redis, cancelled)
+    return {"cancelled": len(cancelled), "next_ms": now_ms if more else await p2p_orders.next_deadline()}
+
+
 SWEEPS: tuple[Sweep, ...] = (
     Sweep("sale_close", sale_close),
     Sweep("listing_allocation", listing_allocation),
     Sweep("listing_release", listing_release),
     Sweep("listing_credit", listing_credit),
+    Sweep("p2p_expire", p2p_expire),
 )

@@ -13,7 +13,7 @@ from config.settings import Settings
 from serve.api.pairs import PairCatalog
 from serve.i18n import normalize_lang
 from serve.outbox import Outbox
-from serve.security import Codes, LoginThrottle, ResetThrottle, Sessions
+from serve.security import Codes, LoginThrottle, ResetThrottle, Sessions, verify_password
 from store.errors import DomainError, ErrorCode
 from store.models import User
 from store.prices import UsdPrices
@@ -122,3 +122,17 @@ SingleFlight = Depends(_single_flight)
 
 def client_ip(request: Request) -> str:
     return request.client.host if request.client else "unknown"
+
+
+async def check_pay_password(svc: Services, request: Request, user: User, password: str) -> None:
+    """The deal password, with the login throttle's failure count (its own key per user)."""
+    if not password:
+        raise DomainError(ErrorCode.PAY_PASSWORD_REQUIRED)
+    if user.pay_password_hash is None:
+        raise DomainError(ErrorCode.PAY_PASSWORD_NOT_SET)
+    key, ip = f"pay:{user.id}", client_ip(request)
+    await svc.throttle.check(key, ip)
+    if not await verify_password(user.pay_password_hash, password):
+        await svc.throttle.failed(key, ip)
+        raise DomainError(ErrorCode.PAY_PASSWORD_WRONG)
+    await svc.throttle.succeeded(key)

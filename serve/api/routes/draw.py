@@ -12,12 +12,11 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from serve.api.amounts import AmountText, parse_amount
-from serve.api.deps import CurrentUid, CurrentUser, Lang, SingleFlight, Svc, client_ip
+from serve.api.deps import CurrentUid, CurrentUser, Lang, SingleFlight, Svc, check_pay_password
 from serve.api.paging import paginate
 from serve.api.routes.transfer import call_wallet
 from serve.errors import envelope
 from serve.i18n import N_, translate
-from serve.security import verify_password
 from store.errors import DomainError, ErrorCode
 from store.models import (
     INT_MAX,
@@ -75,18 +74,6 @@ async def _protocol(currency: Currency, protocol_id: int | None) -> CurrencyProt
     raise DomainError(ErrorCode.PROTOCOL_NOT_FOUND)
 
 
-async def _check_pay_password(svc: Svc, request: Request, user: Any, password: str) -> None:
-    """The deal password, with the login throttle's failure count (its own key per user)."""
-    if user.pay_password_hash is None:
-        raise DomainError(ErrorCode.PAY_PASSWORD_NOT_SET)
-    key, ip = f"pay:{user.id}", client_ip(request)
-    await svc.throttle.check(key, ip)
-    if not await verify_password(user.pay_password_hash, password):
-        await svc.throttle.failed(key, ip)
-        raise DomainError(ErrorCode.PAY_PASSWORD_WRONG)
-    await svc.throttle.succeeded(key)
-
-
 @router.post("/account/draw", dependencies=[SingleFlight])
 async def draw(body: DrawIn, user: CurrentUser, svc: Svc, request: Request, lang: Lang) -> Any:
     """Request a withdrawal from the change account: the amount is locked until an operator decides."""
@@ -116,7 +103,7 @@ async def draw(body: DrawIn, user: CurrentUser, svc: Svc, request: Request, lang
         raise DomainError(ErrorCode.MEMO_REQUIRED)
     if memo and not MEMO_RE.match(memo):
         raise DomainError(ErrorCode.ADDRESS_INVALID)
-    await _check_pay_password(svc, request, user, body.pay_password)
+    await check_pay_password(svc, request, user, body.pay_password)
     check_withdrawals_open(user, svc.settings.security_cooldown_hours)
     fee = (amount * currency.draw_rate).quantize(Decimal(1).scaleb(-currency.decimals), rounding=ROUND_UP)
     fields = {"currency_id": currency.id, "protocol_id": protocol.id if protocol else None, "address": address,

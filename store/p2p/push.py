@@ -1,0 +1,33 @@
+"""LEGAL_ORDER: every transition of an order, pushed to both of its sides (best effort: the order's
+row is the truth; a client that missed a push reads the order again)."""
+
+from __future__ import annotations
+
+import logging
+
+from redis.asyncio import Redis
+
+from actors.push import channels
+from store.models import P2POrder
+from store.p2p import views
+
+log = logging.getLogger(__name__)
+CHANNEL = "LEGAL_ORDER"
+
+
+async def notify(redis: Redis, orders: list[P2POrder]) -> None:
+    """One Redis round trip for all of ``orders``."""
+    if not orders:
+        return
+    try:
+        codes = await views.codes({o.currency_id for o in orders})
+        async with redis.pipeline(transaction=False) as pipe:
+            for order in orders:
+                message = channels.encode(
+                    "legal_order", {"order": views.summary(order, codes.get(order.currency_id, ""))}
+                )
+                for uid in {order.buyer_id, order.seller_id}:
+                    pipe.publish(channels.user_topic(uid, CHANNEL), message)  # type: ignore[attr-defined]
+            await pipe.execute()
+    except Exception:
+        log.warning("p2p: push of %d orders failed", len(orders), exc_info=True)
