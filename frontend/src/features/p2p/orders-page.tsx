@@ -14,7 +14,7 @@ import { paths } from '@/config/paths';
 import { EMPTY, formatDateTime, formatPrice } from '@/lib/format';
 
 import { createP2pApi } from './api';
-import { P2pNav, ReadState, StateTag, stateName } from './components/ui';
+import { P2pNav, ReadState, StateTag, stateName, useMethodName } from './components/ui';
 import { plain } from './lib/money';
 import { OrdersStore, type OrdersScope } from './stores/orders-store';
 import { type OrderSummary, STATE_FILTERS } from './types';
@@ -59,7 +59,7 @@ export default observer(function OrdersPage() {
                 <th className="num">{t('orders.amount')}</th>
                 <th className="num">{t('orders.price')}</th>
                 <th className="num">{t('orders.total')}</th>
-                <th>{t('orders.counterparty')}</th>
+                <th>{t('orders.method')}</th>
                 <th>{t('orders.time')}</th>
                 <th>{t('orders.state')}</th>
                 <th className="num" />
@@ -82,7 +82,7 @@ export default observer(function OrdersPage() {
 function OrderRow({ order, to }: { order: OrderSummary; to: string }) {
   const { t } = useTranslation('p2p');
   const buyer = order.role === 'buyer';
-  const other = order.counterparty?.nickname || order.counterparty?.name || EMPTY;
+  const methodName = useMethodName();
   return (
     <tr data-testid="p2p-order-row" data-id={order.id} data-state={order.state}>
       <td className="num">
@@ -100,7 +100,7 @@ function OrderRow({ order, to }: { order: OrderSummary; to: string }) {
       <td className="num" data-testid="p2p-order-row-total">
         {formatPrice(order.total, 2)} {order.fiat}
       </td>
-      <td>{other}</td>
+      <td>{order.pay_method ? methodName(order.pay_method) : EMPTY}</td>
       <td>{formatDateTime(order.created_ms)}</td>
       <td>
         <StateTag state={order.state} testId="p2p-order-row-state" />

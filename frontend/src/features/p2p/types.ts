@@ -52,7 +52,7 @@ export interface MerchantBrief {
   uid: number;
   nickname: string;
   orders_30d: number;
-  /** Completed / ended over the last 30 days, as a fraction (0.95); null without ended orders. */
+  /** Completed / ended orders of the last 30 days in percent, one decimal ("100.0" when none ended). */
   completion_rate: Decimal | null;
 }
 
@@ -153,7 +153,9 @@ export interface OrderSummary {
   amount: Decimal;
   total: Decimal;
   created_ms: number;
-  counterparty?: { name?: string; nickname?: string } | null;
+  pay_method?: string;
+  /** What is left of the payment window while unpaid, by the server's clock. */
+  remain_ms?: number | null;
 }
 
 /** GET legal/order/detail: the order as either side sees it. */
@@ -162,6 +164,7 @@ export interface OrderDetail extends OrderSummary {
   is_merchant: boolean;
   currency_id: number;
   pay_method: string;
+  pay_method_name?: string;
   pay_details: PayDetails | null;
   counterparty: { name: string; nickname?: string };
   deadline_ms: number | null;
@@ -183,7 +186,7 @@ export interface MerchantInfo {
   status_name?: string;
   nickname: string;
   reject_reason: string;
-  is_seller: number | boolean;
+  is_seller: boolean;
   levels: { mobile: boolean; real_name: boolean; advanced: boolean };
   orders_30d: number;
   completion_rate: Decimal | null;

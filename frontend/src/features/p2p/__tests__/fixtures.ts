@@ -31,7 +31,7 @@ export function ad(id: number, extra: Partial<MarketAd> = {}): MarketAd {
     methods: ['alipay', 'bank'],
     window_min: 15,
     remarks: '',
-    merchant: { uid: 9, nickname: 'alice', orders_30d: 12, completion_rate: '0.9166' },
+    merchant: { uid: 9, nickname: 'alice', orders_30d: 12, completion_rate: '91.6' },
     ...extra,
   };
 }
@@ -75,10 +75,10 @@ export function merchantInfo(extra: Partial<MerchantInfo> = {}): MerchantInfo {
     status_name: 'approved',
     nickname: 'alice',
     reject_reason: '',
-    is_seller: 1,
+    is_seller: true,
     levels: { mobile: true, real_name: true, advanced: true },
     orders_30d: 3,
-    completion_rate: '1',
+    completion_rate: '100.0',
     methods: ['alipay'],
     ...extra,
   };

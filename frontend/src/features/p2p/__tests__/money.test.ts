@@ -64,10 +64,10 @@ describe('helpers', () => {
     expect(plain(null)).toBeNull();
   });
 
-  it('shows a completion rate fraction as a percent cut to one decimal', () => {
-    expect(ratePercent('0.9166')).toBe('91.6%');
-    expect(ratePercent('1')).toBe('100%');
-    expect(ratePercent('0')).toBe('0%');
+  it("shows the server's completion rate (a percent) cut to one decimal", () => {
+    expect(ratePercent('91.66')).toBe('91.6%');
+    expect(ratePercent('100.0')).toBe('100.0%');
+    expect(ratePercent('0')).toBe('0.0%');
     expect(ratePercent(null)).toBeNull();
   });
 });

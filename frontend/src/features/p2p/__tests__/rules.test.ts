@@ -94,7 +94,8 @@ describe('checkAppeal and checkNickname', () => {
 
   it('takes 2-20 letters, digits, _ or -', () => {
     expect(checkNickname('alice_01')).toBe(true);
-    expect(checkNickname('商家-1')).toBe(true);
+    expect(checkNickname('Shop-1')).toBe(true);
+    expect(checkNickname('商家-1')).toBe(false);
     expect(checkNickname('a')).toBe(false);
     expect(checkNickname('has space')).toBe(false);
     expect(checkNickname('x'.repeat(21))).toBe(false);

@@ -38,7 +38,7 @@ describe('ShopStore: the merchant standing', () => {
   });
 
   it('does not read ads for a user who is not a merchant, and lets them apply when allowed', async () => {
-    transport.answer('merchant/info', merchantInfo({ status: -1, is_seller: 0, nickname: '', levels: { mobile: false, real_name: true, advanced: false } }));
+    transport.answer('merchant/info', merchantInfo({ status: -1, is_seller: false, nickname: '', levels: { mobile: false, real_name: true, advanced: false } }));
     const store = await started();
     expect(store.isMerchant).toBe(false);
     expect(store.canApply).toBe(true);
@@ -48,17 +48,17 @@ describe('ShopStore: the merchant standing', () => {
     expect(store.nicknameProblem).toBe(true);
     expect(transport.post).not.toHaveBeenCalled();
     store.setNickname(' Alice_Store ');
-    transport.answer('merchant/apply', merchantInfo({ status: 0, is_seller: 0 }));
+    transport.answer('merchant/apply', merchantInfo({ status: 0, is_seller: false }));
     expect(await store.apply()).toBe(true);
     expect(transport.post).toHaveBeenLastCalledWith('merchant/apply', { nickname: 'Alice_Store' }, { loading: true, showMsg: true });
   });
 
   it('lets no one apply without an approved real name, nor while an application is pending', async () => {
-    transport.answer('merchant/info', merchantInfo({ status: -1, is_seller: 0, levels: { mobile: true, real_name: false, advanced: false } }));
+    transport.answer('merchant/info', merchantInfo({ status: -1, is_seller: false, levels: { mobile: true, real_name: false, advanced: false } }));
     expect((await started()).canApply).toBe(false);
-    transport.answer('merchant/info', merchantInfo({ status: 0, is_seller: 0 }));
+    transport.answer('merchant/info', merchantInfo({ status: 0, is_seller: false }));
     expect((await started()).canApply).toBe(false);
-    transport.answer('merchant/info', merchantInfo({ status: 2, is_seller: 0, reject_reason: 'nickname' }));
+    transport.answer('merchant/info', merchantInfo({ status: 2, is_seller: false, reject_reason: 'nickname' }));
     expect((await started()).canApply).toBe(true);
   });
 });

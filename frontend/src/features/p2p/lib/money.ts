@@ -57,9 +57,9 @@ export function plain(value: unknown): string | null {
   return n ? n.toFixed() : null;
 }
 
-/** A completion rate (a fraction: `0.955`) as a percent, cut to one decimal: `95.5%`; null when unknown. */
+/** A completion rate (the server's percent: `"95.55"`) cut to one decimal: `95.5%`; null when unknown. */
 export function ratePercent(value: unknown): string | null {
   const n = toBig(value);
   if (!n) return null;
-  return `${n.times(100).round(RATE_DECIMALS, Big.roundDown).toFixed()}%`;
+  return `${n.round(RATE_DECIMALS, Big.roundDown).toFixed(RATE_DECIMALS)}%`;
 }

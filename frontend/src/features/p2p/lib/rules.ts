@@ -119,8 +119,8 @@ export function checkAppeal(reason: string, images: readonly string[]): AppealPr
   return null;
 }
 
-/** A merchant's nickname: 2-20 letters, digits, `_` or `-`. */
-const NICKNAME = /^[\p{L}\p{N}_-]{2,20}$/u;
+/** A merchant's nickname: 2-20 latin letters, digits, `_` or `-` (as the server checks it). */
+const NICKNAME = /^[A-Za-z0-9_-]{2,20}$/;
 
 export function checkNickname(nickname: string): boolean {
   return NICKNAME.test(nickname.trim());

@@ -68,7 +68,7 @@ export class ShopStore {
 
   get isMerchant(): boolean {
     const info = this.info.data;
-    return Boolean(info && (info.status === MERCHANT_STATUS.approved || Number(info.is_seller) === 1));
+    return Boolean(info && (info.status === MERCHANT_STATUS.approved || info.is_seller));
   }
 
   /** An application may be sent: none yet or the last one refused, and the real name approved. */
