@@ -1,5 +1,6 @@
 """The exchange's population under load: visitors, traders, lever traders, second-contract traders,
-savers (lock savings, mining, token sales, listing) and websocket subscribers.
+savers (lock savings, mining, token sales, listing), P2P merchants and takers, and websocket
+subscribers.
 
 Run against an instance in development mode (``make run``); every user creates and funds its own
 account (dev outbox codes, ``POST /api/dev/credit``), so the scenario needs nothing prepared:
@@ -15,7 +16,7 @@ its arrival (a tick is written at most every 100 ms, so this includes up to that
 verdict`` fails when a contract's proof disagrees with its record. Settings (environment):
 ``LOAD_PAIRS`` (pair ids, default ``1,2,3``), ``LOAD_WS_URL`` (default: the address the server
 announces at ``default/push_address``). What the users share is in ``common.py``; the second-contract
-traders in ``micro.py``; the savers in ``earn.py``.
+traders in ``micro.py``; the savers in ``earn.py``; the P2P traders in ``p2p.py``.
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ from earn import Saver
 from locust import User, between, events, task
 from locust.exception import StopUser
 from micro import MicroTrader
+from p2p import P2PTrader
 
-__all__ = ["Visitor", "Trader", "LeverTrader", "MicroTrader", "Saver", "Subscriber"]
+__all__ = ["Visitor", "Trader", "LeverTrader", "MicroTrader", "Saver", "P2PTrader", "Subscriber"]
 
 SEQ_RESTART = 100  # a depth seq this far below the newest seen starts a new sequence
 
