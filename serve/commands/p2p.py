@@ -29,11 +29,17 @@ def _operator(name: str) -> str:
 
 def _run(work: Any) -> Any:
     """``work`` on the database; a refusal is shown (in English) and exits 1."""
+    from serve.errors import ERRORS
     from store.errors import DomainError
 
     try:
         return db_run(work)
-    except (DomainError, LookupError) as exc:
+    except DomainError as exc:
+        outcome = ERRORS.get(exc.code)
+        text = outcome.message.format(**exc.params) if outcome else exc.code.name
+        typer.echo(f"error: {text}", err=True)
+        raise typer.Exit(1) from exc
+    except LookupError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from exc
 
