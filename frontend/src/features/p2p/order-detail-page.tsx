@@ -208,7 +208,7 @@ function PayPanel({ order, details }: { order: OrderDetail; details: PayDetails 
             </div>
           ))}
           <div>
-            <dt className="muted">{t('pay.amount')}</dt>
+            <dt className="muted">{t(order.role === 'buyer' ? 'pay.amount' : 'pay.amountSeller')}</dt>
             <dd>
               <strong className="num">
                 {formatPrice(order.total, 2)} {order.fiat}
