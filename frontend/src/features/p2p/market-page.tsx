@@ -20,7 +20,7 @@ import { MethodBadges, P2pNav, ReadState } from './components/ui';
 import { plain, ratePercent } from './lib/money';
 import { MarketStore } from './stores/market-store';
 import type { MarketAd, TakerSide } from './types';
-import { useSendToLogin } from './use-login';
+import { useSendToLogin } from '@/hooks/use-send-to-login';
 
 import './i18n';
 import '@/components/form/form.css';

@@ -11,7 +11,7 @@ import { Summary, type SummaryRow } from '@/components/ui/confirm-dialog';
 import { Dialog } from '@/components/ui/dialog';
 import { LoadFailed } from '@/components/ui/load-failed';
 
-import type { Loadable } from './loadable';
+import type { Loadable } from '@/lib/loadable';
 
 import '../i18n';
 

@@ -14,7 +14,7 @@ import { EMPTY, formatPrice, truncate } from '@/lib/format';
 import { useStores } from '@/stores/root-store';
 
 import { ConfirmPrompt, ReadState, StatusTag } from '../common/ui';
-import { useSendToLogin } from '../common/use-login';
+import { useSendToLogin } from '@/hooks/use-send-to-login';
 import { createDepositApi } from './api';
 import { DepositStore, lockBlock } from './deposit-store';
 import { LOCK_ACTIVE, type LockProduct } from './types';

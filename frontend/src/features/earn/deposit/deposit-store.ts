@@ -5,7 +5,7 @@
  */
 import { makeAutoObservable, runInAction } from 'mobx';
 
-import { Loadable } from '../common/loadable';
+import { Loadable } from '@/lib/loadable';
 import type { DepositApi } from './api';
 import type { LockProduct } from './types';
 

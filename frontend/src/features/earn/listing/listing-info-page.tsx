@@ -18,7 +18,7 @@ import { NoSuchProduct } from '../common/not-found';
 import { ProgressRing } from '../common/progress-ring';
 import { AmountField, Facts, ReadState } from '../common/ui';
 import { useQueryId } from '../common/use-id';
-import { useSendToLogin } from '../common/use-login';
+import { useSendToLogin } from '@/hooks/use-send-to-login';
 import { createListingApi } from './api';
 import { ProjectStatusTag } from './parts';
 import { ListingInfoStore } from './stores';

@@ -3,7 +3,7 @@ import { makeAutoObservable } from 'mobx';
 
 import { sanitizeDecimal, toBig } from '@/lib/format';
 
-import { Loadable } from '../common/loadable';
+import { Loadable } from '@/lib/loadable';
 import { sendAmount } from '../common/send-amount';
 import type { ListingApi } from './api';
 import { type ApplyProblem, checkApplication } from './rules';

@@ -18,7 +18,7 @@ import { ProductLogo } from '../common/logo';
 import { NoSuchProduct } from '../common/not-found';
 import { AmountField, Facts, ReadState } from '../common/ui';
 import { useQueryId } from '../common/use-id';
-import { useSendToLogin } from '../common/use-login';
+import { useSendToLogin } from '@/hooks/use-send-to-login';
 import { createMiningApi } from './api';
 import { MiningStatusTag } from './parts';
 import { type AmountProblem, expectedEarnings } from './rules';

@@ -6,7 +6,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 
 import { sanitizeDecimal } from '@/lib/format';
 
-import { Loadable } from '../common/loadable';
+import { Loadable } from '@/lib/loadable';
 import { sendAmount } from '../common/send-amount';
 import { AMOUNT_DECIMALS } from '../common/money';
 import type { MiningApi, OrdersTab } from './api';

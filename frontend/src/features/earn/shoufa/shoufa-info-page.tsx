@@ -20,7 +20,7 @@ import { NoSuchProduct } from '../common/not-found';
 import { ProgressRing } from '../common/progress-ring';
 import { AmountField, Facts, ReadState, StatusTag } from '../common/ui';
 import { useQueryId } from '../common/use-id';
-import { useSendToLogin } from '../common/use-login';
+import { useSendToLogin } from '@/hooks/use-send-to-login';
 import { createShoufaApi } from './api';
 import { SaleStatusTag } from './parts';
 import { phaseOf, type SubscribeProblem, subscriptionCost, tokensLeft } from './rules';

@@ -11,7 +11,7 @@ import { LoadFailed } from '@/components/ui/load-failed';
 import { paths } from '@/config/paths';
 import { useStores } from '@/stores/root-store';
 
-import type { Loadable } from '../stores/loadable';
+import type { Loadable } from '@/lib/loadable';
 import { ORDER_STATE, type OrderState, PAY_CODES, type PayCode, type StateFilter } from '../types';
 
 import '../i18n';

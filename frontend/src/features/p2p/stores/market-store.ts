@@ -11,7 +11,7 @@ import type { P2pApi } from '../api';
 import { FIAT_DECIMALS, plain } from '../lib/money';
 import { type AmountMode, checkOrder, orderFigures, type OrderFigures, type OrderProblem } from '../lib/rules';
 import type { MarketAd, OrderDetail, P2pConfig, P2pCurrency, P2pPage, TakerSide } from '../types';
-import { Loadable } from './loadable';
+import { Loadable } from '@/lib/loadable';
 
 /** A coin the config does not describe keeps 8 places. */
 const FALLBACK_DECIMALS = 8;

@@ -14,7 +14,7 @@ import { createTicker, secondsUntil, type Ticker } from '@/lib/countdown';
 import type { P2pApi } from '../api';
 import { type AppealProblem, APPEAL_IMAGES_MAX, checkAppeal } from '../lib/rules';
 import { ORDER_STATE, type OrderAction, type OrderDetail } from '../types';
-import { Loadable } from './loadable';
+import { Loadable } from '@/lib/loadable';
 
 /** While the server still has an expired window unpaid (its sweep runs on its own pace): ask again so often. */
 export const EXPIRED_RETRY_MS = 5_000;

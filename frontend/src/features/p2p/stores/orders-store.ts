@@ -6,7 +6,7 @@ import { makeAutoObservable } from 'mobx';
 
 import type { P2pApi } from '../api';
 import type { OrderSummary, P2pPage, StateFilter } from '../types';
-import { Loadable } from './loadable';
+import { Loadable } from '@/lib/loadable';
 
 export type OrdersScope = 'taker' | 'shop';
 

@@ -19,7 +19,7 @@ import {
   PAY_CODES,
   type ShopAd,
 } from '../types';
-import { Loadable } from './loadable';
+import { Loadable } from '@/lib/loadable';
 
 /** The ads list's filter: 0 all, else one status. */
 export type AdFilter = 0 | 1 | 2 | 3;

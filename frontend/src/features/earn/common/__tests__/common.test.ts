@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { ApiError } from '@/lib/api-client';
 
-import { Loadable } from '../loadable';
+import { Loadable } from '@/lib/loadable';
 import { exceeds, percentOf, positiveAmount, ringPercent, times } from '../money';
 import { ringOption } from '../ring-option';
 

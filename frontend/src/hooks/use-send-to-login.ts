@@ -3,10 +3,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import type { LoginReason } from '@/app/require-auth';
 import { loginPath } from '@/lib/navigation';
 
-/**
- * Sends a visitor who tried to trade to login ("log in and trade"), and back here afterwards: the
- * earn screens' pattern (features/earn/common/use-login.ts; features do not import each other).
- */
+/** Sends a visitor who tried to buy or trade to login ("log in and trade"), and back here afterwards. */
 export function useSendToLogin(): () => void {
   const navigate = useNavigate();
   const { pathname, search } = useLocation();

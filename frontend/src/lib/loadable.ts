@@ -1,11 +1,8 @@
 /**
- * One answer of the API a P2P screen shows (the config, a page of ads, an order): what it holds,
- * whether it is loading, ready or failed, and the server's message when it failed. A later `load`
- * supersedes one still on its way (a tab switched twice quickly shows the last tab's answer); a
- * reload that fails keeps what was shown.
- *
- * The same contract as the earn screens' `Loadable` (features/earn/common/loadable.ts); features do
- * not import each other, so moving both onto one in src/lib is left to whoever next needs a third.
+ * One answer of the API a screen shows (a list, a product, an order, a page of orders): what it holds, whether
+ * it is loading, ready or failed, and the server's message when it failed. A later `load` supersedes
+ * an earlier one still on its way (a tab switched twice quickly shows the last tab's answer).
+ * A reload that fails keeps what was shown before.
  */
 import { makeAutoObservable, runInAction } from 'mobx';
 
@@ -22,6 +19,10 @@ export class Loadable<T> {
 
   constructor(private readonly fetch: () => Promise<T | undefined>) {
     makeAutoObservable<Loadable<T>, 'fetch' | 'seq'>(this, { fetch: false, seq: false });
+  }
+
+  get ready(): boolean {
+    return this.status === 'ready';
   }
 
   /** Nothing to show and the last read failed. */
@@ -49,7 +50,7 @@ export class Loadable<T> {
     }
   }
 
-  /** Forget what was shown (another tab's list) and read again. */
+  /** Forget what was shown (e.g. another tab's list) and read again. */
   reset(): Promise<void> {
     this.data = null;
     this.status = 'idle';
