@@ -274,6 +274,8 @@ async def shop_ads(
 @shop_router.post("/ad/save", dependencies=[SingleFlight])
 async def shop_ad_save(body: AdIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """Post an ad, or edit one (its side and currency stay as posted)."""
+    if not await merchants.is_merchant(uid):  # before the fields: a non-merchant learns what to do first
+        raise DomainError(ErrorCode.MERCHANT_REQUIRED)
     if body.id is None:
         places = (await ads.p2p_currency(body.currency_id)).decimals
     else:
