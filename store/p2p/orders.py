@@ -214,7 +214,7 @@ async def expire(order_id: int, now_ms: int) -> P2POrder | None:
         if order.state != P2PState.UNPAID or order.deadline_ms > now_ms:
             return
         await _refund(order, conn, now_ms, to_stock=True)
-        await _move(order, conn, P2PState.CANCELLED, SYSTEM, "", "payment window ended", now_ms, ended_ms=now_ms,
+        await _move(order, conn, P2PState.CANCELLED, SYSTEM, "", "", now_ms, ended_ms=now_ms,
                     cancel_kind=rules.CANCEL_TIMEOUT)  # fmt: skip
         done.append(True)
 
@@ -277,14 +277,13 @@ async def resolve(order_id: int, to: str, operator: str, now_ms: int, note: str 
     async def act(order: P2POrder, conn: BaseDBAsyncClient) -> None:
         if order.state != P2PState.APPEAL:
             raise DomainError(ErrorCode.P2P_NOT_IN_APPEAL)
-        text = note or f"resolved to the {to}"
         if to == BUYER:
             await _release(order, conn)
-            await _move(order, conn, P2PState.COMPLETED, OPERATOR, operator, text, now_ms, ended_ms=now_ms,
+            await _move(order, conn, P2PState.COMPLETED, OPERATOR, operator, note, now_ms, ended_ms=now_ms,
                         resolved_to=to, resolved_by=operator)  # fmt: skip
         else:
             await _refund(order, conn, now_ms, to_stock=False)
-            await _move(order, conn, P2PState.CANCELLED, OPERATOR, operator, text, now_ms, ended_ms=now_ms,
+            await _move(order, conn, P2PState.CANCELLED, OPERATOR, operator, note, now_ms, ended_ms=now_ms,
                         resolved_to=to, resolved_by=operator, cancel_kind=rules.CANCEL_APPEAL)  # fmt: skip
 
     return await _step(order_id, None, act, with_ad=True)
