@@ -338,6 +338,7 @@ function Timeline({ order }: { order: OrderDetail }) {
               <strong>{stateLabel(t, e.to_state)}</strong>{' '}
               <span className="muted">· {partyName(t, e.by)}</span>
               <div className="muted p2p-small">{formatDateTime(e.at_ms)}</div>
+              {e.note ? <div className="p2p-small p2p-event-note">{e.note}</div> : null}
             </div>
           </li>
         ))}
