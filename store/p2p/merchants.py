@@ -87,15 +87,25 @@ async def is_merchant(uid: int) -> bool:
 
 
 async def figures(uids: list[int], now_ms: int) -> dict[int, dict[str, Any]]:
-    """Per merchant: orders on their ads that ended in the last 30 days and the completion rate."""
+    """Per merchant, over the orders on their ads that ended in the last 30 days: ``orders_30d`` (the
+    completed ones) and ``completion_rate``, the share of the orders the merchant answered for that
+    ended well. A taker who cancels or lets the window lapse does not count against the merchant (a
+    rival could otherwise ruin a rate with orders it never meant to pay); the merchant's own
+    cancellations and lapses as buyer, and appeals they lost, do."""
     rows = await P2POrder.filter(
         merchant_id__in=uids, ended_ms__gte=now_ms - MONTH_MS, state__in=(P2PState.COMPLETED, P2PState.CANCELLED)
-    ).values_list("merchant_id", "state")
-    ended, completed = Counter[int](), Counter[int]()
-    for uid, state in rows:
-        ended[int(uid)] += 1
-        completed[int(uid)] += state == P2PState.COMPLETED
-    return {uid: {"orders_30d": ended[uid], "completion_rate": rules.completion_rate(completed[uid], ended[uid])}
+    ).values_list("merchant_id", "state", "buyer_id", "seller_id", "resolved_to")
+    completed, counted, good = Counter[int](), Counter[int](), Counter[int]()
+    for merchant, state, buyer, seller, resolved_to in rows:
+        uid = int(merchant)
+        lost = resolved_to == (rules.BUYER if seller == uid else rules.SELLER) if resolved_to else False
+        if state == P2PState.COMPLETED:
+            completed[uid] += 1
+            counted[uid] += 1
+            good[uid] += not lost
+        elif buyer == uid:  # the merchant bought and cancelled, let the window lapse or lost the appeal
+            counted[uid] += 1
+    return {uid: {"orders_30d": completed[uid], "completion_rate": rules.completion_rate(good[uid], counted[uid])}
             for uid in uids}  # fmt: skip
 
 

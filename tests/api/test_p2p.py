@@ -10,6 +10,7 @@ import httpx
 
 from store.models import AccountLog, P2PEvent
 from tests.utils.p2p import LEGAL, act, detail, legal_lock_matches, open_order, post_ad, trader
+from tests.utils.sales import get
 from tests.utils.users import error, ok
 from tests.utils.wallets import USDT, balance
 
@@ -77,4 +78,22 @@ async def test_a_taker_sells_into_a_buy_ad(api: httpx.Client, db: None) -> None:
     ok(act(api, seller, "release", order["id"]))
     assert balance(api, merchant, USDT, LEGAL) == (Decimal("138.888888"), Decimal(0))
     assert balance(api, seller, USDT, LEGAL) == (Decimal("161.111112"), Decimal(0))
+    assert await legal_lock_matches() == {}
+
+
+async def test_the_completion_rate_counts_what_the_merchant_answers_for(api: httpx.Client, db: None) -> None:
+    """A taker's cancellation does not count against the merchant; the merchant's own as a buyer does."""
+    merchant = await trader(api, legal={"USDT": "1000"}, merchant=True)
+    taker = await trader(api, legal={"USDT": "500"})
+    sell, buy = post_ad(api, merchant), post_ad(api, merchant, side=2, total="500")
+    done = ok(open_order(api, taker, sell["id"], "50"))
+    ok(act(api, taker, "paid", done["id"]))
+    ok(act(api, merchant, "release", done["id"]))
+    ok(act(api, taker, "cancel", ok(open_order(api, taker, sell["id"], "50"))["id"]))  # the taker's doing
+    mine = ok(get(api, "merchant/info", headers=merchant.auth))
+    assert (mine["orders_30d"], mine["completion_rate"]) == (1, "100.0")
+    sold_to_merchant = ok(open_order(api, taker, buy["id"], "50"))  # the merchant buys, then cancels
+    ok(act(api, merchant, "cancel", sold_to_merchant["id"]))
+    info = ok(get(api, "merchant/info", headers=merchant.auth))
+    assert (info["orders_30d"], info["completion_rate"]) == (1, "50.0")
     assert await legal_lock_matches() == {}
