@@ -21,6 +21,7 @@ from config.settings import Settings
 from serve.api.deps import Services
 from serve.api.routes import (
     account,
+    admin,
     default,
     dev,
     draw,
@@ -53,6 +54,7 @@ API_PREFIX = "/api"
 def api_router(settings: Settings) -> APIRouter:
     router = APIRouter()
     modules = (
+        admin,
         health,
         news,
         default,

@@ -18,6 +18,7 @@ from serve.commands.cluster import AddressOption, named_actor, on_cluster
 from serve.commands.database import db_run
 from serve.commands.maker import maker_app
 from serve.commands.micro import micro_app
+from serve.commands.operator import OperatorOption, audit_cli, operator_app
 from serve.commands.p2p import merchant_app, p2p_app
 from serve.commands.products import products_app
 from serve.commands.scheduler import scheduler_app
@@ -30,6 +31,7 @@ app.add_typer(micro_app, name="micro")
 app.add_typer(products_app, name="products")
 app.add_typer(merchant_app, name="merchant")
 app.add_typer(p2p_app, name="p2p")
+app.add_typer(operator_app, name="operator")
 
 
 def is_loopback(host: str) -> bool:
@@ -138,6 +140,7 @@ def deposit(
         str, typer.Option("--account", help="account type: change, legal, lever, micro, financial")
     ] = "change",
     ref: Annotated[str | None, typer.Option(help="idempotency reference (default: a new one)")] = None,
+    operator: OperatorOption = "",
 ) -> None:
     """Credit a user's account through the ledger, as a confirmed chain deposit does."""
     from store.errors import DomainError
@@ -155,6 +158,8 @@ def deposit(
     except DomainError as exc:  # REF_CONFLICT: the only one a credit raises
         typer.echo(f"error: the reference {ref} was already used for another credit", err=True)
         raise typer.Exit(1) from exc
+    audit_cli(operator, "deposit.manual", f"user:{log.user_id}", after={"currency": currency.upper(),
+              "amount": money(value), "account": to, "ref": log.ref})  # fmt: skip
     typer.echo(f"credited {value} {currency.upper()} to {account} ({to}); balance now {money(log.balance_after)}")
 
 
@@ -229,7 +234,7 @@ def withdrawals(
         typer.echo(f"no {status} withdrawals" if status != "all" else "no withdrawals")
 
 
-def _decide(withdrawal_id: int, approve: bool) -> None:
+def _decide(withdrawal_id: int, approve: bool, operator: str) -> None:
     from store import withdrawals as store_withdrawals
     from store.errors import DomainError
     from store.money import money
@@ -240,20 +245,29 @@ def _decide(withdrawal_id: int, approve: bool) -> None:
         message = str(exc) if isinstance(exc, LookupError) else "this withdrawal has already been decided"
         typer.echo(f"error: {message}", err=True)
         raise typer.Exit(1) from exc
+    audit_cli(operator, f"withdrawal.{'approve' if approve else 'reject'}", f"withdrawal:{row.id}",
+              before={"status": "pending"}, after={"status": "completed" if approve else "rejected",
+              "amount": money(row.amount), "fee": money(row.fee)})  # fmt: skip
     verb = "approved: send" if approve else "rejected: returned"
     typer.echo(f"withdrawal {row.id} {verb} {money(row.amount - row.fee if approve else row.amount)}")
 
 
 @withdrawal_app.command()
-def approve(withdrawal_id: Annotated[int, typer.Argument(help="the request id (see `exchange withdrawals`)")]) -> None:
+def approve(
+    withdrawal_id: Annotated[int, typer.Argument(help="the request id (see `exchange withdrawals`)")],
+    operator: OperatorOption = "",
+) -> None:
     """Settle a pending withdrawal: its locked amount leaves the account (the chain gets amount - fee)."""
-    _decide(withdrawal_id, True)
+    _decide(withdrawal_id, True, operator)
 
 
 @withdrawal_app.command()
-def reject(withdrawal_id: Annotated[int, typer.Argument(help="the request id (see `exchange withdrawals`)")]) -> None:
+def reject(
+    withdrawal_id: Annotated[int, typer.Argument(help="the request id (see `exchange withdrawals`)")],
+    operator: OperatorOption = "",
+) -> None:
     """Reject a pending withdrawal: its locked amount returns to the user's balance."""
-    _decide(withdrawal_id, False)
+    _decide(withdrawal_id, False, operator)
 
 
 real_name_app = typer.Typer(help="Review real-name (KYC) submissions.", no_args_is_help=True)
@@ -284,7 +298,7 @@ def real_name_list(
         typer.echo("no submissions")
 
 
-def _review(user_id: int, approve: bool, reason: str) -> None:
+def _review(user_id: int, approve: bool, reason: str, operator: str) -> None:
     from store.models import RealName, ReviewStatus
 
     async def decide() -> int:
@@ -296,24 +310,28 @@ def _review(user_id: int, approve: bool, reason: str) -> None:
     if not db_run(decide):
         typer.echo(f"error: user {user_id} has no submission under review", err=True)
         raise typer.Exit(1)
+    audit_cli(operator, f"real_name.{'approve' if approve else 'reject'}", f"user:{user_id}",
+              before={"review_status": 1}, after={"review_status": 2 if approve else 0}, reason=reason)  # fmt: skip
     typer.echo(f"user {user_id}: real name {'approved' if approve else 'rejected (they may submit again)'}")
 
 
 @real_name_app.command("approve")
 def real_name_approve(
     user_id: Annotated[int, typer.Argument(help="the user id (see `exchange real-name list`)")],
+    operator: OperatorOption = "",
 ) -> None:
     """Approve a submission under review (review_status 2)."""
-    _review(user_id, True, "")
+    _review(user_id, True, "", operator)
 
 
 @real_name_app.command("reject")
 def real_name_reject(
     user_id: Annotated[int, typer.Argument(help="the user id (see `exchange real-name list`)")],
     reason: Annotated[str, typer.Option(help="shown to the user")] = "",
+    operator: OperatorOption = "",
 ) -> None:
     """Reject a submission under review: back to review_status 0 so the user can submit again."""
-    _review(user_id, False, reason[:255])
+    _review(user_id, False, reason[:255], operator)
 
 
 @app.command()

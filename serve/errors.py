@@ -259,6 +259,12 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.P2P_NOT_IN_APPEAL: Outcome(CODE_ERROR, 409, N_("The order is not in appeal")),
     ErrorCode.P2P_REASON_INVALID: Outcome(CODE_ERROR, 400, N_("Describe the problem in 10 to 500 characters")),
     ErrorCode.P2P_IMAGES_INVALID: Outcome(CODE_ERROR, 400, N_("Attach at most 3 images")),
+    ErrorCode.ADMIN_BAD_LOGIN: Outcome(CODE_ERROR, 400, N_("Incorrect e-mail, password or two-factor code")),
+    ErrorCode.ADMIN_ROLE_REQUIRED: Outcome(CODE_ERROR, 403, N_("Your role does not allow this")),
+    ErrorCode.ADMIN_PASSWORD_CHANGE_REQUIRED: Outcome(CODE_ERROR, 403, N_("Set your own password first")),
+    ErrorCode.ADMIN_PASSWORD_WEAK: Outcome(
+        CODE_ERROR, 400, N_("The new password must be at least 10 characters and differ from the old one")
+    ),
     ErrorCode.NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Not found")),
     ErrorCode.SETTING_UNKNOWN: Outcome(CODE_ERROR, 404, N_("Unknown setting")),
     ErrorCode.BAD_REQUEST: Outcome(CODE_ERROR, 400, N_("Invalid request")),

@@ -71,6 +71,11 @@ class ErrorCode(IntEnum):
     SIGN_INVALID = 1501
     REQUEST_EXPIRED = 1502
     NOT_YOUR_ACCOUNT = 1503
+    # 16xx: the back office (operators)
+    ADMIN_BAD_LOGIN = 1601
+    ADMIN_ROLE_REQUIRED = 1602
+    ADMIN_PASSWORD_CHANGE_REQUIRED = 1603
+    ADMIN_PASSWORD_WEAK = 1604
     # 3xxx: matching and orders
     PAIR_NOT_FOUND = 3001
     PAIR_CLOSED = 3002

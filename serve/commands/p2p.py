@@ -11,11 +11,11 @@ from typing import Annotated, Any
 import typer
 
 from serve.commands.database import db_run
+from serve.commands.operator import OperatorOption, audit_cli
 
 merchant_app = typer.Typer(help="Merchant applications of the P2P market.", no_args_is_help=True)
 p2p_app = typer.Typer(help="P2P orders, appeals and the escrow audit.", no_args_is_help=True)
 AccountArg = Annotated[str, typer.Argument(help="the user's e-mail, phone number or id")]
-OperatorOption = Annotated[str, typer.Option(help="who decides (recorded); the machine's user by default")]
 STATES = {1: "unpaid", 2: "paid", 3: "completed", 4: "cancelled", 5: "appeal"}
 
 
@@ -88,6 +88,9 @@ def _decide(account: str, approve: bool, operator: str, reason: str) -> None:
         return await merchants.decide(await _uid(account), approve, _operator(operator), await _now(), reason)
 
     row = _run(work)
+    audit_cli(operator, f"merchant.{'approve' if approve else 'reject'}", f"user:{row.user_id}",
+              before={"status": "pending"}, after={"status": "approved" if approve else "rejected",
+              "nickname": row.nickname}, reason=reason)  # fmt: skip
     typer.echo(f"user {row.user_id} ({row.nickname}): merchant {'approved' if approve else 'rejected'}")
 
 
@@ -183,6 +186,8 @@ def p2p_resolve(
         return order
 
     order = _run(work)
+    audit_cli(operator, "p2p.resolve", f"p2p_order:{order.id}", before={"state": "appeal"},
+              after={"state": STATES[order.state], "resolved_to": to}, reason=note)  # fmt: skip
     typer.echo(f"order {order.id}: {STATES[order.state]} (resolved to the {to})")
 
 

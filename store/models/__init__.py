@@ -6,6 +6,7 @@ The schema is owned by the migrations in ``store/migrations``; after changing a 
 package's names, so a new model module is imported here.
 """
 
+from store.models.admin import AuditLog, Operator
 from store.models.base import INT_MAX, MoneyField
 from store.models.derivatives import (
     HouseLedger,
@@ -82,6 +83,8 @@ from store.models.wallet import (
 )
 
 __all__ = [
+    "AuditLog",
+    "Operator",
     "AdSide",
     "AdStatus",
     "Merchant",

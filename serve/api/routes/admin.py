@@ -1,0 +1,166 @@
+"""The back office's API, issue 16 (docs/decisions.md "Operator back office"): operators log in with
+e-mail, password and a TOTP code (`admin/login`), hold short sessions bound to them, and every console
+route names the role it needs, checked here on the server. The audit trail (`admin/audit`, CSV too)
+is the admin role's.
+
+Operators are not users: their sessions live under other Redis keys, a user's token opens nothing here
+and an operator's token nothing in the user API.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Coroutine
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from serve.api.deps import Lang, Svc, bearer_token, client_ip
+from serve.errors import envelope
+from serve.i18n import N_, translate
+from serve.security import hash_password, verify_password
+from store.admin import audit, operators
+from store.admin.audit import Actor
+from store.admin.operators import OperatorSessions
+from store.errors import DomainError, ErrorCode
+from store.models import INT_MAX, Operator
+
+router = APIRouter(prefix="/admin", tags=["back office"])
+
+PASSWORD_SET = N_("Password changed")
+MIN_PASSWORD = 10
+
+
+class LoginIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    email: str = Field(default="", max_length=128)
+    password: str = Field(default="", max_length=128)
+    otp: str = Field(default="", max_length=16, description="the authenticator app's current 6-digit code")
+
+
+class PasswordIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    old_password: str = Field(default="", max_length=128)
+    new_password: str = Field(default="", max_length=128)
+
+
+class Console:
+    """The operator behind a console request, and where it came from (for the audit trail)."""
+
+    def __init__(self, operator: Operator, token: str, address: str) -> None:
+        self.operator, self.token, self.address = operator, token, address
+
+    def actor(self, role: str) -> Actor:
+        return Actor(self.operator.email, role, self.address, self.operator.id)
+
+
+async def _console(request: Request, svc: Svc, authorization: Annotated[str | None, Header()] = None) -> Console:
+    token = bearer_token(authorization)
+    session = await OperatorSessions(svc.redis).resolve(token)
+    operator = await Operator.get_or_none(id=session.operator_id) if session else None
+    if operator is None or not operator.active:
+        raise DomainError(ErrorCode.LOGIN_REQUIRED)
+    return Console(operator, token, client_ip(request))
+
+
+AnyOperator = Annotated[Console, Depends(_console)]
+
+
+def role(name: str) -> Callable[[Console], Coroutine[Any, Any, Console]]:
+    """A dependency: the operator holds ``name`` and has set their own password."""
+    if name not in operators.ROLES:
+        raise ValueError(name)
+
+    async def check(console: AnyOperator) -> Console:
+        if console.operator.password_is_temporary:
+            raise DomainError(ErrorCode.ADMIN_PASSWORD_CHANGE_REQUIRED)
+        if name not in console.operator.roles:
+            raise DomainError(ErrorCode.ADMIN_ROLE_REQUIRED)
+        return console
+
+    return check
+
+
+AdminOperator = Annotated[Console, Depends(role("admin"))]
+
+
+def _me(operator: Operator) -> dict[str, Any]:
+    return {"id": operator.id, "email": operator.email, "roles": list(operator.roles),
+            "must_change_password": operator.password_is_temporary}  # fmt: skip
+
+
+@router.post("/login")
+async def login(body: LoginIn, svc: Svc, request: Request) -> Any:
+    """Password and TOTP code; the same refusal whatever was wrong (no hint which), throttled per
+    e-mail and per address like users' logins."""
+    email, ip = body.email.strip().lower(), client_ip(request)
+    key = f"op:{email}"
+    await svc.throttle.check(key, ip)
+    operator = await operators.by_email(email) if email else None
+    password_ok = await verify_password(operator.password_hash if operator else None, body.password)
+    if (
+        operator is None
+        or not operator.active
+        or not password_ok
+        or not operators.otp_ok(operator.totp_secret, body.otp)
+    ):
+        await svc.throttle.failed(key, ip)
+        raise DomainError(ErrorCode.ADMIN_BAD_LOGIN)
+    await svc.throttle.succeeded(key)
+    operator.last_login_ms = int(time.time() * 1000)
+    await operator.save(update_fields=["last_login_ms"])
+    token = await OperatorSessions(svc.redis).issue(operator.id)
+    await audit.record(Actor(operator.email, "", ip, operator.id), "operator.login", f"operator:{operator.id}")
+    return envelope({"token": token, **_me(operator)})
+
+
+@router.post("/logout")
+async def logout(console: AnyOperator, svc: Svc) -> Any:
+    await OperatorSessions(svc.redis).revoke(console.token, console.operator.id)
+    return envelope(None)
+
+
+@router.get("/me")
+async def me(console: AnyOperator) -> Any:
+    """The operator, their roles and whether they must set their own password first."""
+    return envelope(_me(console.operator))
+
+
+@router.post("/password")
+async def change_password(body: PasswordIn, console: AnyOperator, svc: Svc, lang: Lang) -> Any:
+    """Set one's own password (required after the one-time one); other sessions end."""
+    op = console.operator
+    if not await verify_password(op.password_hash, body.old_password):
+        raise DomainError(ErrorCode.ADMIN_BAD_LOGIN)
+    if len(body.new_password) < MIN_PASSWORD or body.new_password == body.old_password:
+        raise DomainError(ErrorCode.ADMIN_PASSWORD_WEAK)
+    op.password_hash, op.password_is_temporary = await hash_password(body.new_password), False
+    await op.save(update_fields=["password_hash", "password_is_temporary"])
+    sessions = OperatorSessions(svc.redis)
+    await sessions.revoke_all(op.id)
+    token = await sessions.issue(op.id)
+    await audit.record(console.actor(""), "operator.password", f"operator:{op.id}")
+    return envelope({"token": token, **_me(op)}, translate(PASSWORD_SET, lang))
+
+
+@router.get("/audit")
+async def audit_trail(
+    console: AdminOperator,
+    operator: Annotated[str, Query(max_length=128)] = "",
+    action: Annotated[str, Query(max_length=64, description="a prefix: p2p. is every P2P action")] = "",
+    target: Annotated[str, Query(max_length=128)] = "",
+    since_ms: Annotated[int, Query(ge=0, le=2**53)] = 0,
+    until_ms: Annotated[int, Query(ge=0, le=2**53)] = 0,
+    page: Annotated[int, Query(ge=1, le=INT_MAX)] = 1,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 50,
+    format: Annotated[str, Query(pattern="^(json|csv)$")] = "json",
+) -> Any:
+    """Operators' actions, newest first, filtered; ``format=csv`` for a spreadsheet."""
+    found = await audit.search(operator=operator, action=action, target=target, since_ms=since_ms,
+                               until_ms=until_ms, page=page, limit=limit)  # fmt: skip
+    if format == "csv":
+        headers = {"Content-Disposition": 'attachment; filename="audit.csv"'}
+        return Response(audit.to_csv(found["list"]), media_type="text/csv", headers=headers)
+    return envelope(found)

@@ -1,0 +1,2 @@
+"""The back office's store: operators, their roles, sessions and two-factor codes (``operators``), and
+the append-only audit trail (``audit``)."""

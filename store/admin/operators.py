@@ -1,0 +1,114 @@
+"""Operator accounts: created by `exchange operator add` with a one-time password and a TOTP secret,
+logged in with password + a current TOTP code, sessions in Redis (short, sliding, revocable).
+
+Roles gate the console's routes on the server: each route names the role it needs; ``admin`` manages
+operators. An operator may hold several roles."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass
+
+import pyotp
+from redis.asyncio import Redis
+
+from store.models import Operator
+from store.sessions import PREFIX
+
+ROLES = ("support", "finance", "risk", "content", "markets", "products", "admin")
+ISSUER = "Exchange back office"
+SESSION_TTL_S = 30 * 60  # idle time after which a session ends; every use starts it again
+SESSION_MAX_S = 12 * 3600  # a session ends this long after login, used or not
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def new_password() -> str:
+    """A one-time password: 16 URL-safe characters."""
+    return secrets.token_urlsafe(12)
+
+
+def new_secret() -> str:
+    return pyotp.random_base32()
+
+
+def enrolment_uri(email: str, secret: str) -> str:
+    """The ``otpauth://`` URI an authenticator app scans (as a QR code) or takes typed in."""
+    return pyotp.TOTP(secret).provisioning_uri(name=email, issuer_name=ISSUER)
+
+
+def otp_ok(secret: str, code: str) -> bool:
+    """A current code (the one before and after too, for clock drift)."""
+    code = code.strip()
+    return len(code) == 6 and code.isdigit() and pyotp.TOTP(secret).verify(code, valid_window=1)
+
+
+def check_roles(roles: list[str]) -> list[str]:
+    unknown = [r for r in roles if r not in ROLES]
+    if unknown or not roles:
+        raise ValueError(f"roles must be among {', '.join(ROLES)} (got {', '.join(roles) or 'none'})")
+    return [r for r in ROLES if r in roles]
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class OperatorSession:
+    operator_id: int
+    started_ms: int
+
+
+@dataclass(frozen=True)
+class OperatorSessions:
+    """Operators' sessions, apart from users' (other keys, shorter life)."""
+
+    redis: Redis
+
+    async def issue(self, operator_id: int) -> str:
+        token = "op_" + secrets.token_urlsafe(32)
+        key = _digest(token)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(f"{PREFIX}op_session:{key}", f"{operator_id}:{now_ms()}", ex=SESSION_TTL_S)
+            pipe.sadd(f"{PREFIX}op_sessions:{operator_id}", key)
+            pipe.expire(f"{PREFIX}op_sessions:{operator_id}", SESSION_MAX_S)
+            await pipe.execute()
+        return token
+
+    async def resolve(self, token: str) -> OperatorSession | None:
+        """The session's operator, its idle timer started again; None when it ended (or never was)."""
+        if not token or len(token) > 256:
+            return None
+        key = f"{PREFIX}op_session:{_digest(token)}"
+        value = await self.redis.get(key)
+        if value is None:
+            return None
+        operator_id, started = (int(x) for x in (value.decode() if isinstance(value, bytes) else value).split(":"))
+        if now_ms() - started > SESSION_MAX_S * 1000:
+            await self.redis.delete(key)
+            return None
+        await self.redis.expire(key, SESSION_TTL_S)
+        return OperatorSession(operator_id, started)
+
+    async def revoke(self, token: str, operator_id: int) -> None:
+        key = _digest(token)
+        await self.redis.delete(f"{PREFIX}op_session:{key}")
+        await self.redis.srem(f"{PREFIX}op_sessions:{operator_id}", key)
+
+    async def revoke_all(self, operator_id: int) -> int:
+        """End every session of an operator (disabled, roles changed, password changed)."""
+        keys = list(await self.redis.smembers(f"{PREFIX}op_sessions:{operator_id}"))
+        names = [f"{PREFIX}op_session:{k.decode() if isinstance(k, bytes) else k}" for k in keys]
+        if names:
+            await self.redis.delete(*names)
+        await self.redis.delete(f"{PREFIX}op_sessions:{operator_id}")
+        return len(names)
+
+
+async def by_email(email: str) -> Operator | None:
+    return await Operator.get_or_none(email=email.strip().lower())
