@@ -1,7 +1,7 @@
-"""The back office's API, issue 16 (docs/decisions.md "Operator back office"): operators log in with
-e-mail, password and a TOTP code (`admin/login`), hold short sessions bound to them, and every console
-route names the role it needs, checked here on the server. The audit trail (`admin/audit`, CSV too)
-is the admin role's.
+"""The back office's sign-in and what every console route stands on (issue 16, docs/decisions.md
+"Operator back office"): operators log in with e-mail, password and a TOTP code (`admin/login`), hold
+short sessions bound to them, and every console route names the role it needs (``role``), checked
+here on the server. The audit trail (`admin/audit`, CSV too) is the admin role's.
 
 Operators are not users: their sessions live under other Redis keys, a user's token opens nothing here
 and an operator's token nothing in the user API.
@@ -27,7 +27,7 @@ from store.admin.operators import OperatorSessions
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, Operator
 
-router = APIRouter(prefix="/admin", tags=["back office"])
+router = APIRouter(tags=["back office"])
 
 PASSWORD_SET = N_("Password changed")
 MIN_PASSWORD = 10

@@ -1,0 +1,11 @@
+"""The back office's API under ``/api/admin/`` (issue 16): sign-in, sessions and the audit trail
+(``auth``), the review and payment queues (``queues``), content (``content``) and users (``users``)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from serve.api.routes.admin import auth
+
+router = APIRouter(prefix="/admin")
+router.include_router(auth.router)
