@@ -299,13 +299,10 @@ def real_name_list(
 
 
 def _review(user_id: int, approve: bool, reason: str, operator: str) -> None:
-    from store.models import RealName, ReviewStatus
+    from store.users import review_real_name
 
-    async def decide() -> int:
-        target = ReviewStatus.APPROVED if approve else ReviewStatus.NOT_SUBMITTED
-        return await RealName.filter(user_id=user_id, review_status=ReviewStatus.UNDER_REVIEW).update(
-            review_status=target, reject_reason="" if approve else reason
-        )
+    async def decide() -> bool:
+        return await review_real_name(user_id, approve, reason)
 
     if not db_run(decide):
         typer.echo(f"error: user {user_id} has no submission under review", err=True)

@@ -8,10 +8,11 @@ import string
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
+from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 
 from store.errors import DomainError, ErrorCode
-from store.models import INT_MAX, Area, User
+from store.models import INT_MAX, Area, RealName, ReviewStatus, User
 
 INVITE_ALPHABET = string.ascii_uppercase + string.digits
 
@@ -89,3 +90,16 @@ def check_withdrawals_open(user: User, cooldown_hours: float) -> None:
         shown = datetime.fromtimestamp(math.ceil(opens.timestamp() / 60) * 60, UTC)
         hours = f"{cooldown_hours:g}"
         raise DomainError(ErrorCode.SECURITY_COOLDOWN, hours=hours, opens=shown.strftime("%Y-%m-%d %H:%M"))
+
+
+async def review_real_name(
+    user_id: int, approve: bool, reason: str = "", conn: BaseDBAsyncClient | None = None
+) -> bool:
+    """Decide a real-name submission under review: approved, or back to not submitted (the user may
+    submit again) with ``reason``. False when there is none under review."""
+    query = RealName.filter(user_id=user_id, review_status=ReviewStatus.UNDER_REVIEW)
+    target = ReviewStatus.APPROVED if approve else ReviewStatus.NOT_SUBMITTED
+    updated = await (query.using_db(conn) if conn else query).update(
+        review_status=target, reject_reason="" if approve else reason[:255]
+    )
+    return bool(updated)

@@ -53,8 +53,9 @@ async def request(
     return (await Withdrawal.get(ref=ref)).id
 
 
-async def decide(withdrawal_id: int, *, approve: bool) -> Withdrawal:
-    """Approve (the lock is spent) or reject (the lock returns to the balance) a pending request.
+async def decide(withdrawal_id: int, *, approve: bool, also: ledger.Also | None = None) -> Withdrawal:
+    """Approve (the lock is spent) or reject (the lock returns to the balance) a pending request;
+    ``also`` writes with the decision, in its transaction (the console's audit row).
 
     Raises LookupError for an unknown id and DomainError(WITHDRAWAL_NOT_PENDING) for one already decided
     the other way; deciding the same way twice changes nothing."""
@@ -72,6 +73,8 @@ async def decide(withdrawal_id: int, *, approve: bool) -> Withdrawal:
         # rolls its ledger batch back.
         if not await Withdrawal.filter(id=row.id, status=WithdrawalStatus.PENDING).using_db(conn).update(status=target):
             raise DomainError(ErrorCode.WITHDRAWAL_NOT_PENDING)
+        if also is not None:
+            await also(conn)
 
     extra: dict[str, object] = {"withdrawal_id": row.id, "address": row.address, "fee": str(row.fee)}
     if approve:

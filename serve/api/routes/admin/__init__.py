@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from serve.api.routes.admin import auth
+from serve.api.routes.admin import auth, queues
 
 router = APIRouter(prefix="/admin")
 router.include_router(auth.router)
+router.include_router(queues.router)

@@ -1,0 +1,124 @@
+"""The console's queues (issue 16): a support operator decides real-name reviews, finance decides
+withdrawals (a large one needs a second operator), risk resolves P2P appeals; each decision is in the
+audit trail; and every console route refuses every role but its own."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+import httpx
+import pytest
+
+from store import withdrawals
+from store.admin.operators import ROLES
+from store.models import AuditLog, RealName, ReviewStatus, Withdrawal, WithdrawalStatus
+from tests.api.test_admin import make_operator, token_of
+from tests.utils.p2p import LEGAL, act, legal_lock_matches, open_order, post_ad, trader
+from tests.utils.sales import get, post
+from tests.utils.users import error, member, ok
+from tests.utils.wallets import USDT, balance, fund
+
+
+def call(api: httpx.Client, method: str, path: str, body: object, **kw: object) -> httpx.Response:
+    return api.request(method, f"admin/{path}", json=body, **kw)  # type: ignore[arg-type]
+
+
+ROUTES = [  # (method, path, body, the role it needs)
+    ("GET", "real_names", None, "support"),
+    ("POST", "real_names/decide", {"user_id": 1, "approve": True}, "support"),
+    ("GET", "withdrawals", None, "finance"),
+    ("POST", "withdrawals/decide", {"id": 1, "approve": False}, "finance"),
+    ("GET", "p2p/appeals", None, "risk"),
+    ("POST", "p2p/resolve", {"id": 1, "to": "buyer"}, "risk"),
+    ("GET", "audit", None, "admin"),
+]
+
+
+@pytest.mark.parametrize("holder", ROLES)
+async def test_every_route_refuses_every_other_role(api: httpx.Client, db: None, holder: str) -> None:
+    op, secret = await make_operator(holder)
+    auth = token_of(api, op, secret)
+    for method, path, body, needed in ROUTES:
+        answer = call(api, method, path, body, headers=auth)
+        if needed == holder:
+            assert answer.status_code != 403, (path, answer.text)
+        else:
+            assert error(answer, 403) == "Your role does not allow this", path
+        assert error(call(api, method, path, body), 401, code=999)  # no session at all
+
+
+async def test_support_decides_real_name_reviews(api: httpx.Client, db: None) -> None:
+    op, secret = await make_operator("support")
+    auth = token_of(api, op, secret)
+    users = [member(api) for _ in range(2)]
+    for u in users:
+        await RealName.create(user_id=u.uid, name="Test Person", card_id=f"ID{u.uid}", front_pic="/a", reverse_pic="/b",
+                              hand_pic="/c", review_status=ReviewStatus.UNDER_REVIEW)  # fmt: skip
+    queue = ok(get(api, "admin/real_names", headers=auth))["list"]
+    assert {u.uid for u in users} <= {r["user_id"] for r in queue}
+    assert [r["images"] for r in queue if r["user_id"] == users[0].uid] == [["/a", "/b", "/c"]]
+    ok(post(api, "admin/real_names/decide", json={"user_id": users[0].uid, "approve": True}, headers=auth))
+    body = {"user_id": users[1].uid, "approve": False, "reason": "the photo is blurred"}
+    ok(post(api, "admin/real_names/decide", json=body, headers=auth))
+    assert error(post(api, "admin/real_names/decide", json=body, headers=auth), 404)  # decided already
+    assert (await RealName.get(user_id=users[0].uid)).review_status == ReviewStatus.APPROVED
+    rejected = await RealName.get(user_id=users[1].uid)
+    assert (rejected.review_status, rejected.reject_reason) == (ReviewStatus.NOT_SUBMITTED, "the photo is blurred")
+    row = await AuditLog.get(action="real_name.reject", target=f"user:{users[1].uid}")
+    assert (row.operator, row.role, row.reason) == (op.email, "support", "the photo is blurred")
+
+
+async def _requested(api: httpx.Client, amount: str) -> tuple[int, int]:
+    """A user with a pending withdrawal of ``amount`` USDT (fee 1): (user id, withdrawal id)."""
+    user = member(api)
+    await fund(user, "USDT", str(Decimal(amount) + 5))
+    wid = await withdrawals.request(uid=user.uid, currency_id=USDT, protocol_id=2, address="T" + "a" * 33, memo="",
+                                    amount=Decimal(amount), fee=Decimal(1), ref=f"adm-{uuid.uuid4().hex}",
+                                    confirmations=6)  # fmt: skip
+    return user.uid, wid
+
+
+async def test_finance_decides_withdrawals_and_a_large_one_needs_two(api: httpx.Client, db: None) -> None:
+    first, s1 = await make_operator("finance")
+    second, s2 = await make_operator("finance")
+    a1, a2 = token_of(api, first, s1), token_of(api, second, s2)
+    _, small = await _requested(api, "100")
+    _, refused = await _requested(api, "50")
+    _, large = await _requested(api, "20000")
+    queue = {w["id"]: w for w in ok(get(api, "admin/withdrawals", headers=a1))["list"]}
+    assert (queue[small]["needs_two"], queue[large]["needs_two"]) == (False, True)
+    assert ok(post(api, "admin/withdrawals/decide", json={"id": small, "approve": True}, headers=a1))["status"] == 2
+    body = {"id": refused, "approve": False, "reason": "address on a sanctions list"}
+    assert ok(post(api, "admin/withdrawals/decide", json=body, headers=a1))["status"] == 3
+    assert error(post(api, "admin/withdrawals/decide", json=body, headers=a1), 409)
+
+    waiting = ok(post(api, "admin/withdrawals/decide", json={"id": large, "approve": True}, headers=a1))
+    assert waiting["waiting_for_second_approval"] is True
+    again = ok(post(api, "admin/withdrawals/decide", json={"id": large, "approve": True}, headers=a1))
+    assert again["waiting_for_second_approval"] is True  # the same operator twice is still one
+    assert (await Withdrawal.get(id=large)).status == WithdrawalStatus.PENDING
+    done = ok(post(api, "admin/withdrawals/decide", json={"id": large, "approve": True}, headers=a2))
+    assert (done["status"], done["waiting_for_second_approval"]) == (2, False)
+    trail = await AuditLog.filter(target=f"withdrawal:{large}").order_by("id").values_list("action", "operator")
+    assert trail == [("withdrawal.approve_first", first.email), ("withdrawal.approve", second.email)]
+
+
+async def test_risk_resolves_a_p2p_appeal(api: httpx.Client, db: None) -> None:
+    op, secret = await make_operator("risk")
+    auth = token_of(api, op, secret)
+    merchant = await trader(api, legal={"USDT": "500"}, merchant=True)
+    buyer = await trader(api)
+    order = ok(open_order(api, buyer, post_ad(api, merchant, total="300")["id"], "100"))
+    ok(act(api, buyer, "paid", order["id"]))
+    ok(act(api, merchant, "appeal", order["id"], reason="no money arrived on my account"))
+    queue = ok(get(api, "admin/p2p/appeals", headers=auth))["list"]
+    (mine,) = [o for o in queue if o["id"] == order["id"]]
+    assert mine["appeal"] == {"by": "seller", "reason": "no money arrived on my account", "images": []}
+    body = {"id": order["id"], "to": "seller", "note": "the buyer showed no payment"}
+    assert ok(post(api, "admin/p2p/resolve", json=body, headers=auth))["state"] == 4
+    assert error(post(api, "admin/p2p/resolve", json=body, headers=auth), 409)
+    assert balance(api, merchant, USDT, LEGAL) == (Decimal(300), Decimal(200))  # 100 back; 200 still for sale
+    assert await legal_lock_matches() == {}
+    row = await AuditLog.get(action="p2p.resolve", target=f"p2p_order:{order['id']}")
+    assert (row.operator, row.reason, row.after["resolved_to"]) == (op.email, "the buyer showed no payment", "seller")
