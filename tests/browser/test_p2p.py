@@ -38,7 +38,12 @@ def _png() -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\x00\xff\x80\x00")) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"\x00\xff\x80\x00"))
+        + chunk(b"IEND", b"")
+    )
 
 
 PNG = _png()
@@ -91,7 +96,9 @@ def merchant(api: httpx.Client, web: Instance) -> Member:
     return m
 
 
-def _context(browser: Browser, web: Instance, m: Member, theme: str, errors: ConsoleErrors) -> tuple[BrowserContext, Page]:
+def _context(
+    browser: Browser, web: Instance, m: Member, theme: str, errors: ConsoleErrors
+) -> tuple[BrowserContext, Page]:
     """A browser of its own, logged in as ``m``, in ``theme``."""
     context = browser.new_context(base_url=web.url, viewport={"width": 1440, "height": 900})
     page = context.new_page()

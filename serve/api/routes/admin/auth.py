@@ -145,7 +145,15 @@ async def change_password(body: PasswordIn, console: AnyOperator, svc: Svc, lang
     return envelope({"token": token, **_me(op)}, translate(PASSWORD_SET, lang))
 
 
-@router.get("/audit")
+CSV_OR_JSON = {
+    200: {
+        "content": {"application/json": {}, "text/csv": {"schema": {"type": "string"}}},
+        "description": "the trail (JSON envelope), or with format=csv a CSV file",
+    }
+}
+
+
+@router.get("/audit", responses=CSV_OR_JSON)
 async def audit_trail(
     console: AdminOperator,
     operator: Annotated[str, Query(max_length=128)] = "",

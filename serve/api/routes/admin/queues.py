@@ -97,8 +97,8 @@ async def _first_approval(withdrawal_id: int) -> AuditLog | None:
 async def withdrawal_queue(
     console: Finance, svc: Svc, status: Annotated[int, Query(ge=1, le=3)] = 1, page: PageNo = 1
 ) -> Any:
-    """Requests (1 pending by default, 2 completed, 3 rejected; oldest first) with their USD value and whether a second operator
-    must approve."""
+    """Requests (1 pending by default, 2 completed, 3 rejected; oldest first) with their USD value and
+    whether a second operator must approve."""
     query = Withdrawal.filter(status=status).prefetch_related("user", "currency")
     total = await query.count()
     rows = await query.order_by("id").offset((page - 1) * 20).limit(20)
