@@ -32,6 +32,11 @@ ROUTES = [  # (method, path, body, the role it needs)
     ("GET", "p2p/appeals", None, "risk"),
     ("POST", "p2p/resolve", {"id": 1, "to": "buyer"}, "risk"),
     ("GET", "audit", None, "admin"),
+    ("GET", "news", None, "content"),
+    ("POST", "news/save", {"category_id": 22, "title": "x"}, "content"),
+    ("POST", "news/delete", {"id": 999999}, "content"),
+    ("GET", "settings", None, "content"),
+    ("POST", "settings/save", {"key": "tips", "value": "x"}, "content"),
 ]
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from serve.api.routes.admin import auth, queues
+from serve.api.routes.admin import auth, content, queues
 
 router = APIRouter(prefix="/admin")
 router.include_router(auth.router)
 router.include_router(queues.router)
+router.include_router(content.router)

@@ -1,0 +1,145 @@
+"""The console's content (issue 16, the content role): notices and news (their HTML sanitised on save
+through nh3's allow-list, so a notice can never carry a script to users' browsers) and the site
+settings the shell reads. Every change writes its audit row in the change's transaction."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Annotated, Any
+
+import nh3
+from fastapi import APIRouter, Depends, Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from serve.api.routes.admin.auth import Console, role
+from serve.api.routes.news import news_public
+from serve.errors import envelope
+from store.admin import audit
+from store.db import transaction
+from store.errors import DomainError, ErrorCode
+from store.models import INT_MAX, News, NewsCategory, SiteSetting
+
+router = APIRouter(tags=["back office"])
+Content = Annotated[Console, Depends(role("content"))]
+# The settings the console edits, each with what a valid value is.
+SETTINGS = {
+    "kefu": "a support link (https://…) or empty",
+    "tips": "a line of text",
+    "login_use_sms": "0 or 1",
+    "contact_mobile": "a phone number",
+    "contact_email": "an e-mail address",
+    "usd_cny_rate": "a positive number",
+    "micro_open": "0 or 1",
+}
+LINK_REL = "noopener noreferrer"
+
+
+def clean_html(html: str) -> str:
+    """The notice's HTML with only nh3's safe tags and attributes (no scripts, handlers or javascript:)."""
+    return nh3.clean(html, link_rel=LINK_REL)
+
+
+class NewsIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: int | None = Field(default=None, ge=1, le=INT_MAX, description="the notice to edit; none adds one")
+    category_id: int = Field(ge=1, le=INT_MAX)
+    title: str = Field(min_length=1, max_length=200)
+    content: str = Field(default="", max_length=100_000, description="HTML, sanitised on save")
+    banner: str = Field(default="", max_length=255)
+    sort: int = Field(default=0, ge=-1000, le=1000)
+
+
+class NewsDeleteIn(BaseModel):
+    id: int = Field(ge=1, le=INT_MAX)
+
+
+class SettingIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    key: str = Field(max_length=64)
+    value: str = Field(default="", max_length=2000)
+
+
+def _valid(key: str, value: str) -> str:
+    """The value as stored, or BAD_REQUEST when it does not fit the setting."""
+    value = value.strip()
+    if key not in SETTINGS:
+        raise DomainError(ErrorCode.SETTING_UNKNOWN)
+    ok = True
+    if key in ("login_use_sms", "micro_open"):
+        ok = value in ("0", "1")
+    elif key == "usd_cny_rate":
+        try:
+            ok = Decimal(value) > 0 and Decimal(value).is_finite()
+        except InvalidOperation:
+            ok = False
+    elif key == "kefu":
+        ok = value == "" or value.startswith("https://")
+    elif key == "contact_email":
+        ok = "@" in value
+    if not ok:
+        raise DomainError(ErrorCode.BAD_REQUEST)
+    return value
+
+
+@router.get("/news")
+async def news_list(console: Content, category_id: Annotated[int, Query(ge=0, le=INT_MAX)] = 0) -> Any:
+    """Every notice (of one category, or all), newest first, with its content."""
+    query = News.filter(category_id=category_id) if category_id else News.all()
+    rows = await query.order_by("-created_at", "-id").limit(500)
+    return envelope([{**news_public(r, with_content=True), "sort": r.sort} for r in rows])
+
+
+@router.post("/news/save")
+async def news_save(body: NewsIn, console: Content) -> Any:
+    """Add a notice or edit one; its HTML is sanitised before it is stored."""
+    if not await NewsCategory.exists(id=body.category_id):
+        raise DomainError(ErrorCode.NOT_FOUND)
+    fields = {"category_id": body.category_id, "title": body.title.strip(), "content": clean_html(body.content),
+              "banner": body.banner.strip(), "sort": body.sort}  # fmt: skip
+    async with transaction() as conn:
+        if body.id is None:
+            row = await News.create(**fields, created_at=datetime.now(UTC), using_db=conn)
+            before = None
+        else:
+            row = await News.filter(id=body.id).select_for_update().using_db(conn).first()
+            if row is None:
+                raise DomainError(ErrorCode.NOT_FOUND)
+            before = {k: getattr(row, k) for k in ("title", "content", "banner", "sort")}
+            await row.update_from_dict(fields).save(using_db=conn)
+        after = {k: fields[k] for k in ("title", "content", "banner", "sort")}
+        await audit.record(console.actor("content"), "news.add" if body.id is None else "news.edit", f"news:{row.id}",
+                           before=before, after=after, conn=conn)  # fmt: skip
+    return envelope({**news_public(row, with_content=True), "sort": row.sort})
+
+
+@router.post("/news/delete")
+async def news_delete(body: NewsDeleteIn, console: Content) -> Any:
+    async with transaction() as conn:
+        row = await News.filter(id=body.id).using_db(conn).first()
+        if row is None:
+            raise DomainError(ErrorCode.NOT_FOUND)
+        before = {"title": row.title, "category_id": row.category_id}  # type: ignore[attr-defined]
+        await row.delete(using_db=conn)
+        await audit.record(console.actor("content"), "news.delete", f"news:{body.id}", before=before, conn=conn)
+    return envelope({"id": body.id})
+
+
+@router.get("/settings")
+async def settings_list(console: Content) -> Any:
+    """The site settings the console edits, with what each takes."""
+    stored = dict(await SiteSetting.filter(key__in=list(SETTINGS)).values_list("key", "value"))
+    return envelope([{"key": k, "value": stored.get(k, ""), "takes": takes} for k, takes in SETTINGS.items()])
+
+
+@router.post("/settings/save")
+async def settings_save(body: SettingIn, console: Content) -> Any:
+    """Change one setting (the shell and the API read it at once)."""
+    value = _valid(body.key, body.value)
+    async with transaction() as conn:
+        row = await SiteSetting.filter(key=body.key).using_db(conn).first()
+        before = row.value if row else None
+        await SiteSetting.update_or_create(key=body.key, defaults={"value": value}, using_db=conn)
+        await audit.record(console.actor("content"), "setting.edit", f"setting:{body.key}", before={"value": before},
+                           after={"value": value}, conn=conn)  # fmt: skip
+    return envelope({"key": body.key, "value": value})

@@ -1,0 +1,51 @@
+"""The console's content (issue 16): a content operator edits a notice (the public news API, which the
+home page reads, shows it at once, its HTML sanitised) and the site settings; each change is audited."""
+
+from __future__ import annotations
+
+import httpx
+
+from store.models import AuditLog, SiteSetting
+from tests.api.test_admin import make_operator, token_of
+from tests.utils.sales import get, post
+from tests.utils.users import error, ok
+
+DIRTY = '<p onclick="steal()">Maintenance <b>tonight</b><script>steal()</script><a href="javascript:x">more</a></p>'
+
+
+async def test_a_notice_is_added_edited_sanitised_and_public_at_once(api: httpx.Client, db: None) -> None:
+    op, secret = await make_operator("content")
+    auth = token_of(api, op, secret)
+    added = ok(post(api, "admin/news/save", json={"category_id": 22, "title": "Maintenance", "content": DIRTY},
+                    headers=auth))  # fmt: skip
+    assert "script" not in added["content"] and "onclick" not in added["content"]
+    assert "javascript" not in added["content"] and "<b>tonight</b>" in added["content"]
+    body = {"id": added["id"], "category_id": 22, "title": "Maintenance moved", "content": "<p>Tomorrow</p>"}
+    ok(post(api, "admin/news/save", json=body, headers=auth))
+    public = ok(get(api, "news/info", params={"id": added["id"]}))
+    assert (public["title"], public["content"]) == ("Maintenance moved", "<p>Tomorrow</p>")
+    listed = ok(get(api, "news/list", params={"category_id": 22, "limit": 100}))["data"]
+    assert added["id"] in {n["id"] for n in listed}
+    edit = await AuditLog.get(action="news.edit", target=f"news:{added['id']}")
+    assert edit.before["title"] == "Maintenance" and edit.after["title"] == "Maintenance moved"
+    assert error(post(api, "admin/news/save", json={**body, "category_id": 999}, headers=auth), 404)
+    ok(post(api, "admin/news/delete", json={"id": added["id"]}, headers=auth))
+    assert error(get(api, "news/info", params={"id": added["id"]}), 404)
+
+
+async def test_site_settings_are_checked_saved_and_audited(api: httpx.Client, db: None) -> None:
+    op, secret = await make_operator("content")
+    auth = token_of(api, op, secret)
+    before = (await SiteSetting.get(key="tips")).value
+    try:
+        ok(post(api, "admin/settings/save", json={"key": "tips", "value": "Mind the volatility."}, headers=auth))
+        assert ok(get(api, "default/setting", params={"key": "tips"})) == "Mind the volatility."
+        for key, value in (("login_use_sms", "yes"), ("usd_cny_rate", "-1"), ("kefu", "http://plain")):
+            assert error(post(api, "admin/settings/save", json={"key": key, "value": value}, headers=auth), 400)
+        assert error(post(api, "admin/settings/save", json={"key": "secret", "value": "1"}, headers=auth), 404)
+        listed = {s["key"]: s["value"] for s in ok(get(api, "admin/settings", headers=auth))}
+        assert listed["tips"] == "Mind the volatility." and "micro_open" in listed
+        row = await AuditLog.filter(action="setting.edit", target="setting:tips").order_by("-id").first()
+        assert row is not None and row.after == {"value": "Mind the volatility."}
+    finally:
+        await SiteSetting.filter(key="tips").update(value=before)
