@@ -265,6 +265,10 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.ADMIN_PASSWORD_WEAK: Outcome(
         CODE_ERROR, 400, N_("The new password must be at least 10 characters and differ from the old one")
     ),
+    ErrorCode.ACCOUNT_FROZEN: Outcome(CODE_ERROR, 403, N_("This account is frozen; please contact support")),
+    ErrorCode.WITHDRAWALS_FROZEN: Outcome(
+        CODE_ERROR, 403, N_("Withdrawals are frozen on this account; please contact support")
+    ),
     ErrorCode.NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Not found")),
     ErrorCode.SETTING_UNKNOWN: Outcome(CODE_ERROR, 404, N_("Unknown setting")),
     ErrorCode.BAD_REQUEST: Outcome(CODE_ERROR, 400, N_("Invalid request")),

@@ -27,6 +27,7 @@ class ErrorCode(IntEnum):
     PAY_PASSWORD_TARGET_MISSING = 1012
     RESET_THROTTLED = 1013
     LOGIN_PASSWORD_WRONG = 1014
+    ACCOUNT_FROZEN = 1015  # an operator froze the login
     # 11xx: verification codes
     CODE_INVALID = 1101
     CODE_TOO_SOON = 1102
@@ -61,6 +62,7 @@ class ErrorCode(IntEnum):
     REF_CONFLICT = 2025  # a ledger ref already names another change: never taken for a replay
     AMOUNT_ABOVE_MAX = 2026
     SECURITY_COOLDOWN = 2027  # withdrawals wait after a contact or password change
+    WITHDRAWALS_FROZEN = 2029  # an operator froze the withdrawals
     PRICE_STALE = 2028  # no fresh mark price to convert at (its pair is down, paused or has none yet)
     # 14xx: personal centre
     UPLOAD_TOO_LARGE = 1401

@@ -79,8 +79,11 @@ def security_changed(user: User) -> list[str]:
 
 
 def check_withdrawals_open(user: User, cooldown_hours: float) -> None:
-    """Refuse (SECURITY_COOLDOWN, saying when they open) withdrawals within ``cooldown_hours`` of the
-    user's last security change: a stolen session that rebinds the account cannot empty it at once."""
+    """Refuse withdrawals of a user an operator froze (WITHDRAWALS_FROZEN), or within ``cooldown_hours`` of
+    the user's last security change (SECURITY_COOLDOWN, saying when they open): a stolen session that
+    rebinds the account cannot empty it at once."""
+    if user.withdraw_frozen:
+        raise DomainError(ErrorCode.WITHDRAWALS_FROZEN)
     changed = user.security_changed_at
     if changed is None:
         return

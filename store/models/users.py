@@ -22,6 +22,9 @@ class User(Model):
     parent = fields.ForeignKeyField("models.User", related_name="invitees", null=True)
     is_seller = fields.BooleanField(default=False)
     is_bot = fields.BooleanField(default=False)
+    # Set by a risk operator: no login (and every session ended), or no withdrawals.
+    login_frozen = fields.BooleanField(default=False, db_default=False)
+    withdraw_frozen = fields.BooleanField(default=False, db_default=False)
     # When a contact was bound or the deal or login password set: withdrawals wait a cooling-off period
     # after it, so a stolen session cannot rebind the account and empty it at once.
     security_changed_at = fields.DatetimeField(null=True)

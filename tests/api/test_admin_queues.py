@@ -37,6 +37,7 @@ ROUTES = [  # (method, path, body, the role it needs)
     ("POST", "news/delete", {"id": 999999}, "content"),
     ("GET", "settings", None, "content"),
     ("POST", "settings/save", {"key": "tips", "value": "x"}, "content"),
+    ("POST", "users/freeze", {"user_id": 999999, "login": True}, "risk"),
 ]
 
 

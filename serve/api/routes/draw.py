@@ -77,6 +77,8 @@ async def _protocol(currency: Currency, protocol_id: int | None) -> CurrencyProt
 @router.post("/account/draw", dependencies=[SingleFlight])
 async def draw(body: DrawIn, user: CurrentUser, svc: Svc, request: Request, lang: Lang) -> Any:
     """Request a withdrawal from the change account: the amount is locked until an operator decides."""
+    if user.withdraw_frozen:  # before any field: nothing the user types can help
+        raise DomainError(ErrorCode.WITHDRAWALS_FROZEN)
     address, memo = body.address.strip(), body.memo.strip()
     if not address:  # spec §5 order: address, amount, trade password
         raise DomainError(ErrorCode.ADDRESS_REQUIRED)

@@ -113,6 +113,8 @@ async def login(body: LoginIn, request: Request, svc: Svc, lang: Lang) -> Any:
             LOGIN, code_target(body.login_type, body.account, user.country_code), body.sms_code, ip=ip
         )
     await svc.throttle.succeeded(throttle_key)
+    if user.login_frozen:  # told only with the right password: the refusal reveals nothing to a guesser
+        raise DomainError(ErrorCode.ACCOUNT_FROZEN)
     token = await svc.sessions.issue(user.id)
     data = {"token": token, "uid": user.id, "account": user.email or user.mobile, "is_seller": int(user.is_seller)}
     return envelope(data, translate(LOGGED_IN, lang))

@@ -68,15 +68,15 @@ async def _console(request: Request, svc: Svc, authorization: Annotated[str | No
 AnyOperator = Annotated[Console, Depends(_console)]
 
 
-def role(name: str) -> Callable[[Console], Coroutine[Any, Any, Console]]:
-    """A dependency: the operator holds ``name`` and has set their own password."""
-    if name not in operators.ROLES:
-        raise ValueError(name)
+def role(*names: str) -> Callable[[Console], Coroutine[Any, Any, Console]]:
+    """A dependency: the operator holds one of ``names`` and has set their own password."""
+    if not names or any(n not in operators.ROLES for n in names):
+        raise ValueError(names)
 
     async def check(console: AnyOperator) -> Console:
         if console.operator.password_is_temporary:
             raise DomainError(ErrorCode.ADMIN_PASSWORD_CHANGE_REQUIRED)
-        if name not in console.operator.roles:
+        if not set(names) & set(console.operator.roles):
             raise DomainError(ErrorCode.ADMIN_ROLE_REQUIRED)
         return console
 
