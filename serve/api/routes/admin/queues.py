@@ -15,7 +15,7 @@ from serve.api.deps import Svc
 from serve.api.routes.admin.auth import Console, role
 from serve.errors import envelope
 from store import withdrawals
-from store.admin import audit
+from store.admin import audit, conservation
 from store.db import transaction
 from store.earn import clock
 from store.errors import DomainError, ErrorCode
@@ -177,3 +177,13 @@ async def resolve(body: ResolveIn, console: Risk, svc: Svc) -> Any:
                        after={"state": int(order.state), "resolved_to": body.to}, reason=body.note)  # fmt: skip
     await push.notify(svc.redis, [order])
     return envelope({"id": order.id, "state": int(order.state), "resolved_to": order.resolved_to})
+
+
+# --- the conservation audit -------------------------------------------------------------------------
+
+
+@router.get("/conservation")
+async def conservation_audit(console: Finance) -> Any:
+    """Per currency: every account kind, fees and the house's side against deposits, withdrawals and
+    conversions; ``ok`` and ``difference`` say whether anything was created or lost."""
+    return envelope(await conservation.audit())
