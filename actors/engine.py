@@ -134,6 +134,38 @@ class PairRef:
     quote_currency_id: int
 
 
+@dataclass(frozen=True)
+class OrderSpec:
+    """A checked order: what ``place_orders`` holds and submits. ``budget`` is a market buy's quote."""
+
+    pair: PairRef
+    way: int
+    kind: int
+    price: Decimal
+    number: Decimal
+    budget: Decimal = Decimal(0)
+
+    def hold(self) -> tuple[int, Decimal]:
+        """(currency, amount) to freeze: a buy holds quote (its budget or price x number), a sell base."""
+        if self.way == BUY:
+            return self.pair.quote_currency_id, self.budget if self.kind == MARKET else self.price * self.number
+        return self.pair.base_currency_id, self.number
+
+    def payload(self, order_id: int, uid: int) -> dict[str, Any]:
+        """The pair's ``submit`` command, stamped now (the pair refuses it after SUBMIT_DEADLINE_MS)."""
+        return {
+            "sent_ms": int(time.time() * 1000),
+            "id": order_id,
+            "uid": uid,
+            "way": self.way,
+            "kind": self.kind,
+            "price": self.price,
+            "number": self.number,
+            "frozen": self.hold()[1],
+            "budget": self.budget if self.kind == MARKET and self.way == BUY else Decimal(0),
+        }
+
+
 async def place_order(
     engine: Engine,
     *,
@@ -146,30 +178,16 @@ async def place_order(
     budget: Decimal = Decimal(0),
 ) -> dict[str, Any]:
     """Hold, then match. ``budget`` is a market buy's quote to spend. Raises DomainError."""
-    if way == BUY:
-        frozen = budget if kind == MARKET else price * number
-        currency = pair.quote_currency_id
-    else:
-        frozen, currency = number, pair.base_currency_id
+    spec = OrderSpec(pair, way, kind, price, number, budget)
+    currency, frozen = spec.hold()
     order_id = await engine.ids.next()
     wallet = engine.wallet(uid)
     try:
         await wallet.freeze.remote(uid, currency, frozen, f"o{order_id}:freeze")
     except RayActorError as exc:  # the shard died mid-call: the reconciler releases a freeze that landed
         raise DomainError(ErrorCode.PAIR_UNAVAILABLE) from exc
-    payload = {
-        "sent_ms": int(time.time() * 1000),
-        "id": order_id,
-        "uid": uid,
-        "way": way,
-        "kind": kind,
-        "price": price,
-        "number": number,
-        "frozen": frozen,
-        "budget": budget if kind == MARKET and way == BUY else Decimal(0),
-    }
     try:
-        return await engine.ask(pair.symbol, "submit", payload)
+        return await engine.ask(pair.symbol, "submit", spec.payload(order_id, uid))
     except OutcomeUnknown:
         # The order may or may not be durable. If it is not, the reconciler releases its freeze (the
         # pair refuses orders sent longer ago than SUBMIT_DEADLINE_MS, so it cannot appear later).
@@ -177,3 +195,56 @@ async def place_order(
     except DomainError:
         await wallet.release.remote(uid, currency, frozen, f"o{order_id}:release")
         raise
+
+
+Placed = dict[str, Any] | DomainError
+
+
+async def place_orders(engine: Engine, *, uid: int, orders: list[OrderSpec]) -> list[Placed]:
+    """Place many orders of one user with one call per wallet shard and one per pair; each order
+    succeeds or fails alone. Answers, in order, the pair's answer (as ``place_order`` returns it) or
+    the DomainError that refused the order (an OutcomeUnknown when its pair may have taken it).
+
+    1. hold: ONE ``freeze_many`` on the user's wallet shard, every freeze all-or-nothing on its own;
+    2. match: per pair ONE ``submit_many`` (the pairs concurrently), each order matched in the pair's
+       batch exactly as ``submit`` would;
+    3. release: ONE ``release_many`` for the orders a pair refused. An order whose outcome is unknown
+       keeps its freeze: the reconciler releases it if the order never became durable, as for one order.
+    """
+    results: list[Placed] = [DomainError(ErrorCode.INTERNAL)] * len(orders)
+    ids = [await engine.ids.next() for _ in orders]
+    holds = [spec.hold() for spec in orders]
+    wallet = engine.wallet(uid)
+    freezes = [
+        (uid, currency, frozen, f"o{order_id}:freeze") for order_id, (currency, frozen) in zip(ids, holds, strict=True)
+    ]
+    try:
+        frozen_ok: list[bool | DomainError] = await wallet.freeze_many.remote(freezes)
+    except RayActorError:  # the shard died mid-call: the reconciler releases the freezes that landed
+        return [DomainError(ErrorCode.PAIR_UNAVAILABLE) for _ in orders]
+    by_pair: dict[str, list[int]] = {}
+    for index, held in enumerate(frozen_ok):
+        if isinstance(held, DomainError):
+            results[index] = held
+        else:
+            by_pair.setdefault(orders[index].pair.symbol, []).append(index)
+
+    async def submit(symbol: str, indexes: list[int]) -> None:
+        payloads = [orders[i].payload(ids[i], uid) for i in indexes]
+        try:
+            answers: list[Placed] = await engine.ask(symbol, "submit_many", payloads)
+        except DomainError as exc:  # OutcomeUnknown included: it says so for each of them
+            answers = [exc] * len(indexes)
+        for i, answer in zip(indexes, answers, strict=True):
+            results[i] = answer
+
+    await asyncio.gather(*(submit(symbol, indexes) for symbol, indexes in by_pair.items()))
+    refused = [i for indexes in by_pair.values() for i in indexes
+               if isinstance(results[i], DomainError) and not isinstance(results[i], OutcomeUnknown)]  # fmt: skip
+    if refused:
+        releases = [(uid, *holds[i], f"o{ids[i]}:release") for i in refused]
+        try:
+            await wallet.release_many.remote(releases)
+        except RayActorError:  # their holds have no order behind them: the reconciler releases them
+            pass
+    return results

@@ -104,6 +104,18 @@ class PairActor(PairEffects, PairLoading, DbActor):
         funds are back in the balance (a balance read after the answer shows them)."""
         return await self._enqueue("cancel", (order_id, uid))
 
+    async def submit_many(self, orders: list[dict[str, Any]]) -> list[dict[str, Any] | DomainError]:
+        """Many ``submit`` in one call: each order joins the batch loop's queue and is matched and
+        answered exactly as ``submit`` would (they share a batch). Answers, in order, the order or the
+        DomainError that refused it (OutcomeUnknown when its batch failed). Raises PAIR_MOVING or
+        PAIR_UNAVAILABLE for all of them when the pair takes none."""
+        return await self._enqueue_many("submit", orders)
+
+    async def cancel_many(self, order_ids: list[int], uid: int) -> list[dict[str, Any] | DomainError]:
+        """Many ``cancel`` of ``uid``'s orders in one call; each answered, in order, as ``cancel`` would
+        (the order, or ORDER_NOT_FOUND / ORDER_NOT_OPEN)."""
+        return await self._enqueue_many("cancel", [(order_id, uid) for order_id in order_ids])
+
     async def ping(self) -> bool:
         """True once the batch loop answers: the health check goes through the orders' queue."""
         return await self._enqueue("ping", None)
@@ -197,6 +209,20 @@ class PairActor(PairEffects, PairLoading, DbActor):
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self._queue.put((kind, payload, future))
         return await future
+
+    async def _enqueue_many(self, kind: str, payloads: list[Any]) -> list[Any]:
+        """Queue every command at once (so they share a batch) and answer each alone."""
+        await self._serving()
+        if self._paused:
+            raise DomainError(ErrorCode.PAIR_MOVING)
+        loop = asyncio.get_running_loop()
+        futures: list[asyncio.Future[Any]] = []
+        for payload in payloads:
+            futures.append(loop.create_future())
+            self._queue.put_nowait((kind, payload, futures[-1]))
+        answers = await asyncio.gather(*futures, return_exceptions=True)
+        # Only rules refuse a command; anything else leaves its outcome to the reconcilers.
+        return [a if isinstance(a, dict | DomainError) else OutcomeUnknown(ErrorCode.PAIR_UNAVAILABLE) for a in answers]
 
     async def _serve(self) -> None:
         """The batch loop: load, then take batches forever. Nothing ends it."""

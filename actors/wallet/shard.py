@@ -22,6 +22,7 @@ from actors.pair.state import ORPHAN_GRACE_MS
 from actors.runtime import DbActor, GroupCommit
 from actors.wallet import legs, recovery
 from store import holds, ledger, withdrawals
+from store.errors import DomainError, ErrorCode
 from store.models import Account, AccountType
 
 log = logging.getLogger(__name__)
@@ -48,9 +49,23 @@ class WalletShard(DbActor):
         ``OrderHold`` in the same transaction. Raises INSUFFICIENT_BALANCE, or REF_CONFLICT when
         ``ref`` was used for another amount or account; idempotent by ref (False when replayed)."""
         await self._ready()
+        return await self._freezes.submit(self._freeze_op(uid, currency_id, amount, ref))
+
+    @staticmethod
+    def _freeze_op(uid: int, currency_id: int, amount: Decimal, ref: str) -> ledger.Op:
         order_id = legs.order_of(ref)
         rows = () if order_id is None else (holds.hold(order_id, uid, currency_id, amount),)
-        return await self._freezes.submit(ledger.Op(legs.freeze(uid, currency_id, amount, ref), rows))
+        return ledger.Op(legs.freeze(uid, currency_id, amount, ref), rows)
+
+    async def freeze_many(self, freezes: list[tuple[int, int, Decimal, str]]) -> list[bool | DomainError]:
+        """Many ``freeze(uid, currency_id, amount, ref)`` in one call, sharing the group commit: each is
+        all-or-nothing on its own and answers, in order, what ``freeze`` returns or the DomainError it
+        raises (a freeze the database could not take answers WALLET_UNAVAILABLE and did not land)."""
+        await self._ready()
+        done = await asyncio.gather(
+            *(self._freezes.submit(self._freeze_op(*f)) for f in freezes), return_exceptions=True
+        )
+        return [r if isinstance(r, bool | DomainError) else _unavailable(r) for r in done]
 
     async def release(self, uid: int, currency_id: int, amount: Decimal, ref: str) -> bool:
         """Move ``amount`` from lock back to balance; idempotent by ref. An order's release
@@ -65,6 +80,11 @@ class WalletShard(DbActor):
             if order_id is not None:
                 await holds.end([order_id])
             return False
+
+    async def release_many(self, releases: list[tuple[int, int, Decimal, str]]) -> list[bool]:
+        """Many ``release(uid, currency_id, amount, ref)`` in one call, one after the other; each
+        idempotent by its ref, answered in order."""
+        return [await self.release(*r) for r in releases]
 
     async def settle(self, leg: legs.TradeLeg, side: int) -> bool:
         """Apply one side of a trade and delete its ``PendingSettlement``; False if that side was
@@ -145,6 +165,11 @@ class WalletShard(DbActor):
         await self._ready()
         async with self._locks[uid]:
             return await ledger.apply(changes)
+
+
+def _unavailable(error: BaseException) -> DomainError:
+    log.warning("freeze not committed: %r", error)
+    return DomainError(ErrorCode.WALLET_UNAVAILABLE)
 
 
 def wallet_name(index: int) -> str:

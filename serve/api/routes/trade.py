@@ -7,17 +7,19 @@ at once if the pair refuses the order.
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
-from typing import Annotated, Any, Literal
+import asyncio
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from actors.engine import LIMIT, MARKET, PairRef, place_order
-from actors.pair.state import BUY, SELL, PairConfig
+from actors.engine import OrderSpec, place_order, place_orders
+from actors.pair.state import BUY, SELL
 from serve.api.deps import CurrentUid, Lang, Services, Svc
+from serve.api.orders import OrderIn, SidedOrderIn, order_spec
 from serve.api.paging import paginate
-from serve.errors import envelope
+from serve.api.schemas import fail
+from serve.errors import CODE_ERROR, CODE_OK, ERRORS, envelope, validation_message
 from serve.i18n import N_, translate
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, Order, OrderStatus
@@ -34,76 +36,17 @@ STATUS_NAMES = {
     OrderStatus.CANCELLED: N_("Cancelled"),
 }
 PLACED = N_("Order placed")
-MAX_DIGITS = 64  # characters of an amount, and digits before its point: far above any pair's bound
 CANCELLED = N_("Order cancelled")
-
-
-class OrderIn(BaseModel):
-    """``kind`` market: a buy spends ``total`` (quote), a sell sells ``number`` at the best bids."""
-
-    model_config = ConfigDict(extra="ignore")
-    currency_match_id: int = Field(ge=1, le=INT_MAX)
-    number: str = Field(default="", max_length=MAX_DIGITS, description="base quantity, at most the pair's max_quantity")
-    price: str = Field(default="", max_length=MAX_DIGITS, description="limit price: at most the pair's max_price, "
-                       "within price_band times the mark price either way")  # fmt: skip
-    total: str = Field(default="", max_length=MAX_DIGITS, description="quote to spend (market buy)")
-    kind: Literal["limit", "market"] = "limit"
 
 
 class OrderRef(BaseModel):
     id: int = Field(ge=1, le=2**63 - 1)
 
 
-def _amount(text: str, missing: ErrorCode, places: int, too_precise: ErrorCode) -> Decimal:
-    """A positive amount with at most ``places`` decimals. Raises ``missing`` for nothing, not a
-    number, not finite or not positive, ``too_precise`` for more places; never rounds."""
-    raw = text.strip()
-    try:
-        value = Decimal(raw) if raw and len(raw) <= MAX_DIGITS else None
-    except InvalidOperation:
-        value = None
-    if value is None or not value.is_finite() or value <= 0:
-        raise DomainError(missing)
-    if value.adjusted() > MAX_DIGITS:
-        return value  # far above every bound: _check_bounds refuses it with the pair's maximum
-    value = value.normalize()
-    if -value.as_tuple().exponent > places:  # type: ignore[operator]
-        raise DomainError(too_precise, places=places)
-    return value
-
-
-def _check_bounds(pair: PairConfig, kind: int, way: int, price: Decimal, number: Decimal, budget: Decimal) -> None:
-    """The pair's bounds (docs/decisions.md "Bounds"); the pair checks them again, with the band."""
-    if number > pair.max_quantity:
-        raise DomainError(ErrorCode.QUANTITY_TOO_LARGE, max=money(pair.max_quantity))
-    if price > pair.max_price:
-        raise DomainError(ErrorCode.PRICE_TOO_HIGH, max=money(pair.max_price))
-    if kind == MARKET and way == BUY and budget > pair.max_price * pair.max_quantity:
-        raise DomainError(ErrorCode.AMOUNT_ABOVE_MAX, max=money(pair.max_price * pair.max_quantity))
-    value = budget if kind == MARKET else price * number
-    if kind == LIMIT or way == BUY:
-        if value < pair.min_notional:
-            raise DomainError(ErrorCode.NOTIONAL_TOO_SMALL, min=money(pair.min_notional), currency=pair.quote_code)
-
-
 async def _place(way: int, body: OrderIn, uid: int, svc: Services, request: Request, lang: str) -> Any:
-    pair = await svc.pairs.get(body.currency_match_id)
-    if not pair.open_change:
-        raise DomainError(ErrorCode.PAIR_CLOSED)
-    if way == SELL and pair.sell_disabled:
-        raise DomainError(ErrorCode.SELL_DISABLED)
-    kind = MARKET if body.kind == "market" else LIMIT
-    number = price = budget = Decimal(0)
-    if kind == MARKET and way == BUY:
-        budget = _amount(body.total, ErrorCode.QUANTITY_REQUIRED, 18, ErrorCode.QUANTITY_PRECISION)
-    else:
-        number = _amount(body.number, ErrorCode.QUANTITY_REQUIRED, pair.qty_decimals, ErrorCode.QUANTITY_PRECISION)
-        if kind == LIMIT:
-            price = _amount(body.price, ErrorCode.PRICE_REQUIRED, pair.price_decimals, ErrorCode.PRICE_PRECISION)
-    _check_bounds(pair, kind, way, price, number, budget)
-    ref = PairRef(pair.id, pair.symbol, pair.base_currency_id, pair.quote_currency_id)
-    placed = await place_order(request.app.state.engine, uid=uid, pair=ref, way=way, kind=kind, price=price,
-                               number=number, budget=budget)  # fmt: skip
+    spec = await order_spec(svc.pairs, way, body)
+    placed = await place_order(request.app.state.engine, uid=uid, pair=spec.pair, way=way, kind=spec.kind,
+                               price=spec.price, number=spec.number, budget=spec.budget)  # fmt: skip
     return envelope(placed, translate(PLACED, lang))
 
 
@@ -212,3 +155,97 @@ async def cancel_buy(ref: OrderRef, uid: CurrentUid, request: Request, lang: Lan
 async def cancel_sell(ref: OrderRef, uid: CurrentUid, request: Request, lang: Lang) -> Any:
     """Cancel one of the user's open sell orders."""
     return await _cancel(SELL, ref, uid, request, lang)
+
+
+# -- batches (issue 15): one freeze call per wallet shard and one call per pair for up to 20 orders --
+
+BATCH_MAX = 20
+BATCH_ORDERS = N_("A batch holds 1 to 20 orders")
+BATCH_IDS = N_("A batch holds 1 to 20 order ids")
+
+
+class BatchIn(BaseModel):
+    """Each order is checked alone (a bad one fails alone): the fields of tx_in/add plus ``side``."""
+
+    orders: list[Any] = Field(description='1 to 20 of {"side": "buy"|"sell", "currency_match_id", "number", '
+                              '"price", "total", "kind": "limit"|"market"}')  # fmt: skip
+
+    @field_validator("orders")
+    @classmethod
+    def _size(cls, orders: list[Any]) -> list[Any]:
+        if not 1 <= len(orders) <= BATCH_MAX:
+            raise fail(BATCH_ORDERS)
+        return orders
+
+
+class BatchRefs(BaseModel):
+    ids: list[Annotated[int, Field(ge=1, le=2**63 - 1)]] = Field(description="1 to 20 order ids")
+
+    @field_validator("ids")
+    @classmethod
+    def _size(cls, ids: list[int]) -> list[int]:
+        if not 1 <= len(ids) <= BATCH_MAX:
+            raise fail(BATCH_IDS)
+        return ids
+
+
+def _result(answer: dict[str, Any] | DomainError, done: str, lang: str) -> dict[str, Any]:
+    """One order's answer, shaped as its own call's envelope would be."""
+    if isinstance(answer, DomainError):
+        return {"code": CODE_ERROR, "msg": translate(ERRORS[answer.code].message, lang, **answer.params), "data": None}
+    return {"code": CODE_OK, "msg": translate(done, lang), "data": answer}
+
+
+async def _spec(svc: Services, raw: Any, lang: str) -> OrderSpec | dict[str, Any]:
+    """The order ``raw`` asks for, or its failed result (the message its single call would give)."""
+    try:
+        body = SidedOrderIn.model_validate(raw)
+    except ValidationError as exc:
+        return {"code": CODE_ERROR, "msg": validation_message(exc.errors()[0], lang), "data": None}
+    try:
+        return await order_spec(svc.pairs, body.way, body)
+    except DomainError as exc:
+        return _result(exc, PLACED, lang)
+
+
+@router.post("/tx/batch_add")
+async def batch_add(body: BatchIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
+    """Place up to 20 orders over any pairs; each succeeds or fails alone, answered in order."""
+    checked = [await _spec(svc, raw, lang) for raw in body.orders]
+    specs = [(i, c) for i, c in enumerate(checked) if isinstance(c, OrderSpec)]
+    placed = await place_orders(request.app.state.engine, uid=uid, orders=[s for _, s in specs]) if specs else []
+    results: list[Any] = list(checked)
+    for (i, _), answer in zip(specs, placed, strict=True):
+        results[i] = _result(answer, PLACED, lang)
+    return envelope({"results": results})
+
+
+@router.post("/tx/batch_cancel")
+async def batch_cancel(body: BatchRefs, uid: CurrentUid, request: Request, lang: Lang) -> Any:
+    """Cancel up to 20 of the user's open orders (either side), one call per pair; each alone, in order."""
+    rows = await Order.filter(id__in=set(body.ids), user_id=uid).prefetch_related(
+        "currency_match__base_currency", "currency_match__quote_currency"
+    )
+    orders = {o.id: o for o in rows}
+    answers: list[dict[str, Any] | DomainError] = [DomainError(ErrorCode.ORDER_NOT_FOUND)] * len(body.ids)
+    by_pair: dict[str, list[int]] = {}
+    for i, order_id in enumerate(body.ids):
+        order = orders.get(order_id)
+        if order is not None and order.status not in OPEN_STATUSES:
+            answers[i] = DomainError(ErrorCode.ORDER_NOT_OPEN)
+        elif order is not None:
+            pair = order.currency_match
+            by_pair.setdefault(f"{pair.base_currency.code}/{pair.quote_currency.code}", []).append(i)
+
+    async def cancel(symbol: str, indexes: list[int]) -> None:
+        try:
+            done = await request.app.state.engine.ask(symbol, "cancel_many", [body.ids[i] for i in indexes], uid)
+        except DomainError as exc:
+            done = [exc] * len(indexes)
+        for i, answer in zip(indexes, done, strict=True):
+            # The order is the caller's and was open a moment ago: the pair has since filled it.
+            gone = isinstance(answer, DomainError) and answer.code == ErrorCode.ORDER_NOT_FOUND
+            answers[i] = DomainError(ErrorCode.ORDER_NOT_OPEN) if gone else answer
+
+    await asyncio.gather(*(cancel(symbol, indexes) for symbol, indexes in by_pair.items()))
+    return envelope({"results": [_result(a, CANCELLED, lang) for a in answers]})
