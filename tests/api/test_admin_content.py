@@ -49,3 +49,12 @@ async def test_site_settings_are_checked_saved_and_audited(api: httpx.Client, db
         assert row is not None and row.after == {"value": "Mind the volatility."}
     finally:
         await SiteSetting.filter(key="tips").update(value=before)
+
+
+async def test_every_operator_sees_the_dashboard(api: httpx.Client, db: None) -> None:
+    op, secret = await make_operator("products")
+    board = ok(get(api, "admin/dashboard", headers=token_of(api, op, secret)))
+    assert board["users"] >= 1 and any(p["pair"] == "BTC/USDT" for p in board["pairs"])
+    assert set(board["queues"]) == {"real_names", "withdrawals", "p2p_appeals", "merchants"}
+    assert all(isinstance(v, int) for v in board["queues"].values())
+    assert error(get(api, "admin/dashboard"), 401, code=999)

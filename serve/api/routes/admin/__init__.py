@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from serve.api.routes.admin import auth, content, queues, users
+from serve.api.routes.admin import auth, content, dashboard, queues, users
 
 router = APIRouter(prefix="/admin")
 router.include_router(auth.router)
 router.include_router(queues.router)
 router.include_router(content.router)
 router.include_router(users.router)
+router.include_router(dashboard.router)
