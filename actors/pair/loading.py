@@ -8,6 +8,7 @@ tick log's last tick.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
@@ -47,6 +48,18 @@ class PairLoading:
     def _snapshot(self) -> dict[str, Any]:
         """Everything ``_load`` builds, as it is now (the book, orders, candles, ticker, sequences)."""
         return {name: getattr(self, name) for name in self._MOVED_STATE}
+
+    async def reload_config(self) -> dict[str, Any]:
+        """Read the pair's settings again (an operator changed them in the console): trading on or off,
+        selling, fees and bounds apply from the next batch on, without a restart. The decimals stay as
+        loaded: the book and its open orders are kept in them."""
+        await self._ready()
+        pair = await CurrencyMatch.get(id=self._pair_id).prefetch_related("base_currency", "quote_currency")
+        current = self._cfg
+        self._cfg = dataclasses.replace(config_of(pair), price_decimals=current.price_decimals,
+                                        qty_decimals=current.qty_decimals)  # fmt: skip
+        return {"symbol": self._cfg.symbol, "open_change": self._cfg.open_change,
+                "sell_disabled": self._cfg.sell_disabled}  # fmt: skip
 
     async def _load(self) -> None:
         await self._ready()

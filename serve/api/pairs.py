@@ -42,6 +42,10 @@ class PairCatalog:
             await self._reload(0)
         return sorted(self._pairs.values(), key=lambda p: p.id)
 
+    def forget(self) -> None:
+        """Read the table again at the next call (this replica's operator just changed a pair)."""
+        self._loaded_at = None
+
     def _older_than(self, seconds: float) -> bool:
         """Whether the copy is older than ``seconds`` (or was never loaded)."""
         return self._loaded_at is None or time.monotonic() - self._loaded_at > seconds

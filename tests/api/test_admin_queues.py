@@ -40,6 +40,9 @@ ROUTES = [  # (method, path, body, the role it needs)
     ("POST", "users/freeze", {"user_id": 999999, "login": True}, "risk"),
     ("GET", "users", None, "support risk"),
     ("GET", "conservation", None, "finance"),
+    ("GET", "pairs", None, "markets"),
+    ("POST", "pairs/update", {"id": 999999, "open_change": True}, "markets"),
+    ("GET", "dashboard", None, "support finance risk content markets products admin"),
 ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from serve.api.routes.admin import auth, content, dashboard, queues, users
+from serve.api.routes.admin import auth, content, dashboard, markets, queues, users
 
 router = APIRouter(prefix="/admin")
 router.include_router(auth.router)
@@ -13,3 +13,4 @@ router.include_router(queues.router)
 router.include_router(content.router)
 router.include_router(users.router)
 router.include_router(dashboard.router)
+router.include_router(markets.router)

@@ -1,0 +1,92 @@
+"""The console's markets (issue 16, the markets role): the pairs with their trading switches, fees and
+bounds, changed in the database and on the running pair actor at once (``reload_config``: the next
+batch uses them, no restart). The edge's copy of the pair table follows within its refresh."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from serve.api.deps import Svc
+from serve.api.routes.admin.auth import Console, role
+from serve.errors import envelope
+from store.admin import audit
+from store.db import transaction
+from store.errors import DomainError, ErrorCode, OutcomeUnknown
+from store.models import INT_MAX, CurrencyMatch
+from store.money import money
+
+router = APIRouter(tags=["back office"])
+Markets = Annotated[Console, Depends(role("markets"))]
+SWITCHES = ("open_change", "sell_disabled")
+AMOUNTS = ("maker_fee", "taker_fee", "max_price", "max_quantity", "min_notional", "price_band")
+FEE_MAX = Decimal("0.05")  # 5 % a side: beyond it a typo, not a fee
+
+
+class PairIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: int = Field(ge=1, le=INT_MAX)
+    open_change: bool | None = None
+    sell_disabled: bool | None = None
+    maker_fee: str | None = Field(default=None, max_length=32, description="a fraction: 0.001 is 0.1 %")
+    taker_fee: str | None = Field(default=None, max_length=32)
+    max_price: str | None = Field(default=None, max_length=32)
+    max_quantity: str | None = Field(default=None, max_length=32)
+    min_notional: str | None = Field(default=None, max_length=32)
+    price_band: str | None = Field(default=None, max_length=32)
+    max_open_orders: int | None = Field(default=None, ge=1, le=100_000)
+    reason: str = Field(default="", max_length=500)
+
+
+def _view(p: CurrencyMatch) -> dict[str, Any]:
+    return {"id": p.id, "symbol": f"{p.base_currency.code}/{p.quote_currency.code}", "open_change": p.open_change,
+            "sell_disabled": p.sell_disabled, "open_lever": p.open_lever, "open_microtrade": p.open_microtrade,
+            **{k: money(getattr(p, k)) for k in AMOUNTS}, "max_open_orders": p.max_open_orders,
+            "price_decimals": p.price_decimals, "qty_decimals": p.qty_decimals}  # fmt: skip
+
+
+def _amount(name: str, text: str) -> Decimal:
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation as exc:
+        raise DomainError(ErrorCode.BAD_REQUEST) from exc
+    fee = name in ("maker_fee", "taker_fee")
+    if not value.is_finite() or value < 0 or (fee and value > FEE_MAX) or (not fee and value <= 0):
+        raise DomainError(ErrorCode.BAD_REQUEST)
+    return value
+
+
+@router.get("/pairs")
+async def pairs(console: Markets) -> Any:
+    rows = await CurrencyMatch.all().order_by("sort", "id").prefetch_related("base_currency", "quote_currency")
+    return envelope([_view(p) for p in rows])
+
+
+@router.post("/pairs/update")
+async def update(body: PairIn, console: Markets, request: Request, svc: Svc) -> Any:
+    """Change a pair's switches, fees or bounds; the running pair applies them from its next batch."""
+    given = {k: getattr(body, k) for k in (*SWITCHES, "max_open_orders", *AMOUNTS) if getattr(body, k) is not None}
+    changes: dict[str, Any] = {k: v for k, v in given.items() if k not in AMOUNTS}
+    changes.update({k: _amount(k, v) for k, v in given.items() if k in AMOUNTS})
+    if not changes:
+        raise DomainError(ErrorCode.BAD_REQUEST)
+    async with transaction() as conn:
+        pair = await CurrencyMatch.filter(id=body.id).select_for_update().using_db(conn).first()
+        if pair is None:
+            raise DomainError(ErrorCode.NOT_FOUND)
+        before = {k: money(v) if isinstance(v, Decimal) else v for k in changes for v in [getattr(pair, k)]}
+        await CurrencyMatch.filter(id=pair.id).using_db(conn).update(**changes)
+        after = {k: money(v) if isinstance(v, Decimal) else v for k, v in changes.items()}
+        await audit.record(console.actor("markets"), "pair.update", f"pair:{pair.id}", before=before, after=after,
+                           reason=body.reason, conn=conn)  # fmt: skip
+    svc.pairs.forget()
+    pair = await CurrencyMatch.get(id=body.id).prefetch_related("base_currency", "quote_currency")
+    applied = True
+    try:  # a pair without an actor (closed when the exchange started) takes it at its next start
+        await request.app.state.engine.ask(f"{pair.base_currency.code}/{pair.quote_currency.code}", "reload_config")
+    except (DomainError, OutcomeUnknown):
+        applied = False
+    return envelope({**_view(pair), "applied_live": applied})
