@@ -32,6 +32,8 @@ function loginOnly(children: RouteObject[]): RouteObject {
 }
 
 const routes: RouteObject[] = [
+  // The operator console: its own layout and session, one lazy chunk (issue 16).
+  { path: '/admin/*', errorElement: <RouteError />, hydrateFallbackElement: <PageLoader />, ...page(() => import('@/features/admin/admin-app')) },
   {
     path: paths.root,
     element: <AppLayout />,

@@ -1,5 +1,6 @@
 import 'i18next';
 
+import type adminEn from './admin/en.json';
 import type assetsEn from './assets/en.json';
 import type earnEn from './earn/en.json';
 import type en from './en.json';
@@ -22,6 +23,7 @@ declare module 'i18next' {
       second: typeof secondEn;
       earn: typeof earnEn;
       p2p: typeof p2pEn;
+      admin: typeof adminEn;
     };
   }
 }

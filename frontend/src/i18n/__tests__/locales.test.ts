@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import adminEn from '../admin/en.json';
+import adminHk from '../admin/hk.json';
 import assetsEn from '../assets/en.json';
 import assetsFr from '../assets/fr.json';
 import assetsGm from '../assets/gm.json';
@@ -77,5 +79,19 @@ describe.each(Object.entries(namespaces))('translation files of namespace %s', (
     const walk = (v: unknown): string[] =>
       typeof v === 'object' && v !== null ? Object.values(v).flatMap(walk) : [String(v)];
     expect(walk(locales[code]).filter((s) => s.trim() === '')).toEqual([]);
+  });
+});
+
+// The operator console is English and Traditional Chinese only (issue 16); the other languages read
+// its English texts (features/admin/i18n.ts), so only these two files must agree.
+describe('translation files of namespace admin (en and hk only)', () => {
+  it('hk.json has exactly the keys of en.json', () => {
+    expect(flattenKeys(adminHk)).toEqual(flattenKeys(adminEn));
+  });
+
+  it.each([['en', adminEn], ['hk', adminHk]])('%s.json has no empty strings', (_code, locale) => {
+    const walk = (v: unknown): string[] =>
+      typeof v === 'object' && v !== null ? Object.values(v).flatMap(walk) : [String(v)];
+    expect(walk(locale).filter((s) => s.trim() === '')).toEqual([]);
   });
 });

@@ -1,0 +1,58 @@
+import { observer } from 'mobx-react-lite';
+import { useTranslation } from 'react-i18next';
+
+import type { Resource } from '../stores/resource';
+
+/** Loading, error and empty states around a resource's table. */
+export const Loaded = observer(function Loaded<T>({
+  resource,
+  empty,
+  children,
+}: {
+  resource: Resource<T>;
+  empty?: (data: T) => boolean;
+  children: (data: T) => React.ReactNode;
+}) {
+  const { t } = useTranslation('admin');
+  if (resource.error) return <p className="adm-error">{resource.error}</p>;
+  if (!resource.data) return <p className="adm-muted">{t('common.loading')}</p>;
+  if (empty?.(resource.data)) return <p className="adm-muted">{t('common.empty')}</p>;
+  return <>{children(resource.data)}</>;
+});
+
+export function Amounts({ values }: { values: Record<string, string> }) {
+  const entries = Object.entries(values);
+  if (!entries.length) return <span className="adm-muted">—</span>;
+  return (
+    <span className="adm-amounts">
+      {entries.map(([k, v]) => (
+        <span key={k}>
+          {k}: <b>{v}</b>
+        </span>
+      ))}
+    </span>
+  );
+}
+
+export function Images({ urls, alt }: { urls: string[]; alt: string[] }) {
+  return (
+    <div className="adm-images">
+      {urls.map((url, i) => (
+        <figure key={i}>
+          {url ? (
+            <a href={url} target="_blank" rel="noopener noreferrer">
+              <img src={url} alt={alt[i] ?? ''} />
+            </a>
+          ) : (
+            <div className="adm-noimage">—</div>
+          )}
+          <figcaption>{alt[i] ?? ''}</figcaption>
+        </figure>
+      ))}
+    </div>
+  );
+}
+
+export function formatMs(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+}

@@ -1,0 +1,43 @@
+import { createContext, useContext } from 'react';
+
+import { createAdminClient, type AdminTransport } from '../api/admin-client';
+import { AuditStore } from './audit-store';
+import { ContentStore } from './content-store';
+import { AppealsStore, conservationResource, dashboardResource, RealNamesStore } from './queues-store';
+import { AdminSessionStore } from './session-store';
+import { UsersStore } from './users-store';
+import { WithdrawalsStore } from './withdrawals-store';
+
+/** The console's stores, one per domain, over the console's own transport. */
+export class AdminStore {
+  readonly session: AdminSessionStore;
+  readonly dashboard;
+  readonly realNames: RealNamesStore;
+  readonly withdrawals: WithdrawalsStore;
+  readonly conservation;
+  readonly appeals: AppealsStore;
+  readonly users: UsersStore;
+  readonly content: ContentStore;
+  readonly audit: AuditStore;
+
+  constructor(api?: AdminTransport) {
+    const transport = api ?? createAdminClient(() => this.session.signedOut());
+    this.session = new AdminSessionStore(transport);
+    this.dashboard = dashboardResource(transport);
+    this.realNames = new RealNamesStore(transport);
+    this.withdrawals = new WithdrawalsStore(transport);
+    this.conservation = conservationResource(transport);
+    this.appeals = new AppealsStore(transport);
+    this.users = new UsersStore(transport);
+    this.content = new ContentStore(transport);
+    this.audit = new AuditStore(transport);
+  }
+}
+
+export const AdminContext = createContext<AdminStore | null>(null);
+
+export function useAdmin(): AdminStore {
+  const store = useContext(AdminContext);
+  if (!store) throw new Error('useAdmin() must be used inside <AdminContext.Provider>');
+  return store;
+}
