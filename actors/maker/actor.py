@@ -5,6 +5,13 @@ with ``actors.engine.place_order`` and the pairs' ``cancel``: the same hold, mat
 as anyone's order, inside the same bounds (price band around the mark, minimum order value). On a
 pair with selling disabled the bot only bids, as any user would.
 
+An idle exchange must idle (issue 15): each pair ticks on a slow timer (``INTERVAL_S`` give or take
+half, so the pairs spread out), and a tick costs little. The quoter's ladder sits on a fixed price
+grid, so a tick re-quotes only the levels the reference crossed (usually none; one order and one
+cancel per side for a move of one grid step), the quotes other orders filled are noticed with one
+query and placed again, and the taker trades on about every other tick (never more than
+``quoter.MAX_QUIET_TICKS`` ticks in a row without), so books, trades and candles keep moving.
+
 ``target`` walks a pair's price to a given one for demos and tests (``exchange maker target``): the
 reference moves there step by step (``Quoter.aim``), the taker trades through the book on each step
 so the mark follows, and the last trade is at the target itself; then the bot quotes around it.
@@ -43,6 +50,7 @@ WALK_S = 10.0  # a walk to a target takes this long, whatever the distance (with
 WALK_STEP_S = 0.25  # how often the bot steps on a walk
 ARRIVAL_WAIT_S = 20.0  # beyond WALK_S, how long ``target`` waits for the last trade at the target
 MARK_WAIT_S = 2.0  # how long it then waits for the pair's mark to show it (marks go out every 100 ms)
+INTERVAL_S = 8.0  # a pair's quoting loop ticks every 4 to 12 s (jittered), unless it is walking
 
 
 @dataclass
@@ -61,7 +69,7 @@ class _Pair:
 # Waits on the engine most of the time; reserves no CPU.
 @ray.remote(num_cpus=0, max_restarts=-1)
 class MarketMaker(DbActor):
-    def __init__(self, settings: dict[str, Any], pair_ids: list[int], interval: float = 1.0) -> None:
+    def __init__(self, settings: dict[str, Any], pair_ids: list[int], interval: float = INTERVAL_S) -> None:
         super().__init__(settings)
         self._pair_ids = pair_ids
         self._interval = interval
@@ -192,10 +200,12 @@ class MarketMaker(DbActor):
             self._ticked[p.ref.id] = int(time.time() * 1000)
             p.wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(p.wake.wait(), WALK_STEP_S if p.quoter.walk else self._interval)
+                await asyncio.wait_for(p.wake.wait(), WALK_STEP_S if p.quoter.walk else p.quoter.pause(self._interval))
 
     async def _tick(self, p: _Pair) -> None:
         now = time.monotonic()
+        if p.quoter.walk is None:
+            await self._forget_filled(p)
         p.quoter.drift(now)
         wanted = {(q.way, q.price): q for q in p.quoter.ladder(asks=not p.cfg.sell_disabled)}
         # New quotes first, then cancel the stale ones, so the book is never briefly empty. A new
@@ -211,12 +221,20 @@ class MarketMaker(DbActor):
         walk = p.quoter.walk
         if walk is not None and walk.done(now):
             await self._arrive(p)
-        elif walk is not None or p.quoter.chance(0.4):
+        elif walk is not None or p.quoter.trades_now():
             best_bid, best_ask = await self._best(p)
             take = p.quoter.push(best_bid, best_ask) if walk else p.quoter.take(
                 best_bid, best_ask, can_sell=not p.cfg.sell_disabled)  # fmt: skip
             if take is not None:
                 await self._place(p.ref, self._taker, take)
+
+    async def _forget_filled(self, p: _Pair) -> None:
+        """Drop the quotes no longer open (filled by the taker or anyone, or cut by self-trade
+        prevention) so this tick places them again: one query, only the bot's own ids."""
+        if p.mine:
+            still = set(await Order.filter(id__in=list(p.mine), status__in=OPEN_STATUSES).values_list("id", flat=True))
+            for order_id in [i for i in p.mine if i not in still]:
+                del p.mine[order_id]
 
     async def _arrive(self, p: _Pair) -> None:
         """The walk's last step: the maker offers at the target and the taker trades it, after any

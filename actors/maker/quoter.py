@@ -1,7 +1,15 @@
 """Where the bot wants its quotes (pure: no I/O, no Ray).
 
-A reference price drifts as a random walk; the bot keeps ``levels`` bids below and asks above it,
-``step`` apart, and now and then a second bot account takes the best level so the pair trades.
+A reference price drifts as a random walk, one step per tick of the bot's slow timer (``pause``: a
+few seconds, with jitter so the pairs do not tick together); the bot keeps ``levels`` bids below and
+asks above it on a fixed geometric grid ``step`` apart, and now and then (``trades_now``: at random,
+but never more than ``MAX_QUIET_TICKS`` ticks in a row without) a second bot account takes the best
+level so the pair trades.
+
+The grid does not move with the reference: while the reference stays between the same two grid
+points the ladder is the same and nothing is re-quoted; a move across one grid point (``step``, a
+"meaningful move") changes one level on each side, so a re-quote is one new order and one cancel per
+side, not the whole ladder.
 
 Aimed at a target (``aim``), the reference walks there instead: along a geometric path in time, so
 it arrives after ``seconds`` however long each step takes; the bot's taker trades towards the target
@@ -16,6 +24,8 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_UP, Decimal
 
 BUY, SELL = 1, 2
+TRADE_CHANCE = 0.5  # the taker trades on a tick with this chance ...
+MAX_QUIET_TICKS = 2  # ... and always after this many ticks in a row without a trade
 
 
 @dataclass(frozen=True)
@@ -73,6 +83,7 @@ class Quoter:
         self._levels, self._step, self._vol, self._notional = levels, step, volatility, notional
         self._min_notional = min_notional
         self._random = random.Random(seed)
+        self._quiet = 0  # ticks in a row without a trade
 
     def aim(self, target: Decimal, *, start: Decimal, now: float, seconds: float) -> Walk:
         """Walk the reference from ``start`` (the live mark) to ``target`` in ``seconds``."""
@@ -92,18 +103,31 @@ class Quoter:
         return self.reference
 
     def ladder(self, *, bids: bool = True, asks: bool = True) -> list[Quote]:
-        """The quotes wanted now: prices rounded away from the reference, sizes around ``notional``."""
+        """The quotes wanted now: bids on the ``levels`` grid points at or below the reference, asks
+        on the ``levels`` above it (rounded away from it to the price tick), sizes around ``notional``.
+        The same reference cell of the grid gives the same prices (sizes are drawn anew: the caller
+        keeps the quotes it already has)."""
+        base = math.floor(math.log(float(self.reference)) / math.log1p(self._step))
+        # The cell by the grid points as bids show them (on the tick), not as floats: a reference on
+        # a bid's price is in that bid's cell whatever the float's last digits say.
+        while self._grid(base + 1, ROUND_DOWN) <= self.reference:
+            base += 1
+        while self._grid(base, ROUND_DOWN) > self.reference:
+            base -= 1
         quotes = []
-        for i in range(1, self._levels + 1):
-            offset = Decimal(str(self._step * i))
+        for i in range(self._levels):
             if bids:
-                price = (self.reference * (1 - offset)).quantize(self._tick, rounding=ROUND_DOWN)
+                price = self._grid(base - i, ROUND_DOWN)
                 if price > 0:
-                    quotes.append(Quote(1, price, self._size(price)))
+                    quotes.append(Quote(BUY, price, self._size(price)))
             if asks:
-                price = (self.reference * (1 + offset)).quantize(self._tick, rounding=ROUND_UP)
-                quotes.append(Quote(2, price, self._size(price)))
+                price = self._grid(base + 1 + i, ROUND_UP)
+                quotes.append(Quote(SELL, price, self._size(price)))
         return quotes
+
+    def _grid(self, k: int, rounding: str) -> Decimal:
+        """Grid point ``k``: (1 + step) ** k, on the price tick."""
+        return Decimal(repr(math.exp(k * math.log1p(self._step)))).quantize(self._tick, rounding=rounding)
 
     def take(self, best_bid: Decimal | None, best_ask: Decimal | None, *, can_sell: bool = True) -> Quote | None:
         """A small order that crosses the best level, or None when there is nothing to take."""
@@ -132,6 +156,17 @@ class Quoter:
 
     def chance(self, probability: float) -> bool:
         return self._random.random() < probability
+
+    def trades_now(self) -> bool:
+        """Whether the taker trades on this tick: with ``TRADE_CHANCE``, and always once the last
+        ``MAX_QUIET_TICKS`` ticks went without, so every pair trades within a bounded time."""
+        trade = self._quiet >= MAX_QUIET_TICKS or self.chance(TRADE_CHANCE)
+        self._quiet = 0 if trade else self._quiet + 1
+        return trade
+
+    def pause(self, interval: float) -> float:
+        """How long to wait before the next tick: ``interval`` give or take half of it."""
+        return interval * self._random.uniform(0.5, 1.5)
 
     def _size(self, price: Decimal) -> Decimal:
         notional = Decimal(str(self._notional * self._random.uniform(0.5, 1.5)))
