@@ -8,12 +8,14 @@ asyncio httpx client at a fixed concurrency for a fixed duration, one phase afte
   noop    POST /api/dev/noop (no database, no Redis: the cost of Serve itself)
   orders  POST /api/tx_in/add and /api/tx_out/add, alternating sides, limit orders that rest around
           a mid price so the book grows (with --cross about 10 % of them cross and fill a maker)
+  batch   POST /api/tx/batch_add with --batch orders each (20 by default), made the same way: counted
+          per accepted order, so its orders/s stands next to the REST path's
 
 and prints requests/s, p50/p99 latency, the orders / no-op ratio (the project targets >= 60 %),
 the machine's CPU use and the processes that used it during each phase.
 
     .venv/bin/python bench/serve_bench.py [--concurrency 32] [--seconds 20] [--warmup 2]
-        [--bots 64] [--cross] [--reset]
+        [--bots 64] [--cross] [--batch 20] [--reset]
 
 ``--reset`` drops the public schema of DATABASE_URL and flushes REDIS_URL first (only with those
 set; never point it at data you want to keep). Prints figures; asserts nothing about time. Every
@@ -256,6 +258,14 @@ class OrderMaker:
         self.cross = cross
         self.count = 0
 
+    def batch(self, size: int) -> dict[str, Any]:
+        """A tx/batch_add body of ``size`` orders made as ``next`` makes them."""
+        orders = []
+        for _ in range(size):
+            path, body = self.next()
+            orders.append({**body, "side": "buy" if path == "tx_in/add" else "sell"})
+        return {"orders": orders}
+
     def next(self) -> tuple[str, dict[str, Any]]:
         self.count += 1
         buy = self.count % 2 == 0
@@ -398,17 +408,24 @@ class Phase:
     latencies: list[float]
     errors: dict[str, int]
     cpu: CpuWindow
+    orders: int = 0  # orders accepted (a batch request carries many)
 
     @property
     def rps(self) -> float:
         return len(self.latencies) / self.seconds
+
+    @property
+    def ops(self) -> float:
+        """Accepted orders per second."""
+        return self.orders / self.seconds
 
     def line(self) -> str:
         lat = sorted(self.latencies)
         errs = sum(self.errors.values())
         return (f"{self.name:<7} {len(lat):>7} ok  {errs:>5} errors  {self.rps:8.1f} req/s   "
                 f"p50 {pct(lat, 50) * 1000:7.1f} ms   p99 {pct(lat, 99) * 1000:7.1f} ms   "
-                f"max {(lat[-1] if lat else float('nan')) * 1000:7.1f} ms")  # fmt: skip
+                f"max {(lat[-1] if lat else float('nan')) * 1000:7.1f} ms"
+                + (f"   {self.ops:8.1f} orders/s" if self.orders else ""))  # fmt: skip
 
 
 async def drive(
@@ -418,14 +435,17 @@ async def drive(
     concurrency: int,
     seconds: float,
     warmup: float,
+    orders: Callable[[dict[str, Any]], int] | None = None,
 ) -> Phase:
     """``concurrency`` workers send ``request(worker)`` back to back; only completions after the
-    warm-up and before the deadline count. A success is HTTP 200 with envelope code 1."""
+    warm-up and before the deadline count. A success is HTTP 200 with envelope code 1; ``orders``
+    counts the orders a successful answer accepted (1 each without it)."""
     start = time.monotonic()
     measure_from = start + warmup
     deadline = measure_from + seconds
     latencies: list[float] = []
     errors: dict[str, int] = {}
+    accepted = [0]
     cpu = CpuWindow()
 
     async def worker(index: int) -> None:
@@ -436,14 +456,16 @@ async def drive(
                 return
             try:
                 r = await client.post(path, json=body, headers=headers)
-                good = r.status_code == 200 and r.json().get("code") == 1
-                why = "" if good else f"HTTP {r.status_code}: {r.json().get('msg', '')[:60]}"
+                answer = r.json()
+                good = r.status_code == 200 and answer.get("code") == 1
+                why = "" if good else f"HTTP {r.status_code}: {answer.get('msg', '')[:60]}"
             except Exception as exc:  # report, never crash the run
-                good, why = False, type(exc).__name__
+                good, why, answer = False, type(exc).__name__, {}
             t1 = time.monotonic()
             if measure_from <= t1 <= deadline:
                 if good:
                     latencies.append(t1 - t0)
+                    accepted[0] += orders(answer) if orders else 1
                 else:
                     errors[why] = errors.get(why, 0) + 1
 
@@ -454,7 +476,7 @@ async def drive(
         cpu.stop()
 
     await asyncio.gather(cpu_window(), *(worker(i) for i in range(concurrency)))
-    return Phase(name, seconds, latencies, errors, cpu)
+    return Phase(name, seconds, latencies, errors, cpu, accepted[0] if orders else 0)
 
 
 async def run(stack: Any, args: argparse.Namespace) -> None:
@@ -484,6 +506,17 @@ async def run(stack: Any, args: argparse.Namespace) -> None:
         orders = await drive(client, "orders", order, args.concurrency, args.seconds, args.warmup)
         print(orders.line(), flush=True)
 
+        def batch(worker: int) -> tuple[str, dict[str, Any], dict[str, str]]:
+            mine = bots[worker :: args.concurrency] or bots
+            turns[worker] += 1
+            return "tx/batch_add", maker.batch(args.batch), mine[turns[worker] % len(mine)].auth
+
+        def accepted(answer: dict[str, Any]) -> int:
+            return sum(1 for r in answer["data"]["results"] if r["code"] == 1)
+
+        batches = await drive(client, "batch", batch, args.concurrency, args.seconds, args.warmup, accepted)
+        print(batches.line(), flush=True)
+
         deal = (await client.get("market/deal", params={"currency_match_id": BTC_USDT})).json()["data"]
         depth = deal["depth"]
 
@@ -495,14 +528,19 @@ async def run(stack: Any, args: argparse.Namespace) -> None:
     ratio = orders.rps / noop.rps if noop.rps else float("nan")
     verdict = "met" if ratio >= 0.6 else "NOT met"
     print(f"  orders / no-op throughput: {ratio * 100:.1f} %   (target >= 60 %: {verdict})")
-    for phase in (noop, orders):
+    print("  " + batches.line())
+    per = batches.ops / orders.rps if orders.rps else float("nan")
+    print(f"  batch orders/s (x{args.batch} a request) / REST orders/s: {per:.1f}x   "
+          f"({batches.ops:.1f} vs {orders.rps:.1f}; issue 15 target >= 10x)")  # fmt: skip
+    for phase in (noop, orders, batches):
         if phase.errors:
             print(f"  {phase.name} errors: {phase.errors}")
     bid = depth["in"][0]["price"] if depth["in"] else "-"
     ask = depth["out"][0]["price"] if depth["out"] else "-"
     print(f"  book after the run: depth seq {depth['seq']}, best bid {bid}, best ask {ask}")
-    for phase in (noop, orders):
-        print(f"  CPU during {phase.name}:")
+    for phase in (noop, orders, batches):
+        per_request = f" (ms CPU per request of {args.batch} orders)" if phase is batches else ""
+        print(f"  CPU during {phase.name}{per_request}:")
         print(phase.cpu.report(per_second=phase.rps))
 
 
@@ -514,6 +552,7 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=64, help="users placing orders (>= concurrency)")
     parser.add_argument("--cross", action="store_true", help="about 10 %% of the orders cross the spread")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--batch", type=int, default=20, help="orders per tx/batch_add request (1-20)")
     parser.add_argument("--direct-sessions", action="store_true", help="issue sessions in Redis, not via login")
     parser.add_argument("--reset", action="store_true", help="wipe DATABASE_URL's schema and REDIS_URL's db first")
     parser.add_argument("--no-uvloop", action="store_true", help="the client on the default asyncio loop")

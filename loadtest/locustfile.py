@@ -16,7 +16,8 @@ its arrival (a tick is written at most every 100 ms, so this includes up to that
 verdict`` fails when a contract's proof disagrees with its record. Settings (environment):
 ``LOAD_PAIRS`` (pair ids, default ``1,2,3``), ``LOAD_WS_URL`` (default: the address the server
 announces at ``default/push_address``). What the users share is in ``common.py``; the second-contract
-traders in ``micro.py``; the savers in ``earn.py``; the P2P traders in ``p2p.py``.
+traders in ``micro.py``; the savers in ``earn.py``; the P2P traders in ``p2p.py``; the batch traders in
+``batch.py`` (``tx/batch_add``: ``ORDERS batch accepted`` counts the batch path's orders/s).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import time
 from decimal import Decimal
 from typing import Any
 
+from batch import BatchTrader
 from common import PAIRS, ApiUser, PushSocket, matches, min_notional, symbols
 from earn import Saver
 from locust import User, between, events, task
@@ -34,7 +36,7 @@ from locust.exception import StopUser
 from micro import MicroTrader
 from p2p import P2PTrader
 
-__all__ = ["Visitor", "Trader", "LeverTrader", "MicroTrader", "Saver", "P2PTrader", "Subscriber"]
+__all__ = ["Visitor", "Trader", "BatchTrader", "LeverTrader", "MicroTrader", "Saver", "P2PTrader", "Subscriber"]
 
 SEQ_RESTART = 100  # a depth seq this far below the newest seen starts a new sequence
 

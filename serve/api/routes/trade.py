@@ -1,4 +1,5 @@
-"""Spot orders: place (tx_in/add buys, tx_out/add sells), list, history and cancel.
+"""Spot orders: place (tx_in/add buys, tx_out/add sells, up to 20 of either in tx/batch_add), list,
+history and cancel (one, or up to 20 in tx/batch_cancel).
 
 The order path (DESIGN.md): validate here, freeze the funds in the user's wallet shard, submit to
 the pair's actor (which answers once the order and its trades are durable), and release the freeze
