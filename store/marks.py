@@ -7,9 +7,10 @@ Key ``ex:mark:<symbol>`` (``ex:mark:BTC/USDT``) holds one JSON object::
 
 ``price``, ``id``, ``seq`` and ``time`` are those of the pair's latest tick in its durable tick log
 (``mark_ticks``); ``at`` is when the pair last confirmed the mark is still current. The pair writes
-the key on every new tick and again at least every ``REFRESH_MS``, with a TTL, so a mark whose pair
-is down ages (``Mark.fresh``) and then disappears. Anything that decides money from a price reads it
-here (or the tick log) and records the tick id it used.
+the key on every new tick and again every ``REFRESH_MS`` or a quarter of the staleness setting
+(``mark_stale_seconds``), whichever is longer, with a TTL, so a mark whose pair is down ages
+(``Mark.fresh``) and then disappears. Anything that decides money from a price reads it here (or the
+tick log) and records the tick id it used.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from redis.asyncio import Redis
 from store.sessions import PREFIX
 
 KEY = f"{PREFIX}mark:"
-REFRESH_MS = 1000  # the pair confirms its mark at least this often
+REFRESH_MS = 1000  # the pair confirms its mark at most this often (see the module docstring)
 TTL_S = 60
 
 
