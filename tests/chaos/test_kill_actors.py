@@ -1,7 +1,7 @@
-"""Twenty kills over the pair, wallet, fanout and placement actors while orders stream in, and a
-restart of PostgreSQL in the middle of the stream; then nothing is lost or counted twice (the
-invariants of DESIGN.md, ``tests.utils.trading.assert_invariants``) and every pair answered again
-within 10 s of each kill and of the database's return."""
+"""Twenty kills over the pair, wallet, fanout and placement actors while orders stream in (one by
+one and in batches of tx/batch_add), and a restart of PostgreSQL in the middle of the stream; then
+nothing is lost or counted twice (the invariants of DESIGN.md, ``tests.utils.trading.assert_invariants``)
+and every pair answered again within 10 s of each kill and of the database's return."""
 
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def restart_postgres(settings: Any) -> bool:
 
 async def test_kills_and_a_database_restart_lose_nothing(stack: Stack, api: httpx.Client, db: None) -> None:
     traders = await funded_traders(api, TRADERS, "chaos")
-    stream = Stream(api, traders)
+    stream = Stream(api, traders, batches=2)  # two of the four threads place through tx/batch_add
     stream.start()
     recoveries: list[tuple[str, float]] = []
     deadline = time.monotonic() + 600

@@ -33,11 +33,14 @@ LTC_USDT, LTC, USDT = 3, 4, 1
 
 @dataclass
 class Stream:
-    """Threads of traders placing (and now and then cancelling) crossing LTC/USDT orders."""
+    """Threads of traders placing (and now and then cancelling) crossing LTC/USDT orders; the first
+    ``batches`` threads place theirs three at a time through tx/batch_add and cancel through
+    tx/batch_cancel (each accepted order of a batch counts as accepted)."""
 
     api: httpx.Client
     traders: list[Member]
     threads: int = 4
+    batches: int = 0
     accepted: list[int] = field(default_factory=list)
     outcomes: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     refusals: list[dict[str, object]] = field(default_factory=list)
@@ -45,7 +48,7 @@ class Stream:
     _running: list[threading.Thread] = field(default_factory=list)
 
     def start(self) -> None:
-        self._running = [threading.Thread(target=self._run) for _ in range(self.threads)]
+        self._running = [threading.Thread(target=self._run, args=(i < self.batches,)) for i in range(self.threads)]
         for t in self._running:
             t.start()
 
@@ -59,7 +62,7 @@ class Stream:
             assert time.monotonic() < deadline, f"only {len(self.accepted)} orders accepted: {dict(self.outcomes)}"
             await asyncio.sleep(0.05)
 
-    def _run(self) -> None:
+    def _run(self, batched: bool = False) -> None:
         rng = random.Random(threading.get_ident())
         with httpx.Client(base_url=self.api.base_url, timeout=30) as client:
             while not self._stop.is_set():
@@ -70,6 +73,9 @@ class Stream:
                     "number": str(Decimal(rng.randint(2, 300)) / 100),  # worth 1 USDT at least (min notional)
                     "price": str(Decimal(rng.randint(8400, 8600)) / 100),
                 }
+                if batched:
+                    self._batch(client, rng, who, body, "buy" if buy else "sell")
+                    continue
                 answer = client.post("tx_in/add" if buy else "tx_out/add", json=body, headers=who.auth)
                 self.outcomes[answer.status_code] += 1
                 if answer.status_code == 200:
@@ -79,6 +85,22 @@ class Stream:
                 if rng.random() < 0.15 and self.accepted:
                     order_id = rng.choice(self.accepted)
                     client.post("tx_in/cancel" if buy else "tx_out/cancel", json={"id": order_id}, headers=who.auth)
+
+    def _batch(self, client: httpx.Client, rng: random.Random, who: Member, body: dict[str, str], side: str) -> None:
+        orders = [{**body, "side": side, "number": str(Decimal(rng.randint(2, 300)) / 100)} for _ in range(3)]
+        answer = client.post("tx/batch_add", json={"orders": orders}, headers=who.auth)
+        self.outcomes[answer.status_code] += 1
+        if answer.status_code != 200:
+            self.refusals.append(answer.json())
+            return
+        for result in answer.json()["data"]["results"]:
+            if result["code"] == 1:
+                self.accepted.append(result["data"]["id"])
+            else:
+                self.refusals.append(result)
+        if rng.random() < 0.15 and self.accepted:
+            client.post("tx/batch_cancel", json={"ids": rng.sample(self.accepted, min(3, len(self.accepted)))},
+                        headers=who.auth)  # fmt: skip
 
 
 async def funded_traders(api: httpx.Client, count: int, tag: str) -> list[Member]:
