@@ -122,6 +122,15 @@ async def _now(svc: Svc) -> int:
     return await clock.now_ms(svc.redis)
 
 
+def _ad_amount(text: object, refusal: ErrorCode, decimals: int, **params: Any) -> Decimal:
+    """A price, limit or total of an ad: any refusal (missing, not a number, too many decimals) is the
+    field's own, whose message names the field and its decimals."""
+    try:
+        return parse_amount(text, missing=refusal, places=decimals)
+    except DomainError as exc:
+        raise DomainError(refusal, **params) from exc
+
+
 def _optional_amount(text: object, places: int) -> Decimal | None:
     if text is None or isinstance(text, str) and not text.strip():
         return None
@@ -286,10 +295,10 @@ async def shop_ad_save(body: AdIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any
     fiat_places = rules.FIAT_PLACES
     inp = AdInput(
         side=body.side, currency_id=body.currency_id, fiat=body.fiat.upper(),
-        price=parse_amount(body.price, missing=ErrorCode.P2P_PRICE_INVALID, places=fiat_places),
-        min_fiat=parse_amount(body.min_fiat, missing=ErrorCode.P2P_LIMITS_INVALID, places=fiat_places),
-        max_fiat=parse_amount(body.max_fiat, missing=ErrorCode.P2P_LIMITS_INVALID, places=fiat_places),
-        total=parse_amount(body.total, missing=ErrorCode.P2P_TOTAL_INVALID, places=places),
+        price=_ad_amount(body.price, ErrorCode.P2P_PRICE_INVALID, fiat_places),
+        min_fiat=_ad_amount(body.min_fiat, ErrorCode.P2P_LIMITS_INVALID, fiat_places),
+        max_fiat=_ad_amount(body.max_fiat, ErrorCode.P2P_LIMITS_INVALID, fiat_places),
+        total=_ad_amount(body.total, ErrorCode.P2P_TOTAL_INVALID, places, places=places),
         methods=tuple(body.methods), window_min=body.window_min, remarks=body.remarks.strip(),
     )  # fmt: skip
     saved = await ads.save(uid, body.id, inp, await _now(svc))
