@@ -1,0 +1,84 @@
+"""The batch calls of issue 15 through Ray: a wallet shard's freeze_many answers each freeze alone
+(applied, replayed, refused), release_many gives them back; a pair's submit_many and cancel_many
+answer each command as submit and cancel would."""
+
+from __future__ import annotations
+
+import time
+from decimal import Decimal
+from typing import Any
+
+import httpx
+import pytest
+import ray
+
+from actors.pair.actor import pair_name
+from actors.pair.state import BUY, SUBMIT_DEADLINE_MS
+from actors.wallet import legs
+from actors.wallet.shard import wallet_name
+from serve.stack import Stack
+from store.errors import DomainError, ErrorCode
+from store.models import OrderHold
+from tests.utils.users import Member, member
+from tests.utils.wallets import USDT, balance, fund
+
+BASE_ID = 7_600_000_000  # order ids of this module, far from the ones the API hands out
+
+
+@pytest.fixture
+async def alice(api: httpx.Client, db: None) -> Member:
+    user = member(api)
+    await fund(user, "USDT", "1000")
+    return user
+
+
+def shard(stack: Stack, uid: int) -> Any:
+    return ray.get_actor(wallet_name(legs.shard_of(uid, stack.settings.wallet_shards)))
+
+
+def codes(answers: list[Any]) -> list[Any]:
+    return [a.code if isinstance(a, DomainError) else a for a in answers]
+
+
+async def test_freeze_many_answers_each_freeze_alone(stack: Stack, api: httpx.Client, alice: Member) -> None:
+    wallet = shard(stack, alice.uid)
+    first, second = BASE_ID + 2 * alice.uid, BASE_ID + 2 * alice.uid + 1
+    answers = await wallet.freeze_many.remote([
+        (alice.uid, USDT, Decimal(10), f"o{first}:freeze"),
+        (alice.uid, USDT, Decimal(5000), f"o{BASE_ID}:freeze"),  # more than she has
+        (alice.uid, USDT, Decimal(20), f"o{second}:freeze"),
+        (alice.uid, USDT, Decimal(10), f"o{first}:freeze"),  # replayed: a success that changes nothing
+        (alice.uid, USDT, Decimal(11), f"o{first}:freeze"),  # the same ref for another amount
+    ])  # fmt: skip
+    assert codes(answers) == [True, ErrorCode.INSUFFICIENT_BALANCE, True, False, ErrorCode.REF_CONFLICT]
+    assert balance(api, alice, USDT) == (Decimal(970), Decimal(30))
+    assert await OrderHold.filter(order_id__in=[first, second]).count() == 2
+    released = await wallet.release_many.remote([
+        (alice.uid, USDT, Decimal(10), f"o{first}:release"),
+        (alice.uid, USDT, Decimal(20), f"o{second}:release"),
+        (alice.uid, USDT, Decimal(10), f"o{first}:release"),  # replayed
+    ])  # fmt: skip
+    assert released == [True, True, False]
+    assert balance(api, alice, USDT) == (Decimal(1000), Decimal(0))
+    assert not await OrderHold.filter(order_id__in=[first, second]).exists()
+
+
+async def test_submit_many_and_cancel_many_answer_each_command(stack: Stack, api: httpx.Client, alice: Member) -> None:
+    wallet, pair = shard(stack, alice.uid), ray.get_actor(pair_name("BTC/USDT"))
+    ids = [BASE_ID + 1_000_000 + 2 * alice.uid, BASE_ID + 1_000_000 + 2 * alice.uid + 1]
+    held = await wallet.freeze_many.remote([(alice.uid, USDT, Decimal(30), f"o{i}:freeze") for i in ids])
+    assert held == [True, True]
+    now = int(time.time() * 1000)
+    order = {"uid": alice.uid, "way": BUY, "kind": 1, "price": Decimal(30000), "number": Decimal("0.001"),
+             "frozen": Decimal(30), "budget": Decimal(0)}  # fmt: skip
+    answers = await pair.submit_many.remote([
+        {**order, "id": ids[0], "sent_ms": now},
+        {**order, "id": ids[1], "sent_ms": now - SUBMIT_DEADLINE_MS - 1000},  # too late: refused alone
+    ])  # fmt: skip
+    assert answers[0]["id"] == ids[0] and answers[0]["status"] == 1
+    assert codes(answers[1:]) == [ErrorCode.PAIR_UNAVAILABLE]
+    await wallet.release_many.remote([(alice.uid, USDT, Decimal(30), f"o{ids[1]}:release")])
+    cancelled = await pair.cancel_many.remote([ids[0], ids[0], ids[1]], alice.uid)
+    assert cancelled[0]["id"] == ids[0] and cancelled[0]["status"] == 4
+    assert codes(cancelled[1:]) == [ErrorCode.ORDER_NOT_OPEN, ErrorCode.ORDER_NOT_FOUND]
+    assert balance(api, alice, USDT) == (Decimal(1000), Decimal(0))  # the cancel answers once funds are back
