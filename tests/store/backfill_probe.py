@@ -87,7 +87,9 @@ async def legacy_rows() -> None:
     await _insert_as_of_legacy(Currency(id=1, code="USDT", name="Tether USD"))
     await _insert_as_of_legacy(Currency(id=2, code="BTC", name="Bitcoin"))
     await _insert_as_of_legacy(CurrencyMatch(id=1, base_currency_id=2, quote_currency_id=1))
-    uid = (await User.create(email="legacy@example.com", password_hash="x", invite_code="LEGACY")).id
+    uid = 1  # a user as the LEGACY schema holds one (later migrations add columns to users)
+    await _insert_as_of_legacy(User(id=uid, email="legacy@example.com", password_hash="x", invite_code="LEGACY",
+                                    created_at=FROZEN_AT, updated_at=FROZEN_AT))  # fmt: skip
     orphan = _log(uid, "o101:freeze", "freeze", "10.5")
     orphan.created_at = FROZEN_AT
     await AccountLog.bulk_create([
