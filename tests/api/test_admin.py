@@ -67,12 +67,15 @@ async def test_a_one_time_password_must_be_replaced_first(api: httpx.Client, db:
     op, secret = await make_operator("admin", temporary=True)
     auth = token_of(api, op, secret)
     assert ok(get(api, "admin/me", headers=auth))["must_change_password"] is True
+    uri = ok(get(api, "admin/enrolment", headers=auth))["uri"]  # the QR code's content, until the password is set
+    assert uri.startswith("otpauth://totp/") and f"secret={secret}" in uri
     assert error(get(api, "admin/audit", headers=auth), 403) == "Set your own password first"
     weak = {"old_password": PASSWORD, "new_password": "short"}
     assert error(post(api, "admin/password", json=weak, headers=auth), 400)
     fresh = ok(post(api, "admin/password", json={"old_password": PASSWORD, "new_password": "a-longer-pass-2"},
                         headers=auth))  # fmt: skip
     assert error(get(api, "admin/me", headers=auth), 401, code=999)  # the other sessions ended
+    assert error(get(api, "admin/enrolment", headers={"Authorization": fresh["token"]}), 403)  # never again
     assert ok(get(api, "admin/audit", headers={"Authorization": fresh["token"]}))["total"] >= 1
 
 

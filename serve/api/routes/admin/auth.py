@@ -31,6 +31,7 @@ router = APIRouter(tags=["back office"])
 
 PASSWORD_SET = N_("Password changed")
 MIN_PASSWORD = 10
+CSV_MAX_ROWS = 100_000  # an export: every row the filters select, up to this
 
 
 class LoginIn(BaseModel):
@@ -128,6 +129,16 @@ async def me(console: AnyOperator) -> Any:
     return envelope(_me(console.operator))
 
 
+@router.get("/enrolment")
+async def enrolment(console: AnyOperator) -> Any:
+    """The ``otpauth://`` URI for the authenticator app, shown (as a QR code) only until the operator has
+    replaced their one-time password: after that the secret never leaves the server again."""
+    op = console.operator
+    if not op.password_is_temporary:
+        raise DomainError(ErrorCode.ADMIN_ROLE_REQUIRED)
+    return envelope({"uri": operators.enrolment_uri(op.email, op.totp_secret)})
+
+
 @router.post("/password")
 async def change_password(body: PasswordIn, console: AnyOperator, svc: Svc, lang: Lang) -> Any:
     """Set one's own password (required after the one-time one); other sessions end."""
@@ -165,7 +176,10 @@ async def audit_trail(
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     format: Annotated[str, Query(pattern="^(json|csv)$")] = "json",
 ) -> Any:
-    """Operators' actions, newest first, filtered; ``format=csv`` for a spreadsheet."""
+    """Operators' actions, newest first, filtered, a page at a time; ``format=csv`` exports every row the
+    filters select (up to 100,000) for a spreadsheet."""
+    if format == "csv":  # the whole selection, not one page
+        page, limit = 1, CSV_MAX_ROWS
     found = await audit.search(operator=operator, action=action, target=target, since_ms=since_ms,
                                until_ms=until_ms, page=page, limit=limit)  # fmt: skip
     if format == "csv":

@@ -44,10 +44,10 @@ async def dashboard(console: Anyone) -> Any:
     pairs = [{"pair": f"{q.currency_match.base_currency.code}/{q.currency_match.quote_currency.code}",
               "volume_24h": money(q.volume), "close": money(q.close)} for q in volumes]  # fmt: skip
     interest: defaultdict[str, Decimal] = defaultdict(Decimal)
-    for pair_id, share, share_num, price in await LeverPosition.filter(status=LeverStatus.OPEN).values_list(
-        "currency_match_id", "share", "share_num", "price"
+    for base, quote, share, share_num, price in await LeverPosition.filter(status=LeverStatus.OPEN).values_list(
+        "currency_match__base_currency__code", "currency_match__quote_currency__code", "share", "share_num", "price"
     ):
-        interest[str(pair_id)] += Decimal(share) * share_num * price
+        interest[f"{base}/{quote}"] += Decimal(share) * share_num * price
     house: defaultdict[str, defaultdict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     for kind, code, amount in await HouseLedger.all().values_list("kind", "currency__code", "amount"):
         product = next(

@@ -71,9 +71,14 @@ async def detail(console: Reader, svc: Svc, id: Annotated[int, Query(ge=1, le=IN
     if user is None:
         raise DomainError(ErrorCode.NOT_FOUND)
     accounts = await Account.filter(user_id=id).prefetch_related("currency").order_by("account_type", "currency_id")
-    orders = await Order.filter(user_id=id).order_by("-id").limit(20)
+    orders = (
+        await Order.filter(user_id=id)
+        .order_by("-id")
+        .limit(20)
+        .prefetch_related("currency_match__base_currency", "currency_match__quote_currency")
+    )
     positions = await LeverPosition.filter(user_id=id, status=LeverStatus.OPEN).count()
-    logs = await AccountLog.filter(user_id=id).order_by("-id").limit(20)
+    logs = await AccountLog.filter(user_id=id).order_by("-id").limit(20).prefetch_related("currency")
     real = await RealName.get_or_none(user_id=id)
     sessions = await svc.redis.scard(f"{PREFIX}user_sessions:{id}")
     return envelope({
@@ -81,9 +86,11 @@ async def detail(console: Reader, svc: Svc, id: Annotated[int, Query(ge=1, le=IN
         "accounts": [{"type": AccountType(a.account_type).code, "currency": a.currency.code,
                       "balance": money(a.balance), "lock_balance": money(a.lock_balance)} for a in accounts],
         "orders": [{"id": o.id, "pair_id": o.currency_match_id, "way": o.way, "price": money(o.price),  # type: ignore[attr-defined]
+                    "pair": f"{o.currency_match.base_currency.code}/{o.currency_match.quote_currency.code}",
                     "number": money(o.number), "status": int(o.status)} for o in orders],
         "open_positions": positions,
         "records": [{"id": r.id, "type": r.log_type, "currency_id": r.currency_id, "amount": money(r.amount),  # type: ignore[attr-defined]
+                     "currency": r.currency.code, "account_type": AccountType(r.account_type).code,
                      "lock": money(r.lock_amount), "memo": r.memo, "at": r.created_at.isoformat()} for r in logs],
         "sessions": int(sessions),
         "real_name": {"name": real.name, "review_status": real.review_status} if real else None,
