@@ -1,7 +1,9 @@
 import { observer } from 'mobx-react-lite';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+
+import { QrCode } from '@/components/ui/qr-code';
 
 import { useAdmin } from '../stores/admin-store';
 
@@ -17,6 +19,11 @@ export const PasswordPage = observer(function PasswordPage() {
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
   const [local, setLocal] = useState('');
+  const [uri, setUri] = useState('');
+
+  useEffect(() => {
+    if (session.state === 'must_change_password') void session.enrolment().then(setUri);
+  }, [session, session.state]);
 
   if (session.state === 'anonymous') return <Navigate to="/admin/login" replace />;
 
@@ -33,6 +40,12 @@ export const PasswordPage = observer(function PasswordPage() {
       <form className="adm-card adm-form" onSubmit={submit}>
         <h1>{t('password.title')}</h1>
         <p className="adm-muted">{t('password.intro')}</p>
+        {uri && (
+          <div className="adm-enrolment">
+            <QrCode text={uri} size={160} label={t('password.qr')} testId="admin-enrolment-qr" />
+            <p className="adm-muted">{t('password.qrHint')}</p>
+          </div>
+        )}
         <label className="adm-field">
           <span>{t('password.old')}</span>
           <input name="old_password" type="password" autoComplete="current-password" value={old} onChange={(e) => setOld(e.target.value)} required />

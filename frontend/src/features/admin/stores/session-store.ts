@@ -72,6 +72,15 @@ export class AdminSessionStore {
     });
   }
 
+  /** The authenticator URI (for the QR code), offered only while the one-time password stands. */
+  async enrolment(): Promise<string> {
+    try {
+      return (await this.api.get<{ uri: string }>('enrolment')).uri;
+    } catch {
+      return '';
+    }
+  }
+
   async logout(): Promise<void> {
     try {
       await this.api.post('logout');

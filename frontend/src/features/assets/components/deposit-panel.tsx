@@ -11,7 +11,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import type { AssetsApi } from '../api/assets-api';
 import { DepositStore } from '../stores/deposit-store';
 import { LoadFailed } from './assets-layout';
-import { QrCode } from './qr-code';
+import { QrCode } from '@/components/ui/qr-code';
 import '../i18n';
 
 export const DepositPanel = observer(function DepositPanel({
@@ -70,7 +70,7 @@ export const DepositPanel = observer(function DepositPanel({
                 {store.showQr ? t('deposit.hideQr') : t('deposit.showQr')}
               </button>
             </div>
-            {store.showQr && <QrCode text={wallet.address} label={t('deposit.qr', { code })} />}
+            {store.showQr && <QrCode text={wallet.address} label={t('deposit.qr', { code })} testId="deposit-qr" />}
           </div>
           <ul className="reminder muted">
             <li>{t('deposit.reminderOnly', { code, chain: wallet.chain_protocol?.code ?? code })}</li>

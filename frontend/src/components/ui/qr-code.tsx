@@ -2,7 +2,17 @@
 import qrcode from 'qrcode-generator';
 import { useMemo } from 'react';
 
-export function QrCode({ text, size = 168, label }: { text: string; size?: number; label: string }) {
+export function QrCode({
+  text,
+  size = 168,
+  label,
+  testId = 'qr-code',
+}: {
+  text: string;
+  size?: number;
+  label: string;
+  testId?: string;
+}) {
   const path = useMemo(() => {
     const qr = qrcode(0, 'M');
     qr.addData(text);
@@ -18,7 +28,7 @@ export function QrCode({ text, size = 168, label }: { text: string; size?: numbe
   const box = path.count + margin * 2;
   return (
     <svg className="qr-code" role="img" aria-label={label} width={size} height={size}
-      viewBox={`${-margin} ${-margin} ${box} ${box}`} shapeRendering="crispEdges" data-testid="deposit-qr">
+      viewBox={`${-margin} ${-margin} ${box} ${box}`} shapeRendering="crispEdges" data-testid={testId}>
       <rect x={-margin} y={-margin} width={box} height={box} fill="#fff" />
       <path d={path.d} fill="#000" />
     </svg>
