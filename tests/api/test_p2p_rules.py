@@ -1004,3 +1004,9 @@ async def test_every_transition_is_pushed_to_both_sides(stack: Stack, api: httpx
         await both(1, lapsing["id"])
         await clocks.at(lapsing["deadline_ms"] + 1000)  # the server's cancellation is pushed as well
         await both(4, lapsing["id"])
+        disputed = ok(await asyncio.to_thread(open_order, api, buyer, ad["id"], "100"))
+        ok(await asyncio.to_thread(act, api, buyer, "paid", disputed["id"]))
+        ok(await asyncio.to_thread(act, api, buyer, "appeal", disputed["id"]))
+        await both(5, disputed["id"])
+        await asyncio.to_thread(exchange_ok, stack.settings, "p2p", "resolve", str(disputed["id"]), "buyer")
+        await both(3, disputed["id"])  # and the operator's decision, made from the command line
