@@ -18,11 +18,15 @@ from actors.wallet import legs
 from actors.wallet.shard import wallet_name
 from serve.stack import Stack
 from store.errors import DomainError, ErrorCode
+from store.ids import IdBlocks
 from store.models import OrderHold
 from tests.utils.users import Member, member
 from tests.utils.wallets import USDT, balance, fund
 
-BASE_ID = 7_600_000_000  # order ids of this module, far from the ones the API hands out
+# Order ids come from the API's own allocator: an id made up here would become a stored order's id, the
+# allocator's next block would start above it, and the API would then hand out ids whose refs this
+# module had already journaled (REF_CONFLICT for some later test's order).
+ORDER_IDS = IdBlocks()
 
 
 @pytest.fixture
@@ -42,10 +46,10 @@ def codes(answers: list[Any]) -> list[Any]:
 
 async def test_freeze_many_answers_each_freeze_alone(stack: Stack, api: httpx.Client, alice: Member) -> None:
     wallet = shard(stack, alice.uid)
-    first, second = BASE_ID + 2 * alice.uid, BASE_ID + 2 * alice.uid + 1
+    first, second, unused = [await ORDER_IDS.next() for _ in range(3)]
     answers = await wallet.freeze_many.remote([
         (alice.uid, USDT, Decimal(10), f"o{first}:freeze"),
-        (alice.uid, USDT, Decimal(5000), f"o{BASE_ID}:freeze"),  # more than she has
+        (alice.uid, USDT, Decimal(5000), f"o{unused}:freeze"),  # more than she has
         (alice.uid, USDT, Decimal(20), f"o{second}:freeze"),
         (alice.uid, USDT, Decimal(10), f"o{first}:freeze"),  # replayed: a success that changes nothing
         (alice.uid, USDT, Decimal(11), f"o{first}:freeze"),  # the same ref for another amount
@@ -65,7 +69,7 @@ async def test_freeze_many_answers_each_freeze_alone(stack: Stack, api: httpx.Cl
 
 async def test_submit_many_and_cancel_many_answer_each_command(stack: Stack, api: httpx.Client, alice: Member) -> None:
     wallet, pair = shard(stack, alice.uid), ray.get_actor(pair_name("BTC/USDT"))
-    ids = [BASE_ID + 1_000_000 + 2 * alice.uid, BASE_ID + 1_000_000 + 2 * alice.uid + 1]
+    ids = [await ORDER_IDS.next() for _ in range(2)]
     held = await wallet.freeze_many.remote([(alice.uid, USDT, Decimal(30), f"o{i}:freeze") for i in ids])
     assert held == [True, True]
     now = int(time.time() * 1000)

@@ -33,10 +33,10 @@ ROUTES = [  # (method, path, body, the role it needs)
     ("POST", "p2p/resolve", {"id": 1, "to": "buyer"}, "risk"),
     ("GET", "audit", None, "admin"),
     ("GET", "news", None, "content"),
-    ("POST", "news/save", {"category_id": 22, "title": "x"}, "content"),
+    ("POST", "news/save", {"category_id": 999999, "title": "x"}, "content"),  # no such category: changes nothing
     ("POST", "news/delete", {"id": 999999}, "content"),
     ("GET", "settings", None, "content"),
-    ("POST", "settings/save", {"key": "tips", "value": "x"}, "content"),
+    ("POST", "settings/save", {"key": "no_such_setting", "value": "x"}, "content"),
     ("POST", "users/freeze", {"user_id": 999999, "login": True}, "risk"),
     ("GET", "users", None, "support risk"),
     ("GET", "conservation", None, "finance"),

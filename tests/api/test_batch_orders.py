@@ -11,8 +11,12 @@ from typing import Any
 
 import httpx
 import pytest
+import ray
 
-from store.models import CurrencyMatch
+from actors.pair.actor import pair_name
+from store.errors import DomainError
+from store.models import CurrencyMatch, Order
+from store.spot import OPEN_STATUSES
 from tests.utils.users import Member, error, member, ok
 from tests.utils.wallets import BTC, ETH, USDT, balance, fund, system_totals
 
@@ -87,8 +91,23 @@ async def bob(api: httpx.Client, db: None) -> Member:
     return user
 
 
+@pytest.fixture
+async def quiet_books(db: None) -> None:
+    """ETH/USDT and BTC/USDT without other tests' resting orders, so the market orders below meet
+    alice's and no one else's (each cancel through the pair, as its owner's would go)."""
+    for pair_id, symbol in ((ETH_USDT, "ETH/USDT"), (BTC_USDT, "BTC/USDT")):
+        actor = ray.get_actor(pair_name(symbol))
+        for order_id, uid in await Order.filter(currency_match_id=pair_id, status__in=OPEN_STATUSES).values_list(
+            "id", "user_id"
+        ):
+            try:
+                await actor.cancel.remote(order_id, uid)
+            except DomainError:  # filled or cancelled meanwhile
+                pass
+
+
 async def test_a_mixed_batch_over_two_pairs_trades_and_keeps_every_sum(
-    api: httpx.Client, alice: Member, bob: Member
+    api: httpx.Client, alice: Member, bob: Member, quiet_books: None
 ) -> None:
     before = await system_totals()
     eth, btc = mark(api, ETH_USDT), mark(api, BTC_USDT)

@@ -173,11 +173,11 @@ async def market_ads(
     svc: Svc,
     side: Annotated[str, Query(pattern="^(buy|sell)$", description="buy or sell, as the taker")] = "buy",
     currency_id: Annotated[int, Query(ge=0, le=INT_MAX)] = 0,
-    fiat: Annotated[str, Query(max_length=8)] = "",
+    fiat: Annotated[str, Query(pattern="^[A-Za-z]{0,8}$", description="CNY or USD; empty for both")] = "",
     page: PageNo = 1,
 ) -> Any:
     """Ads a taker can trade on, best price first (public)."""
-    return envelope(await ads.market(side, currency_id or None, fiat or None, page, PAGE_SIZE, await _now(svc)))
+    return envelope(await ads.market(side, currency_id or None, fiat.upper() or None, page, PAGE_SIZE, await _now(svc)))
 
 
 @legal_router.post("/order/create", dependencies=[SingleFlight])

@@ -31,6 +31,7 @@ router = APIRouter(tags=["back office"])
 
 PASSWORD_SET = N_("Password changed")
 MIN_PASSWORD = 10
+NO_NUL = r"^[^\x00]*$"  # PostgreSQL refuses a NUL in text: a filter carrying one is bad input, not a 500
 CSV_MAX_ROWS = 100_000  # an export: every row the filters select, up to this
 
 
@@ -167,9 +168,9 @@ CSV_OR_JSON = {
 @router.get("/audit", responses=CSV_OR_JSON)
 async def audit_trail(
     console: AdminOperator,
-    operator: Annotated[str, Query(max_length=128)] = "",
-    action: Annotated[str, Query(max_length=64, description="a prefix: p2p. is every P2P action")] = "",
-    target: Annotated[str, Query(max_length=128)] = "",
+    operator: Annotated[str, Query(max_length=128, pattern=NO_NUL)] = "",
+    action: Annotated[str, Query(max_length=64, pattern=NO_NUL, description="a prefix: p2p. is every P2P action")] = "",
+    target: Annotated[str, Query(max_length=128, pattern=NO_NUL)] = "",
     since_ms: Annotated[int, Query(ge=0, le=2**53)] = 0,
     until_ms: Annotated[int, Query(ge=0, le=2**53)] = 0,
     page: Annotated[int, Query(ge=1, le=INT_MAX)] = 1,

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tortoise.expressions import Q
 
 from serve.api.deps import Svc
-from serve.api.routes.admin.auth import Console, role
+from serve.api.routes.admin.auth import NO_NUL, Console, role
 from serve.errors import envelope
 from store.admin import audit
 from store.db import transaction
@@ -51,7 +51,9 @@ def _user(u: User) -> dict[str, Any]:
 
 @router.get("/users")
 async def search(
-    console: Reader, q: Annotated[str, Query(max_length=64)] = "", page: Annotated[int, Query(ge=1, le=INT_MAX)] = 1
+    console: Reader,
+    q: Annotated[str, Query(max_length=64, pattern=NO_NUL)] = "",
+    page: Annotated[int, Query(ge=1, le=INT_MAX)] = 1,
 ) -> Any:
     """Users whose e-mail or phone contains ``q`` (or whose id is ``q``), newest first."""
     query = User.all()
