@@ -8,7 +8,11 @@ import pytest
 
 from config.settings import Settings
 from serve.stack import Stack
+from store import scheduler
+from store.cache import connect_redis
+from store.earn import clock
 from store.models import SiteSetting
+from tests.utils.p2p_api import Clocks
 from tests.utils.sales import Sweeper, sweeper
 
 
@@ -28,3 +32,15 @@ async def sweep(settings: Settings, stack: Stack, db: None) -> AsyncIterator[Swe
     credits) on a clock the test moves (``sweep.at(ms)``); back to real time and gone afterwards."""
     async with sweeper(settings) as found:
         yield found
+
+
+@pytest.fixture
+async def clocks(settings: Settings, sweep: Sweeper) -> AsyncIterator[Clocks]:
+    """The API's clock and the test's own sweeping Scheduler's, moved together (``tests.utils.p2p_api.Clocks``);
+    the API back on real time afterwards."""
+    redis = connect_redis(settings)
+    try:
+        yield Clocks(redis, sweep)
+    finally:
+        await scheduler.set_clock_offset(redis, clock.SCHEDULER, 0)  # the API back on real time
+        await redis.aclose()
