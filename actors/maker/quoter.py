@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, ROUND_UP, Decimal
+from decimal import ROUND_DOWN, ROUND_FLOOR, ROUND_UP, Decimal
 
 BUY, SELL = 1, 2
 TRADE_CHANCE = 0.5  # the taker trades on a tick with this chance ...
@@ -80,7 +80,8 @@ class Quoter:
         self.walk: Walk | None = None
         self._tick = Decimal(1).scaleb(-price_decimals)
         self._lot = Decimal(1).scaleb(-qty_decimals)
-        self._levels, self._step, self._vol, self._notional = levels, step, volatility, notional
+        self._levels, self._vol, self._notional = levels, volatility, notional
+        self._ratio = 1 + Decimal(str(step))  # one grid step, exact: the grid's prices are computed in Decimal
         self._min_notional = min_notional
         self._random = random.Random(seed)
         self._quiet = 0  # ticks in a row without a trade
@@ -107,9 +108,9 @@ class Quoter:
         on the ``levels`` above it (rounded away from it to the price tick), sizes around ``notional``.
         The same reference cell of the grid gives the same prices (sizes are drawn anew: the caller
         keeps the quotes it already has)."""
-        base = math.floor(math.log(float(self.reference)) / math.log1p(self._step))
-        # The cell by the grid points as bids show them (on the tick), not as floats: a reference on
-        # a bid's price is in that bid's cell whatever the float's last digits say.
+        base = int((self.reference.ln() / self._ratio.ln()).to_integral_value(ROUND_FLOOR))
+        # The cell by the grid points as bids show them (on the tick): a reference on a bid's price is
+        # in that bid's cell whatever the logarithm's last digits say.
         while self._grid(base + 1, ROUND_DOWN) <= self.reference:
             base += 1
         while self._grid(base, ROUND_DOWN) > self.reference:
@@ -126,8 +127,8 @@ class Quoter:
         return quotes
 
     def _grid(self, k: int, rounding: str) -> Decimal:
-        """Grid point ``k``: (1 + step) ** k, on the price tick."""
-        return Decimal(repr(math.exp(k * math.log1p(self._step)))).quantize(self._tick, rounding=rounding)
+        """Grid point ``k``: (1 + step) ** k (Decimal, 28 significant digits), on the price tick."""
+        return (self._ratio**k).quantize(self._tick, rounding=rounding)
 
     def take(self, best_bid: Decimal | None, best_ask: Decimal | None, *, can_sell: bool = True) -> Quote | None:
         """A small order that crosses the best level, or None when there is nothing to take."""
