@@ -3,55 +3,28 @@
  * found), label / value facts, a status tag, an amount field with an All button, and the
  * confirmation dialog of a purchase or a cancellation.
  */
-import { observer } from 'mobx-react-lite';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Summary, type SummaryRow } from '@/components/ui/confirm-dialog';
 import { Dialog } from '@/components/ui/dialog';
-import { LoadFailed } from '@/components/ui/load-failed';
+import { ReadState as SharedReadState } from '@/components/ui/read-state';
 
 import type { Loadable } from '@/lib/loadable';
 
 import '../i18n';
 
-/**
- * What a screen shows instead of its content while `resource` has nothing to show: loading, the
- * failure (the server's message when it gave one) with a retry, or `whenEmpty` for an empty answer.
- */
-export const ReadState = observer(function ReadState({
-  resource,
-  empty = false,
-  whenEmpty,
-}: {
-  resource: Loadable<unknown>;
-  /** The answer came and has nothing to list. */
-  empty?: boolean;
-  whenEmpty?: ReactNode;
-}) {
+/** The shared read state (loading, failed with a retry, empty) in this section's texts and test ids. */
+export function ReadState(props: { resource: Loadable<unknown>; empty?: boolean; whenEmpty?: ReactNode }) {
   const { t } = useTranslation('earn');
-  if (resource.failed) {
-    return (
-      <LoadFailed message={resource.error ?? t('common.loadFailed')} retryLabel={t('common.retry')}
-        onRetry={() => void resource.load()} testId="earn-load-failed" />
-    );
-  }
-  if (resource.data === null) {
-    return (
-      <p className="empty muted" data-testid="earn-loading">
-        {t('common.loading')}
-      </p>
-    );
-  }
-  if (empty) {
-    return (
-      <div className="empty muted" data-testid="earn-empty">
-        {whenEmpty ?? t('common.empty')}
-      </div>
-    );
-  }
-  return null;
-});
+  const texts = {
+    loading: t('common.loading'),
+    loadFailed: t('common.loadFailed'),
+    retry: t('common.retry'),
+    empty: t('common.empty'),
+  };
+  return <SharedReadState {...props} texts={texts} testIdPrefix="earn" />;
+}
 
 export interface Fact {
   key: string;

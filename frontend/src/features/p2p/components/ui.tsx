@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router-dom';
 
-import { LoadFailed } from '@/components/ui/load-failed';
+import { ReadState as SharedReadState } from '@/components/ui/read-state';
 import { paths } from '@/config/paths';
 import { useStores } from '@/stores/root-store';
 
@@ -16,39 +16,17 @@ import { ORDER_STATE, type OrderState, PAY_CODES, type PayCode, type StateFilter
 
 import '../i18n';
 
-/** What a screen shows instead of its content while `resource` has nothing to show. */
-export const ReadState = observer(function ReadState({
-  resource,
-  empty = false,
-  whenEmpty,
-}: {
-  resource: Loadable<unknown>;
-  empty?: boolean;
-  whenEmpty?: ReactNode;
-}) {
+/** The shared read state (loading, failed with a retry, empty) in this section's texts and test ids. */
+export function ReadState(props: { resource: Loadable<unknown>; empty?: boolean; whenEmpty?: ReactNode }) {
   const { t } = useTranslation('p2p');
-  if (resource.failed) {
-    return (
-      <LoadFailed message={resource.error ?? t('common.loadFailed')} retryLabel={t('common.retry')}
-        onRetry={() => void resource.load()} testId="p2p-load-failed" />
-    );
-  }
-  if (resource.data === null) {
-    return (
-      <p className="empty muted" data-testid="p2p-loading">
-        {t('common.loading')}
-      </p>
-    );
-  }
-  if (empty) {
-    return (
-      <div className="empty muted" data-testid="p2p-empty">
-        {whenEmpty ?? t('common.empty')}
-      </div>
-    );
-  }
-  return null;
-});
+  const texts = {
+    loading: t('common.loading'),
+    loadFailed: t('common.loadFailed'),
+    retry: t('common.retry'),
+    empty: t('common.empty'),
+  };
+  return <SharedReadState {...props} texts={texts} testIdPrefix="p2p" />;
+}
 
 /** The P2P section's pages: the market and my orders; my store and its orders for a member. */
 export const P2pNav = observer(function P2pNav() {
