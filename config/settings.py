@@ -111,6 +111,9 @@ class Settings(BaseSettings):
     ws_max_subscriptions: int = Field(default=50, ge=1, le=10_000)
     ws_max_buffer_bytes: int = Field(default=1024 * 1024, ge=16 * 1024, le=256 * 1024 * 1024)
     ws_session_check_seconds: float = Field(default=30.0, gt=0, le=3600)
+    # Orders and cancels over /ws: each connection's rate (a second) and the burst it may send at once.
+    ws_order_rate: float = Field(default=500.0, gt=0, le=1_000_000)
+    ws_order_burst: int = Field(default=1000, ge=1, le=1_000_000)
 
     @field_validator("data_dir", "frontend_dist")
     @classmethod

@@ -84,6 +84,7 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.DRAW_CLOSED: Outcome(CODE_ERROR, 400, N_("Withdrawals of this currency are closed")),
     ErrorCode.ADDRESS_REQUIRED: Outcome(CODE_ERROR, 400, N_("Please enter the withdrawal address")),
     ErrorCode.ADDRESS_INVALID: Outcome(CODE_ERROR, 400, N_("Please enter a valid address for this chain")),
+    ErrorCode.DEPOSIT_AMOUNT_REQUIRED: Outcome(CODE_ERROR, 400, N_("Please enter the deposit amount")),
     ErrorCode.DRAW_AMOUNT_REQUIRED: Outcome(CODE_ERROR, 400, N_("Please enter the withdrawal amount")),
     ErrorCode.DRAW_BELOW_MIN: Outcome(CODE_ERROR, 400, N_("The minimum withdrawal is {min}")),
     ErrorCode.DRAW_ABOVE_MAX: Outcome(CODE_ERROR, 400, N_("The maximum withdrawal is {max}")),
@@ -127,6 +128,10 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.ORDER_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Order not found")),
     ErrorCode.ORDER_NOT_OPEN: Outcome(CODE_ERROR, 409, N_("The order is no longer open")),
     ErrorCode.PAIR_UNAVAILABLE: Outcome(CODE_ERROR, 503, N_("Trading is busy, please try again")),
+    ErrorCode.ORDERS_TOO_FAST: Outcome(
+        CODE_ERROR, 429, N_("Too many orders on this connection: at most {rate} a second")
+    ),
+    ErrorCode.PAIR_MOVE_FAILED: Outcome(CODE_ERROR, 409, N_("The pair could not be moved: {reason}")),
     ErrorCode.PERIOD_UNKNOWN: Outcome(CODE_ERROR, 400, N_("Unknown chart period")),
     ErrorCode.PRICE_TOO_HIGH: Outcome(CODE_ERROR, 400, N_("The price can be at most {max}")),
     ErrorCode.QUANTITY_TOO_LARGE: Outcome(CODE_ERROR, 400, N_("The quantity can be at most {max}")),
@@ -259,6 +264,10 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.P2P_NOT_IN_APPEAL: Outcome(CODE_ERROR, 409, N_("The order is not in appeal")),
     ErrorCode.P2P_REASON_INVALID: Outcome(CODE_ERROR, 400, N_("Describe the problem in 10 to 500 characters")),
     ErrorCode.P2P_IMAGES_INVALID: Outcome(CODE_ERROR, 400, N_("Attach at most 3 images")),
+    ErrorCode.P2P_REPLY_OTHER_SIDE: Outcome(
+        CODE_ERROR, 409, N_("Only the other side can answer this appeal; add to it by contacting support")
+    ),
+    ErrorCode.P2P_REPLIED: Outcome(CODE_ERROR, 409, N_("You have already answered this appeal")),
     ErrorCode.ADMIN_BAD_LOGIN: Outcome(CODE_ERROR, 400, N_("Incorrect e-mail, password or two-factor code")),
     ErrorCode.ADMIN_ROLE_REQUIRED: Outcome(CODE_ERROR, 403, N_("Your role does not allow this")),
     ErrorCode.ADMIN_PASSWORD_CHANGE_REQUIRED: Outcome(CODE_ERROR, 403, N_("Set your own password first")),
@@ -404,9 +413,12 @@ def install_error_handlers(app: FastAPI) -> None:
         if unavailable(exc):
             log.warning("%s %s: a dependency is unavailable: %r", request.method, request.url.path, exc)
             engine = getattr(request.app.state, "engine", None)
-            if engine is not None and _caused_by(exc, RayActorError):  # a dead actor's handle never recovers:
+            if engine is not None and caused_by(exc, RayActorError):  # a dead actor's handle never recovers:
                 engine.forget_handles()  # look the names up again (an actor started in its place)
             outcome = ERRORS[ErrorCode.SERVICE_UNAVAILABLE]
+        elif caused_by(exc, UNSTORABLE_TEXT):  # a NUL in any text field: the input's fault, not the server's
+            log.info("%s %s: text the database cannot store: %r", request.method, request.url.path, exc)
+            outcome = ERRORS[ErrorCode.BAD_REQUEST]
         else:
             log.exception("unhandled error on %s %s", request.method, request.url.path)
             outcome = ERRORS[ErrorCode.INTERNAL]
@@ -428,12 +440,19 @@ TRANSIENT: tuple[type[BaseException], ...] = (
 )
 
 
+# Text PostgreSQL refuses to store (a NUL character; one the encoding cannot hold): bad input, a 400.
+UNSTORABLE_TEXT: tuple[type[BaseException], ...] = (
+    asyncpg.exceptions.CharacterNotInRepertoireError,
+    asyncpg.exceptions.UntranslatableCharacterError,
+)
+
+
 def unavailable(exc: BaseException) -> bool:
     """Whether ``exc`` (or what caused it, also across a Ray call) means a dependency is unavailable."""
-    return _caused_by(exc, TRANSIENT)
+    return caused_by(exc, TRANSIENT)
 
 
-def _caused_by(exc: BaseException, kinds: type[BaseException] | tuple[type[BaseException], ...]) -> bool:
+def caused_by(exc: BaseException, kinds: type[BaseException] | tuple[type[BaseException], ...]) -> bool:
     """Whether ``exc`` or what caused it (also across a Ray call) is one of ``kinds``."""
     seen: set[int] = set()
     current: BaseException | None = exc

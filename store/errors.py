@@ -97,6 +97,9 @@ class ErrorCode(IntEnum):
     NOTIONAL_TOO_SMALL = 3016
     PRICE_OUT_OF_BAND = 3017
     TOO_MANY_OPEN_ORDERS = 3018
+    ORDERS_TOO_FAST = 3019  # a websocket connection over its order rate
+    DEPOSIT_AMOUNT_REQUIRED = 2040  # the console's manual deposit without a valid amount
+    PAIR_MOVE_FAILED = 3020  # the console asked to move a pair's actor and the placement could not
     # 4xxx: leveraged contracts
     LEVER_NOT_OFFERED = 4001
     LEVER_PRICE_REQUIRED = 4002  # the spec's p_delprice
@@ -186,6 +189,8 @@ class ErrorCode(IntEnum):
     P2P_NOT_IN_APPEAL = 4446
     P2P_REASON_INVALID = 4447
     P2P_IMAGES_INVALID = 4448
+    P2P_REPLY_OTHER_SIDE = 4449  # the side that appealed cannot answer its own appeal
+    P2P_REPLIED = 4450
     # 13xx: content and reference data
     NOT_FOUND = 1301
     SETTING_UNKNOWN = 1302

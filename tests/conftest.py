@@ -77,6 +77,8 @@ def _test_settings() -> Settings:
         code_ip_max_failures=10_000,  # the same for wrong codes and failed resets (tests/serve/test_security.py)
         reset_ip_max_failures=10_000,
         ws_session_check_seconds=1.0,  # the push fanouts look up logged-in sockets' sessions every second
+        ws_order_rate=100.0,  # orders over /ws: a burst of 200 then 100 a second, so the limit can be reached
+        ws_order_burst=200,
         ws_max_subscriptions=12,  # fewer than the session's public channels, so the cap can be reached
         pair_ids=[1, 2, 3, 64],  # enough pairs for every scenario; each one is a process
         market_maker=False,

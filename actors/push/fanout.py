@@ -5,7 +5,9 @@ Protocol (spec §7): the client sends ``ping`` (text or ``{"type":"ping"}``) eve
 ``{"type":"login","code":1}`` or ``code 999``); ``{"type":"sub"|"unsub","params":CHANNEL}`` answers
 with the same type, the params and ``code`` 1, 0 (no such channel, or the connection already has
 ``ws_max_subscriptions``; with a ``msg``) or 999 (a user channel before login). Every pushed message
-is JSON with a ``type`` field, forwarded as the actors published it.
+is JSON with a ``type`` field, forwarded as the actors published it. After ``login`` (which may name
+the ``lang`` of the answers: en, hk, jp, gm, fr) a client may also place and cancel spot orders:
+``{"type":"order"|"cancel","id":…,"params":{…}}`` answered by ``order_ack`` (``serve.ws_orders``).
 
 Limits: public channels must name a pair that trades here (``channels.is_public``). A connection whose
 unsent bytes pass ``ws_max_buffer_bytes`` (a reader slower than its channels) gets no more pushes and
@@ -41,13 +43,15 @@ from websockets.exceptions import ConnectionClosed
 from actors.push.channels import REDIS_PREFIX, USER_CHANNELS, is_user_topic, topic_for, use_database
 from actors.push.registry import Registry
 from config.settings import Settings
+from serve.i18n import normalize_lang
+from serve.ws_orders import DeskLine, OrderDesk
 from store.cache import connect_redis, redis_db
 from store.sessions import Sessions, digest, revoked_topic
 
 log = logging.getLogger(__name__)
 CONTROL_TOPIC = f"{REDIS_PREFIX}_control"
 NAME_PREFIX = "fanout:"
-MAX_MESSAGE = 4096  # clients only send small control messages
+MAX_MESSAGE = 4096  # clients send control messages and single orders: all small
 SLOW_READER = 1008  # close code (policy violation) for a reader that fell too far behind
 LOGGED_OUT = json.dumps({"type": "login", "code": 999}, separators=(",", ":"))
 
@@ -70,6 +74,9 @@ class Fanout:
         self._revoked_topic = revoked_topic(redis_db(self._settings))
         self._registry: Registry[ServerConnection] = Registry()
         self._users: dict[ServerConnection, tuple[int, str]] = {}  # connection -> (uid, session digest)
+        self._langs: dict[ServerConnection, str] = {}  # the language a connection's login asked for
+        self._desk = OrderDesk(self._settings, connect_redis(self._settings))
+        self._lines: dict[ServerConnection, DeskLine] = {}  # connections that sent an order or a cancel
         self._server: Server | None = None
         self._redis: Redis | None = None
         self._pubsub: PubSub | None = None
@@ -220,19 +227,24 @@ class Fanout:
         self._gauge.set(self._connections, tags=self._node)
         try:
             async for raw in conn:
-                await conn.send(await self._command(conn, raw))
+                answer = await self._command(conn, raw)
+                if answer is not None:
+                    await conn.send(answer)
         except ConnectionClosed:
             pass  # the client went away without a closing handshake: nothing to answer
         finally:
             self._connections -= 1
             self._gauge.set(self._connections, tags=self._node)
             self._users.pop(conn, None)
+            self._langs.pop(conn, None)
+            self._lines.pop(conn, None)
             async with self._lock:
                 emptied = self._registry.drop(conn)
                 if emptied and self._pubsub is not None:
                     await self._pubsub.unsubscribe(*emptied)
 
-    async def _command(self, conn: ServerConnection, raw: str | bytes) -> str:
+    async def _command(self, conn: ServerConnection, raw: str | bytes) -> str | None:
+        """The answer to one client message; None when it comes later (an order's ack)."""
         text = raw.decode() if isinstance(raw, bytes) else raw
         if text.strip().lower() == "ping":
             return _reply("pong")
@@ -244,12 +256,26 @@ class Fanout:
         if kind == "ping":
             return _reply("pong")
         if kind == "login":
+            self._langs[conn] = normalize_lang(str(message.get("lang") or ""))
             return await self._login(conn, str(message.get("token") or ""))
+        if kind in ("order", "cancel"):
+            # Answered when the engine has: the connection keeps reading meanwhile (orders pipeline).
+            self._spawn(self._acknowledge(conn, message))
+            return None
         if kind in ("sub", "unsub"):
             channel = str(message.get("params") or "")
             code, why = await self._subscription(conn, kind, channel)
             return _reply(kind, params=channel, code=code, **({"msg": why} if why else {}))
         return _reply("error", msg=f"unknown type {kind!r}")
+
+    async def _acknowledge(self, conn: ServerConnection, message: dict[str, Any]) -> None:
+        line = self._lines.get(conn)
+        if line is None:
+            line = self._lines[conn] = self._desk.line()
+        user = self._users.get(conn)
+        ack = await line.ack(user[0] if user else None, self._langs.get(conn, ""), message)
+        with contextlib.suppress(ConnectionClosed):  # the client left before its ack: nothing to tell
+            await conn.send(json.dumps(ack, separators=(",", ":"), default=str))
 
     async def _login(self, conn: ServerConnection, token: str) -> str:
         assert self._redis is not None

@@ -1,25 +1,34 @@
 """The rules a spot order meets before anything is held: one implementation for every entry path
-(tx_in/add, tx_out/add and each order of tx/batch_add), so they answer the same codes and messages.
+(tx_in/add, tx_out/add, each order of tx/batch_add and the websocket's ``order``), so they answer
+the same codes and messages.
 
 ``order_spec`` turns the form into an ``OrderSpec`` for ``actors.engine`` or raises the DomainError
 that refuses it; the pair checks its flags and bounds again (with the band) when it matches.
+``checked_order`` and ``order_result`` shape one order of a batch (or of a socket) as its own call
+would answer; ``cancel_orders`` cancels a user's orders with one call per pair.
 """
 
 from __future__ import annotations
 
+import asyncio
 from decimal import Decimal, InvalidOperation
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from actors.engine import LIMIT, MARKET, OrderSpec, PairRef
+from actors.engine import LIMIT, MARKET, Engine, OrderSpec, PairRef
 from actors.pair.state import BUY, SELL, PairConfig
 from serve.api.pairs import PairCatalog
+from serve.errors import CODE_ERROR, CODE_OK, ERRORS, validation_message
+from serve.i18n import N_, translate
 from store.errors import DomainError, ErrorCode
-from store.models import INT_MAX
+from store.models import INT_MAX, Order
 from store.money import money
+from store.spot import OPEN_STATUSES
 
 MAX_DIGITS = 64  # characters of an amount, and digits before its point: far above any pair's bound
+PLACED = N_("Order placed")
+CANCELLED = N_("Order cancelled")
 
 
 class OrderIn(BaseModel):
@@ -32,6 +41,10 @@ class OrderIn(BaseModel):
                        "within price_band times the mark price either way")  # fmt: skip
     total: str = Field(default="", max_length=MAX_DIGITS, description="quote to spend (market buy)")
     kind: Literal["limit", "market"] = "limit"
+
+
+class OrderRef(BaseModel):
+    id: int = Field(ge=1, le=2**63 - 1)
 
 
 class SidedOrderIn(OrderIn):
@@ -95,3 +108,55 @@ async def order_spec(pairs: PairCatalog, way: int, body: OrderIn) -> OrderSpec:
     check_bounds(pair, kind, way, price, number, budget)
     ref = PairRef(pair.id, pair.symbol, pair.base_currency_id, pair.quote_currency_id)
     return OrderSpec(pair=ref, way=way, kind=kind, price=price, number=number, budget=budget)
+
+
+def order_result(answer: dict[str, Any] | DomainError, done: str, lang: str) -> dict[str, Any]:
+    """One order's answer, shaped as its own call's envelope would be (``done`` is the success text)."""
+    if isinstance(answer, DomainError):
+        return {"code": CODE_ERROR, "msg": translate(ERRORS[answer.code].message, lang, **answer.params), "data": None}
+    return {"code": CODE_OK, "msg": translate(done, lang), "data": answer}
+
+
+async def checked_order(pairs: PairCatalog, raw: Any, lang: str) -> OrderSpec | dict[str, Any]:
+    """The order ``raw`` (the fields of tx_in/add plus ``side``) asks for, or its failed result:
+    the message its single call would give."""
+    try:
+        body = SidedOrderIn.model_validate(raw)
+    except ValidationError as exc:
+        return {"code": CODE_ERROR, "msg": validation_message(exc.errors()[0], lang), "data": None}
+    try:
+        return await order_spec(pairs, body.way, body)
+    except DomainError as exc:
+        return order_result(exc, PLACED, lang)
+
+
+async def cancel_orders(engine: Engine, uid: int, ids: list[int]) -> list[dict[str, Any] | DomainError]:
+    """Cancel the user's orders ``ids`` (either side), one call per pair, the pairs concurrently.
+    Answers, in order, the pair's answer or the DomainError: ORDER_NOT_FOUND (not the user's),
+    ORDER_NOT_OPEN (filled or cancelled, also a moment ago), PAIR_UNAVAILABLE."""
+    rows = await Order.filter(id__in=set(ids), user_id=uid).prefetch_related(
+        "currency_match__base_currency", "currency_match__quote_currency"
+    )
+    orders = {o.id: o for o in rows}
+    answers: list[dict[str, Any] | DomainError] = [DomainError(ErrorCode.ORDER_NOT_FOUND)] * len(ids)
+    by_pair: dict[str, list[int]] = {}
+    for i, order_id in enumerate(ids):
+        order = orders.get(order_id)
+        if order is not None and order.status not in OPEN_STATUSES:
+            answers[i] = DomainError(ErrorCode.ORDER_NOT_OPEN)
+        elif order is not None:
+            pair = order.currency_match
+            by_pair.setdefault(f"{pair.base_currency.code}/{pair.quote_currency.code}", []).append(i)
+
+    async def cancel(symbol: str, indexes: list[int]) -> None:
+        try:
+            done = await engine.ask(symbol, "cancel_many", [ids[i] for i in indexes], uid)
+        except DomainError as exc:
+            done = [exc] * len(indexes)
+        for i, answer in zip(indexes, done, strict=True):
+            # The order is the caller's and was open a moment ago: the pair has since filled it.
+            gone = isinstance(answer, DomainError) and answer.code == ErrorCode.ORDER_NOT_FOUND
+            answers[i] = DomainError(ErrorCode.ORDER_NOT_OPEN) if gone else answer
+
+    await asyncio.gather(*(cancel(symbol, indexes) for symbol, indexes in by_pair.items()))
+    return answers

@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+import ray
 
+from actors.pair.actor import pair_name
 from config.settings import Settings
 from serve.stack import Stack
 from store import scheduler
 from store.cache import connect_redis
 from store.earn import clock
-from store.models import SiteSetting
+from store.errors import DomainError
+from store.models import Order, SiteSetting
+from store.spot import OPEN_STATUSES
 from tests.utils.p2p_api import Clocks
 from tests.utils.sales import Sweeper, sweeper
 
@@ -44,3 +48,18 @@ async def clocks(settings: Settings, sweep: Sweeper) -> AsyncIterator[Clocks]:
     finally:
         await scheduler.set_clock_offset(redis, clock.SCHEDULER, 0)  # the API back on real time
         await redis.aclose()
+
+
+@pytest.fixture
+async def quiet_books(db: None) -> None:
+    """ETH/USDT and BTC/USDT without other tests' resting orders, so the market orders below meet
+    alice's and no one else's (each cancel through the pair, as its owner's would go)."""
+    for pair_id, symbol in ((2, "ETH/USDT"), (1, "BTC/USDT")):
+        actor = ray.get_actor(pair_name(symbol))
+        for order_id, uid in await Order.filter(currency_match_id=pair_id, status__in=OPEN_STATUSES).values_list(
+            "id", "user_id"
+        ):
+            try:
+                await actor.cancel.remote(order_id, uid)
+            except DomainError:  # filled or cancelled meanwhile
+                pass

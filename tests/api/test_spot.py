@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
 
 import httpx
 import pytest
 
 from store.ledger import credit
 from store.models import AccountType, Currency
+from tests.utils.spot import eventually
 from tests.utils.users import Member, error, member, ok
 
 BTC_USDT = 1
@@ -26,17 +24,6 @@ async def fund(m: Member, code: str, amount: str) -> None:
 def balance(api: httpx.Client, m: Member, currency_id: int) -> tuple[Decimal, Decimal]:
     data = ok(api.get("account/detail", params={"currency_id": currency_id}, headers=m.auth))
     return Decimal(data["balance"]), Decimal(data["lock_balance"])
-
-
-def eventually(check: Callable[[], Any], timeout: float = 10) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            return check()
-        except AssertionError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
 
 
 @pytest.fixture

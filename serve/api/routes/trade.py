@@ -8,19 +8,27 @@ at once if the pair refuses the order.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, field_validator
 
 from actors.engine import OrderSpec, place_order, place_orders
 from actors.pair.state import BUY, SELL
 from serve.api.deps import CurrentUid, Lang, Services, Svc
-from serve.api.orders import OrderIn, SidedOrderIn, order_spec
+from serve.api.orders import (
+    CANCELLED,
+    PLACED,
+    OrderIn,
+    OrderRef,
+    cancel_orders,
+    checked_order,
+    order_result,
+    order_spec,
+)
 from serve.api.paging import paginate
 from serve.api.schemas import fail
-from serve.errors import CODE_ERROR, CODE_OK, ERRORS, envelope, validation_message
+from serve.errors import envelope
 from serve.i18n import N_, translate
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, Order, OrderStatus
@@ -36,12 +44,6 @@ STATUS_NAMES = {
     OrderStatus.FILLED: N_("Filled"),
     OrderStatus.CANCELLED: N_("Cancelled"),
 }
-PLACED = N_("Order placed")
-CANCELLED = N_("Order cancelled")
-
-
-class OrderRef(BaseModel):
-    id: int = Field(ge=1, le=2**63 - 1)
 
 
 async def _place(way: int, body: OrderIn, uid: int, svc: Services, request: Request, lang: str) -> Any:
@@ -190,63 +192,20 @@ class BatchRefs(BaseModel):
         return ids
 
 
-def _result(answer: dict[str, Any] | DomainError, done: str, lang: str) -> dict[str, Any]:
-    """One order's answer, shaped as its own call's envelope would be."""
-    if isinstance(answer, DomainError):
-        return {"code": CODE_ERROR, "msg": translate(ERRORS[answer.code].message, lang, **answer.params), "data": None}
-    return {"code": CODE_OK, "msg": translate(done, lang), "data": answer}
-
-
-async def _spec(svc: Services, raw: Any, lang: str) -> OrderSpec | dict[str, Any]:
-    """The order ``raw`` asks for, or its failed result (the message its single call would give)."""
-    try:
-        body = SidedOrderIn.model_validate(raw)
-    except ValidationError as exc:
-        return {"code": CODE_ERROR, "msg": validation_message(exc.errors()[0], lang), "data": None}
-    try:
-        return await order_spec(svc.pairs, body.way, body)
-    except DomainError as exc:
-        return _result(exc, PLACED, lang)
-
-
 @router.post("/tx/batch_add")
 async def batch_add(body: BatchIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
     """Place up to 20 orders over any pairs; each succeeds or fails alone, answered in order."""
-    checked = [await _spec(svc, raw, lang) for raw in body.orders]
+    checked = [await checked_order(svc.pairs, raw, lang) for raw in body.orders]
     specs = [(i, c) for i, c in enumerate(checked) if isinstance(c, OrderSpec)]
     placed = await place_orders(request.app.state.engine, uid=uid, orders=[s for _, s in specs]) if specs else []
     results: list[Any] = list(checked)
     for (i, _), answer in zip(specs, placed, strict=True):
-        results[i] = _result(answer, PLACED, lang)
+        results[i] = order_result(answer, PLACED, lang)
     return envelope({"results": results})
 
 
 @router.post("/tx/batch_cancel")
 async def batch_cancel(body: BatchRefs, uid: CurrentUid, request: Request, lang: Lang) -> Any:
     """Cancel up to 20 of the user's open orders (either side), one call per pair; each alone, in order."""
-    rows = await Order.filter(id__in=set(body.ids), user_id=uid).prefetch_related(
-        "currency_match__base_currency", "currency_match__quote_currency"
-    )
-    orders = {o.id: o for o in rows}
-    answers: list[dict[str, Any] | DomainError] = [DomainError(ErrorCode.ORDER_NOT_FOUND)] * len(body.ids)
-    by_pair: dict[str, list[int]] = {}
-    for i, order_id in enumerate(body.ids):
-        order = orders.get(order_id)
-        if order is not None and order.status not in OPEN_STATUSES:
-            answers[i] = DomainError(ErrorCode.ORDER_NOT_OPEN)
-        elif order is not None:
-            pair = order.currency_match
-            by_pair.setdefault(f"{pair.base_currency.code}/{pair.quote_currency.code}", []).append(i)
-
-    async def cancel(symbol: str, indexes: list[int]) -> None:
-        try:
-            done = await request.app.state.engine.ask(symbol, "cancel_many", [body.ids[i] for i in indexes], uid)
-        except DomainError as exc:
-            done = [exc] * len(indexes)
-        for i, answer in zip(indexes, done, strict=True):
-            # The order is the caller's and was open a moment ago: the pair has since filled it.
-            gone = isinstance(answer, DomainError) and answer.code == ErrorCode.ORDER_NOT_FOUND
-            answers[i] = DomainError(ErrorCode.ORDER_NOT_OPEN) if gone else answer
-
-    await asyncio.gather(*(cancel(symbol, indexes) for symbol, indexes in by_pair.items()))
-    return envelope({"results": [_result(a, CANCELLED, lang) for a in answers]})
+    answers = await cancel_orders(request.app.state.engine, uid, body.ids)
+    return envelope({"results": [order_result(a, CANCELLED, lang) for a in answers]})

@@ -1,0 +1,183 @@
+"""Orders over the push socket (issue 15), taken by the Fanout that holds the connection.
+
+After ``login`` a client may send, on the same ``/ws`` connection,
+
+    {"type": "order",  "id": <client id>, "params": {"side": "buy"|"sell", …the fields of tx_in/add}}
+    {"type": "cancel", "id": <client id>, "params": {"id": <order id>}}
+
+and gets one ``{"type": "order_ack", "id": <client id>, "code", "msg", "data"}`` for each, with the
+code, message (in the language named at login) and data its REST call would answer: the rules are
+``serve.api.orders``' and the order path is ``actors.engine.place_orders``, as for tx/batch_add, so
+there is no second implementation of either. Acks may arrive in another order than the commands
+(each pair answers for itself); the client id tells them apart. A client id is a number or a string
+of at most 64 characters.
+
+Throughput: a connection's commands are not placed one by one. Everything a connection sent while
+its previous batch was with the engine goes as the next batch (``GroupCommit``): one ``freeze_many``
+per wallet shard and one ``submit_many`` per pair, exactly the batch path. One user's orders on one
+connection therefore reach each pair in the order they were sent.
+
+Each connection has a token bucket (``ws_order_rate`` a second, bursts of ``ws_order_burst``); a
+command over it is refused at once with ORDERS_TOO_FAST and never reaches the engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from pydantic import ValidationError
+from ray.exceptions import RayActorError
+
+from actors.engine import Engine, OrderSpec, Placed, place_orders
+from actors.runtime import GroupCommit
+from config.settings import Settings
+from serve.api.orders import CANCELLED, PLACED, OrderRef, cancel_orders, checked_order, order_result
+from serve.api.pairs import PairCatalog
+from serve.errors import CODE_ERROR, CODE_LOGIN, ERRORS, caused_by, unavailable, validation_message
+from serve.i18n import N_, translate
+from store.db import init_db
+from store.errors import DomainError, ErrorCode
+
+log = logging.getLogger(__name__)
+ACK = "order_ack"
+MAX_CLIENT_ID = 64
+BAD_CLIENT_ID = N_("The id must be a number or a string of at most 64 characters")
+
+Cancelled = dict[str, Any] | DomainError
+
+
+class TokenBucket:
+    """``rate`` tokens a second up to ``burst``; ``take`` spends one or answers False. (Counts of
+    commands, not money: the fractions are refill in progress.)"""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._tokens: float = burst
+        self._at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._at) * self._rate)
+        self._at = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+
+class OrderDesk:
+    """One per Fanout process: the engine's handles, the pair table and the database, opened on the
+    first order so a socket that only listens costs nothing."""
+
+    def __init__(self, settings: Settings, redis: Any) -> None:
+        self.settings = settings
+        self.engine = Engine(settings.wallet_shards, redis)
+        self.pairs = PairCatalog()
+        self._opened = False
+        self._lock = asyncio.Lock()
+
+    async def ready(self) -> None:
+        if not self._opened:
+            async with self._lock:
+                if not self._opened:
+                    await init_db(self.settings)
+                    self._opened = True
+
+    def line(self) -> DeskLine:
+        """A new connection's own state: its rate limit and its batches."""
+        return DeskLine(self)
+
+
+class DeskLine:
+    """One connection's commands: checked alone, placed and cancelled in batches (one at a time)."""
+
+    def __init__(self, desk: OrderDesk) -> None:
+        self._desk = desk
+        self._bucket = TokenBucket(desk.settings.ws_order_rate, desk.settings.ws_order_burst)
+        self._orders: GroupCommit[tuple[int, OrderSpec], Placed] = GroupCommit(self._place)
+        self._cancels: GroupCommit[tuple[int, int], Cancelled] = GroupCommit(self._cancel)
+
+    async def ack(self, uid: int | None, lang: str, message: dict[str, Any]) -> dict[str, Any]:
+        """The ``order_ack`` for one ``order`` or ``cancel`` message (never raises)."""
+        client_id = message.get("id")
+        if not _valid_client_id(client_id):
+            return _ack(None, CODE_ERROR, translate(BAD_CLIENT_ID, lang))
+        if uid is None:
+            return _ack(client_id, CODE_LOGIN, translate(ERRORS[ErrorCode.LOGIN_REQUIRED].message, lang))
+        if not self._bucket.take():
+            rate = f"{self._desk.settings.ws_order_rate:g}"
+            return _refused(client_id, DomainError(ErrorCode.ORDERS_TOO_FAST, rate=rate), lang)
+        try:
+            await self._desk.ready()
+            if message.get("type") == "order":
+                return await self._order(uid, lang, client_id, message.get("params"))
+            return await self._cancel_one(uid, lang, client_id, message.get("params"))
+        except DomainError as exc:
+            return _refused(client_id, exc, lang)
+        except Exception as exc:  # answered as the REST call's error handler answers it (serve.errors)
+            if not unavailable(exc):
+                log.exception("a websocket order failed")
+                return _refused(client_id, DomainError(ErrorCode.INTERNAL), lang)
+            log.warning("a websocket order met an unavailable dependency: %r", exc)
+            if caused_by(exc, RayActorError):  # a dead actor's handle never recovers: look the names up again
+                self._desk.engine.forget_handles()
+            return _refused(client_id, DomainError(ErrorCode.SERVICE_UNAVAILABLE), lang)
+
+    async def _order(self, uid: int, lang: str, client_id: Any, params: Any) -> dict[str, Any]:
+        checked = await checked_order(self._desk.pairs, params, lang)
+        if not isinstance(checked, OrderSpec):
+            return {"type": ACK, "id": client_id, **checked}
+        placed = await self._orders.submit((uid, checked))  # a refusal raises: ``ack`` answers it
+        return {"type": ACK, "id": client_id, **order_result(placed, PLACED, lang)}
+
+    async def _cancel_one(self, uid: int, lang: str, client_id: Any, params: Any) -> dict[str, Any]:
+        try:
+            ref = OrderRef.model_validate(params)
+        except ValidationError as exc:
+            return _ack(client_id, CODE_ERROR, validation_message(exc.errors()[0], lang))
+        done = await self._cancels.submit((uid, ref.id))
+        return {"type": ACK, "id": client_id, **order_result(done, CANCELLED, lang)}
+
+    async def _place(self, items: list[tuple[int, OrderSpec]]) -> list[Placed | BaseException]:
+        """One batch: each user's orders through ``place_orders`` (the users concurrently)."""
+        return await _per_user(items, lambda uid, specs: place_orders(self._desk.engine, uid=uid, orders=specs))
+
+    async def _cancel(self, items: list[tuple[int, int]]) -> list[Cancelled | BaseException]:
+        return await _per_user(items, lambda uid, ids: cancel_orders(self._desk.engine, uid, ids))
+
+
+async def _per_user(items: list[tuple[int, Any]], run: Any) -> list[Any]:
+    """``run(uid, things)`` once per user of ``items`` (a connection changes user only by logging in
+    again), its answers put back in the items' order."""
+    by_user: dict[int, list[int]] = {}
+    for index, (uid, _) in enumerate(items):
+        by_user.setdefault(uid, []).append(index)
+    results: list[Any] = [None] * len(items)
+
+    async def one(uid: int, indexes: list[int]) -> None:
+        for index, answer in zip(indexes, await run(uid, [items[i][1] for i in indexes]), strict=True):
+            results[index] = answer
+
+    await asyncio.gather(*(one(uid, indexes) for uid, indexes in by_user.items()))
+    return results
+
+
+def _valid_client_id(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return abs(value) < 2**63
+    return isinstance(value, str) and 0 < len(value) <= MAX_CLIENT_ID
+
+
+def _ack(client_id: Any, code: int, msg: str, data: Any = None) -> dict[str, Any]:
+    return {"type": ACK, "id": client_id, "code": code, "msg": msg, "data": data}
+
+
+def _refused(client_id: Any, error: DomainError, lang: str) -> dict[str, Any]:
+    outcome = ERRORS[error.code]
+    return _ack(client_id, outcome.code, translate(outcome.message, lang, **error.params))

@@ -1,0 +1,60 @@
+"""A websocket order's ack when something fails under it: the answers the REST call's error handler
+gives (busy for an unavailable dependency, a system error for a bug), and the rate limit."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+from unittest.mock import AsyncMock, Mock
+
+from ray.exceptions import RayActorError
+
+from config.settings import Settings
+from serve.i18n import translate
+from serve.ws_orders import DeskLine, TokenBucket
+
+
+def line(burst: int = 100) -> tuple[DeskLine, Any]:
+    desk = SimpleNamespace(settings=Settings(ws_order_rate=1, ws_order_burst=burst), ready=AsyncMock(), engine=Mock())
+    return DeskLine(desk), desk  # type: ignore[arg-type]
+
+
+async def test_an_unavailable_dependency_is_busy_and_a_dead_actor_is_looked_up_again() -> None:
+    desk_line, desk = line()
+    desk_line._order = AsyncMock(side_effect=RayActorError())  # type: ignore[method-assign]
+    ack = await desk_line.ack(7, "en", {"type": "order", "id": "a", "params": {}})
+    assert (ack["type"], ack["id"], ack["code"], ack["msg"]) == (
+        "order_ack",
+        "a",
+        0,
+        "The service is busy, please try again",
+    )
+    desk.engine.forget_handles.assert_called_once()
+    desk_line._cancel_one = AsyncMock(side_effect=ConnectionRefusedError())  # type: ignore[method-assign]
+    ack = await desk_line.ack(7, "fr", {"type": "cancel", "id": 2, "params": {"id": 1}})
+    assert (ack["code"], ack["msg"]) == (0, translate("The service is busy, please try again", "fr"))
+    assert ack["msg"] != "The service is busy, please try again"  # the French text, not the English one
+    assert desk.engine.forget_handles.call_count == 1  # not an actor: the handles stay
+
+
+async def test_a_bug_is_a_system_error_and_the_connection_goes_on() -> None:
+    desk_line, _ = line()
+    desk_line._order = AsyncMock(side_effect=KeyError("surprise"))  # type: ignore[method-assign]
+    ack = await desk_line.ack(7, "en", {"type": "order", "id": 1, "params": {}})
+    assert (ack["code"], ack["msg"], ack["data"]) == (0, "System error, please try again later.", None)
+
+
+async def test_the_bucket_refuses_past_its_burst_before_anything_runs() -> None:
+    desk_line, desk = line(burst=3)
+    desk_line._order = AsyncMock(return_value={"type": "order_ack", "id": 1, "code": 1})  # type: ignore[method-assign]
+    answers = [await desk_line.ack(7, "en", {"type": "order", "id": 1, "params": {}}) for _ in range(5)]
+    assert [a["code"] for a in answers] == [1, 1, 1, 0, 0]
+    assert answers[-1]["msg"] == "Too many orders on this connection: at most 1 a second"
+    assert desk_line._order.await_count == 3 and desk.ready.await_count == 3
+
+
+def test_a_token_bucket_refills_at_its_rate() -> None:
+    bucket = TokenBucket(rate=1000.0, burst=2)
+    assert [bucket.take(), bucket.take(), bucket.take()] == [True, True, False]
+    bucket._at -= 0.0015  # 1.5 ms later: one token back, not two
+    assert [bucket.take(), bucket.take()] == [True, False]
