@@ -1,5 +1,5 @@
 """Twenty kills over the pair, wallet, fanout and placement actors while orders stream in (one by
-one and in batches of tx/batch_add), and a restart of PostgreSQL in the middle of the stream; then
+one, in batches of tx/batch_add and pipelined over the websocket), and a restart of PostgreSQL in the middle of the stream; then
 nothing is lost or counted twice (the invariants of DESIGN.md, ``tests.utils.trading.assert_invariants``)
 and every pair answered again within 10 s of each kill and of the database's return."""
 
@@ -91,7 +91,9 @@ def restart_postgres(settings: Any) -> bool:
 
 async def test_kills_and_a_database_restart_lose_nothing(stack: Stack, api: httpx.Client, db: None) -> None:
     traders = await funded_traders(api, TRADERS, "chaos")
-    stream = Stream(api, traders, batches=2)  # two of the four threads place through tx/batch_add
+    url = f"ws://{stack.settings.http_host}:{stack.settings.ws_port}/ws"
+    # of the four threads: one places through tx/batch_add, one over the websocket, two one by one
+    stream = Stream(api, traders, batches=1, sockets=1, ws_url=url)
     stream.start()
     recoveries: list[tuple[str, float]] = []
     deadline = time.monotonic() + 600
@@ -108,6 +110,7 @@ async def test_kills_and_a_database_restart_lose_nothing(stack: Stack, api: http
         stream.stop()
     print("back after each kill (s):", ", ".join(f"{name} {s:.1f}" for name, s in recoveries))
     assert set(stream.outcomes) <= {200, 400, 404, 409, 503}, dict(stream.outcomes)  # refused or busy, never a 500
+    assert set(stream.paths) == {"rest", "batch", "socket"}, dict(stream.paths)  # every entry path streamed
 
     await quiesce(stack)
     await assert_invariants(stream.accepted, traders)

@@ -9,15 +9,19 @@ trade side is settled twice; every order the API accepted is in the database.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 import httpx
 import ray
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 from actors.pair.actor import pair_name
 from actors.wallet.shard import wallet_name
@@ -35,20 +39,28 @@ LTC_USDT, LTC, USDT = 3, 4, 1
 class Stream:
     """Threads of traders placing (and now and then cancelling) crossing LTC/USDT orders; the first
     ``batches`` threads place theirs three at a time through tx/batch_add and cancel through
-    tx/batch_cancel (each accepted order of a batch counts as accepted)."""
+    tx/batch_cancel (each accepted order of a batch counts as accepted); the next ``sockets`` send
+    theirs three at a time, pipelined, as ``order`` commands on /ws at ``ws_url`` (and cancel there),
+    connecting again when their fanout dies. A websocket ack counts as status 200 (code 1), 500 (the
+    system error message) or 400 (any other refusal)."""
 
     api: httpx.Client
     traders: list[Member]
     threads: int = 4
     batches: int = 0
+    sockets: int = 0
+    ws_url: str = ""
     accepted: list[int] = field(default_factory=list)
+    paths: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # accepted orders by entry path
     outcomes: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     refusals: list[dict[str, object]] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
     _running: list[threading.Thread] = field(default_factory=list)
 
     def start(self) -> None:
-        self._running = [threading.Thread(target=self._run, args=(i < self.batches,)) for i in range(self.threads)]
+        roles = [self._run_socket if self.batches <= i < self.batches + self.sockets else self._run
+                 for i in range(self.threads)]  # fmt: skip
+        self._running = [threading.Thread(target=role, args=(i < self.batches,)) for i, role in enumerate(roles)]
         for t in self._running:
             t.start()
 
@@ -80,6 +92,7 @@ class Stream:
                 self.outcomes[answer.status_code] += 1
                 if answer.status_code == 200:
                     self.accepted.append(answer.json()["data"]["id"])
+                    self.paths["rest"] += 1
                 else:
                     self.refusals.append(answer.json())
                 if rng.random() < 0.15 and self.accepted:
@@ -96,11 +109,57 @@ class Stream:
         for result in answer.json()["data"]["results"]:
             if result["code"] == 1:
                 self.accepted.append(result["data"]["id"])
+                self.paths["batch"] += 1
             else:
                 self.refusals.append(result)
         if rng.random() < 0.15 and self.accepted:
             client.post("tx/batch_cancel", json={"ids": rng.sample(self.accepted, min(3, len(self.accepted)))},
                         headers=who.auth)  # fmt: skip
+
+    def _run_socket(self, _: bool = False) -> None:
+        """Connections one after the other, each logged in as a trader for up to 20 rounds (a fanout
+        killed under one ends it early: the next connects again)."""
+        rng = random.Random(threading.get_ident())
+        while not self._stop.is_set():
+            who = rng.choice(self.traders)
+            try:
+                with connect(self.ws_url, open_timeout=10) as ws:
+                    ws.send(json.dumps({"type": "login", "token": who.token}))
+                    assert json.loads(ws.recv(timeout=10))["code"] == 1
+                    for _ in range(20):
+                        if self._stop.is_set():
+                            return
+                        self._socket_round(ws, rng, who)
+            except (ConnectionClosed, OSError, TimeoutError):
+                time.sleep(0.2)
+
+    def _socket_round(self, ws: ClientConnection, rng: random.Random, who: Member) -> None:
+        side = "buy" if self.traders.index(who) % 2 == 0 else "sell"
+        for k in range(3):  # sent back to back: the fanout places them as one batch
+            body = {"side": side, "currency_match_id": LTC_USDT, "number": str(Decimal(rng.randint(2, 300)) / 100),
+                    "price": str(Decimal(rng.randint(8400, 8600)) / 100)}  # fmt: skip
+            ws.send(json.dumps({"type": "order", "id": k, "params": body}))
+        for ack in _acks(ws, 3):
+            status = 200 if ack["code"] == 1 else 500 if ack["msg"].startswith("System error") else 400
+            self.outcomes[status] += 1
+            if status == 200:
+                self.accepted.append(ack["data"]["id"])
+                self.paths["socket"] += 1
+            else:
+                self.refusals.append(ack)
+        if rng.random() < 0.15 and self.accepted:
+            ws.send(json.dumps({"type": "cancel", "id": "c", "params": {"id": rng.choice(self.accepted)}}))
+            _acks(ws, 1)
+
+
+def _acks(ws: ClientConnection, count: int) -> list[dict[str, Any]]:
+    """The next ``count`` order_acks on ``ws`` (within 30 s each)."""
+    found: list[dict[str, Any]] = []
+    while len(found) < count:
+        message = json.loads(ws.recv(timeout=30))
+        if message.get("type") == "order_ack":
+            found.append(message)
+    return found
 
 
 async def funded_traders(api: httpx.Client, count: int, tag: str) -> list[Member]:
