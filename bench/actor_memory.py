@@ -280,7 +280,7 @@ def report(gcs_address: str, each: bool, driver_pid: int | None = None) -> None:
 @contextlib.contextmanager
 def own_stack() -> Iterator[Any]:
     """The whole stack in a temporary data directory, as the tests start it plus the market maker."""
-    from serve_bench import free_port, quiet_stack
+    from harness import free_port, quiet_stack
 
     from config.settings import Settings
 

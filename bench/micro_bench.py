@@ -61,7 +61,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx  # noqa: E402
-from serve_bench import pct, raise_fd_limit  # noqa: E402
+from harness import raise_fd_limit  # noqa: E402
+from measure import pct  # noqa: E402
 from verify_micro import check_one  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 

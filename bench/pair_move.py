@@ -27,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx  # noqa: E402
-from serve_bench import OrderMaker, api_base, make_bots, pct, print_machine, running_stack  # noqa: E402
+from harness import OrderMaker, api_base, make_bots, print_machine, running_stack  # noqa: E402
+from measure import pct  # noqa: E402
 
 SYMBOL = "BTC/USDT"
 

@@ -45,17 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx  # noqa: E402
-from serve_bench import (  # noqa: E402
-    BTC_USDT,
-    CpuWindow,
-    OrderMaker,
-    api_base,
-    make_bots,
-    pct,
-    print_machine,
-    raise_fd_limit,
-    running_stack,
-)
+from harness import BTC_USDT, OrderMaker, api_base, make_bots, print_machine, raise_fd_limit, running_stack  # noqa: E402
+from measure import CpuWindow, pct  # noqa: E402
 
 CHANNEL = "MARKET_DEPTH.BTC/USDT"
 SEQ_KEY = b'"seq":'

@@ -22,11 +22,10 @@ SIZE = max(1, min(20, int(os.environ.get("LOAD_BATCH", "20"))))
 TICK = Decimal("0.0001")
 
 
-class BatchTrader(ApiUser):
-    """Signs up, then places batches of orders over several pairs and cancels what rests, in batches."""
+class OrderIdeas(ApiUser):
+    """Orders over the pairs of ``LOAD_PAIRS`` (shared by the batch and the websocket traders)."""
 
-    weight = 1
-    wait_time = between(0.5, 2)
+    abstract = True
 
     def on_start(self) -> None:
         self.sign_up({"USDT": "10000000", "BTC": "100", "ETH": "1000", "LTC": "10000"})
@@ -59,6 +58,13 @@ class BatchTrader(ApiUser):
         offset = Decimal(random.uniform(0.0005, 0.01)).quantize(TICK)
         price = (mid * ((1 + offset) if (side == "buy") == crosses else (1 - offset))).quantize(TICK)
         return {"side": side, "currency_match_id": pair, "price": str(price), "number": str(number)}
+
+
+class BatchTrader(OrderIdeas):
+    """Signs up, then places batches of orders over several pairs and cancels what rests, in batches."""
+
+    weight = 1
+    wait_time = between(0.5, 2)
 
     @task(4)
     def place(self) -> None:

@@ -17,7 +17,8 @@ verdict`` fails when a contract's proof disagrees with its record. Settings (env
 ``LOAD_PAIRS`` (pair ids, default ``1,2,3``), ``LOAD_WS_URL`` (default: the address the server
 announces at ``default/push_address``). What the users share is in ``common.py``; the second-contract
 traders in ``micro.py``; the savers in ``earn.py``; the P2P traders in ``p2p.py``; the batch traders in
-``batch.py`` (``tx/batch_add``: ``ORDERS batch accepted`` counts the batch path's orders/s).
+``batch.py`` (``tx/batch_add``: ``ORDERS batch accepted`` counts the batch path's orders/s); the
+websocket traders in ``socket_trader.py`` (``WS_ORDER order ack``: the websocket path's orders/s).
 """
 
 from __future__ import annotations
@@ -35,8 +36,10 @@ from locust import User, between, events, task
 from locust.exception import StopUser
 from micro import MicroTrader
 from p2p import P2PTrader
+from socket_trader import SocketTrader
 
-__all__ = ["Visitor", "Trader", "BatchTrader", "LeverTrader", "MicroTrader", "Saver", "P2PTrader", "Subscriber"]
+__all__ = ["Visitor", "Trader", "BatchTrader", "SocketTrader", "LeverTrader", "MicroTrader", "Saver", "P2PTrader",
+           "Subscriber"]  # fmt: skip
 
 SEQ_RESTART = 100  # a depth seq this far below the newest seen starts a new sequence
 
