@@ -115,6 +115,10 @@ class P2POrder(Model):
     appeal_by = fields.IntField(null=True)
     appeal_reason = fields.CharField(max_length=500, default="")
     appeal_images = fields.JSONField(default=list)
+    # The other side's answer to the appeal (its statement and images), given once while in appeal.
+    reply_reason = fields.CharField(max_length=500, default="", db_default="")
+    reply_images = fields.JSONField(default=list, null=True)  # null on orders from before the column
+    reply_ms = fields.BigIntField(null=True)
     resolved_to = fields.CharField(max_length=8, default="")  # buyer or seller
     resolved_by = fields.CharField(max_length=64, default="")
 

@@ -247,14 +247,7 @@ async def release(order_id: int, uid: int, now_ms: int) -> P2POrder:
 
 async def appeal(order_id: int, uid: int, reason: str, images: list[str], now_ms: int) -> P2POrder:
     """Either side disputes a paid order; the escrow stays until an operator resolves it."""
-    reason = reason.strip()
-    if not rules.REASON_MIN <= len(reason) <= rules.REASON_MAX:
-        raise DomainError(ErrorCode.P2P_REASON_INVALID)
-    if len(images) > rules.MAX_IMAGES:
-        raise DomainError(ErrorCode.P2P_IMAGES_INVALID)
-    for url in images:
-        if not await uploads.owned(uid, url):
-            raise DomainError(ErrorCode.IMAGE_NOT_OWN)
+    reason, images = await _evidence(uid, reason, images)
 
     async def act(order: P2POrder, conn: BaseDBAsyncClient) -> None:
         if order.state != P2PState.PAID:
@@ -264,6 +257,38 @@ async def appeal(order_id: int, uid: int, reason: str, images: list[str], now_ms
                     appeal_images=images)  # fmt: skip
 
     return await _step(order_id, uid, act)
+
+
+async def reply(order_id: int, uid: int, reason: str, images: list[str], now_ms: int) -> P2POrder:
+    """The side that did not appeal answers it, once, with its statement and images, for the operator
+    to read beside the appeal. Not a transition: the order stays in appeal."""
+    reason, images = await _evidence(uid, reason, images)
+
+    async def act(order: P2POrder, conn: BaseDBAsyncClient) -> None:
+        if order.state != P2PState.APPEAL:
+            raise DomainError(ErrorCode.P2P_NOT_IN_APPEAL)
+        if uid == order.appeal_by:
+            raise DomainError(ErrorCode.P2P_REPLY_OTHER_SIDE)
+        if order.reply_ms is not None:
+            raise DomainError(ErrorCode.P2P_REPLIED)
+        await P2POrder.filter(id=order.id).using_db(conn).update(reply_reason=reason, reply_images=images,
+                                                                 reply_ms=now_ms)  # fmt: skip
+
+    return await _step(order_id, uid, act)
+
+
+async def _evidence(uid: int, reason: str, images: list[str]) -> tuple[str, list[str]]:
+    """An appeal's or a reply's statement and images, checked: 10 to 500 characters, at most 3 images,
+    each one the user uploaded."""
+    reason = reason.strip()
+    if not rules.REASON_MIN <= len(reason) <= rules.REASON_MAX:
+        raise DomainError(ErrorCode.P2P_REASON_INVALID)
+    if len(images) > rules.MAX_IMAGES:
+        raise DomainError(ErrorCode.P2P_IMAGES_INVALID)
+    for url in images:
+        if not await uploads.owned(uid, url):
+            raise DomainError(ErrorCode.IMAGE_NOT_OWN)
+    return reason, images
 
 
 async def resolve(order_id: int, to: str, operator: str, now_ms: int, note: str = "") -> P2POrder:

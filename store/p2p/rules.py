@@ -74,8 +74,11 @@ def mask_name(name: str) -> str:
     return " ".join([w[0] + "***" for w in words[:-1]] + [words[-1]])
 
 
-def actions(state: int, role: str, now_ms: int, deadline_ms: int) -> list[str]:
-    """What ``role`` (buyer or seller) may do to an order in ``state`` at ``now_ms``."""
+def actions(state: int, role: str, now_ms: int, deadline_ms: int, can_reply: bool = False) -> list[str]:
+    """What ``role`` (buyer or seller) may do to an order in ``state`` at ``now_ms``; ``can_reply``: this
+    side did not appeal and has not answered the appeal yet."""
+    if state == P2PState.APPEAL:
+        return ["reply"] if can_reply else []
     if state == P2PState.UNPAID:
         return ["paid", "cancel"] if role == BUYER and now_ms < deadline_ms else []
     if state == P2PState.PAID:

@@ -48,6 +48,13 @@ async def page(uid: int, as_merchant: bool, state: int, number: int, limit: int,
     return {"list": items, "page": number, "total": total, "limit": limit}
 
 
+def reply_of(order: P2POrder) -> dict[str, Any]:
+    """The other side's answer to the appeal (``reply``: None until it answers)."""
+    if order.reply_ms is None:
+        return {"reply": None}
+    return {"reply": {"reason": order.reply_reason, "images": list(order.reply_images or []), "at_ms": order.reply_ms}}
+
+
 async def detail(order: P2POrder, uid: int, now_ms: int) -> dict[str, Any]:
     """The order page of one side: the counterparty's masked real name, the seller's collection
     details, the window and the actions the state allows this side."""
@@ -60,7 +67,7 @@ async def detail(order: P2POrder, uid: int, now_ms: int) -> dict[str, Any]:
     appeal = None
     if order.appeal_by is not None:
         by = BUYER if order.appeal_by == order.buyer_id else SELLER
-        appeal = {"by": by, "reason": order.appeal_reason, "images": list(order.appeal_images)}
+        appeal = {"by": by, "reason": order.appeal_reason, "images": list(order.appeal_images), **reply_of(order)}
     return {
         **summary(order, code), "role": role, "is_merchant": uid == order.merchant_id,
         "pay_details": dict(order.pay_details),
@@ -68,7 +75,8 @@ async def detail(order: P2POrder, uid: int, now_ms: int) -> dict[str, Any]:
                          "nickname": nick if other == order.merchant_id else ""},
         "remain_ms": max(order.deadline_ms - now_ms, 0) if order.state == P2PState.UNPAID else 0,
         "paid_ms": order.paid_ms, "proof": order.proof, "appeal": appeal, "resolved_to": order.resolved_to,
-        "actions": rules.actions(order.state, role, now_ms, order.deadline_ms),
+        "actions": rules.actions(order.state, role, now_ms, order.deadline_ms,
+                                 can_reply=order.appeal_by not in (None, uid) and order.reply_ms is None),
         "events": [{"seq": e.seq, "from_state": e.from_state, "to_state": e.to_state, "by": e.by, "at_ms": e.at_ms,
                     "note": e.note} for e in events],
     }  # fmt: skip

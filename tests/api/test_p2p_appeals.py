@@ -84,7 +84,8 @@ async def test_an_appeal_holds_the_escrow_and_checks_its_reason_and_images(api: 
     assert appealed.json()["msg"] == "Appeal submitted: an operator will review it"
     seen = ok(appealed)
     assert (seen["state"], seen["state_name"], seen["actions"]) == (5, "In appeal", [])
-    assert seen["appeal"] == {"by": "buyer", "reason": "I paid but nothing was released", "images": mine[:3]}
+    assert seen["appeal"] == {"by": "buyer", "reason": "I paid but nothing was released", "images": mine[:3],
+                              "reply": None}  # fmt: skip
     assert seen["events"][-1]["note"] == "I paid but nothing was released"
     assert detail(api, merchant, order["id"])["appeal"]["by"] == "buyer"
     assert error(act(api, merchant, "appeal", order["id"]), 409) == NOT_PAID  # once
@@ -94,8 +95,45 @@ async def test_an_appeal_holds_the_escrow_and_checks_its_reason_and_images(api: 
     second = ok(open_order(api, buyer, ad["id"], "50"))
     ok(act(api, buyer, "paid", second["id"]))
     by_seller = ok(act(api, merchant, "appeal", second["id"], reason="the money never arrived here"))
-    assert by_seller["appeal"] == {"by": "seller", "reason": "the money never arrived here", "images": []}
+    assert by_seller["appeal"] == {"by": "seller", "reason": "the money never arrived here", "images": [],
+                                   "reply": None}  # fmt: skip
     await steady(before)
+
+
+async def test_the_other_side_answers_an_appeal_once_with_its_evidence(api: httpx.Client, db: None) -> None:
+    merchant = await trader(api, legal={"USDT": "1000"}, merchant=True)
+    buyer, stranger = await trader(api), await trader(api)
+    ad = post_ad(api, merchant)
+    order = ok(open_order(api, buyer, ad["id"], "100"))
+    ok(act(api, buyer, "paid", order["id"]))
+    statement = "I released nothing because no transfer reached my bank account"
+    not_yet = "The order is not in appeal"
+    assert error(act(api, merchant, "reply", order["id"], reason=statement), 409) == not_yet
+    ok(act(api, buyer, "appeal", order["id"], reason="I paid but nothing was released"))
+    assert detail(api, merchant, order["id"])["actions"] == ["reply"]
+    assert detail(api, buyer, order["id"])["actions"] == []  # the side that appealed does not answer itself
+    assert error(act(api, buyer, "reply", order["id"], reason=statement), 409) == (
+        "Only the other side can answer this appeal; add to it by contacting support"
+    )
+    assert error(act(api, stranger, "reply", order["id"], reason=statement), 404) == "Order not found"
+    assert error(act(api, merchant, "reply", order["id"], reason="short"), 400) == (
+        "Describe the problem in 10 to 500 characters"
+    )
+    assert error(act(api, merchant, "reply", order["id"], reason=statement, images=[image(api, buyer)]), 400) == (
+        "Please upload the image again"
+    )
+    statement_image = image(api, merchant)
+    answered = act(api, merchant, "reply", order["id"], reason=f"  {statement} ", images=[statement_image])
+    assert answered.json()["msg"] == "Your answer is with the appeal: an operator will review both"
+    seen = ok(answered)
+    assert seen["state"] == 5 and seen["actions"] == []  # still in appeal; answered once
+    reply = seen["appeal"]["reply"]
+    assert (reply["reason"], reply["images"], reply["at_ms"] > 0) == (statement, [statement_image], True)
+    assert detail(api, buyer, order["id"])["appeal"]["reply"] == reply  # both sides read it
+    assert error(act(api, merchant, "reply", order["id"], reason=statement), 409) == (
+        "You have already answered this appeal"
+    )
+    assert await legal_lock_matches() == {}  # an answer moves no money
 
 
 async def test_an_operator_resolves_appeals_from_the_cli_and_the_store(api: httpx.Client, settings: Settings,

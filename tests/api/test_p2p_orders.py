@@ -185,6 +185,7 @@ async def test_every_action_in_a_state_that_does_not_allow_it_is_refused(api: ht
         ("release", merchant, ("unpaid", "completed", "cancelled", "appeal"), NOT_PAID),
         ("appeal", buyer, ("unpaid", "completed", "cancelled", "appeal"), NOT_PAID),
         ("appeal", merchant, ("unpaid", "completed", "cancelled", "appeal"), NOT_PAID),  # an appeal twice too
+        ("reply", buyer, ("unpaid", "paid", "completed", "cancelled"), "The order is not in appeal"),
     ]
     for action, who, states, message in wrong:
         for state in states:
@@ -202,7 +203,8 @@ async def test_every_action_in_a_state_that_does_not_allow_it_is_refused(api: ht
     actions = {state: (detail(api, buyer, i)["actions"], detail(api, merchant, i)["actions"]) for state, i in
                made.items()}  # fmt: skip
     assert actions == {"unpaid": (["paid", "cancel"], []), "paid": (["appeal"], ["release", "appeal"]),
-                       "completed": ([], []), "cancelled": ([], []), "appeal": ([], [])}  # fmt: skip
+                       "completed": ([], []), "cancelled": ([], []),
+                       "appeal": (["reply"], [])}  # the merchant appealed: the buyer may answer  # fmt: skip
 
 
 async def test_every_action_by_the_wrong_party_is_refused(api: httpx.Client, db: None) -> None:

@@ -70,11 +70,11 @@ def open_order(api: httpx.Client, m: Member, ad_id: int, number: Any = "100", pa
 
 
 def act(api: httpx.Client, m: Member, action: str, order_id: int, **extra: Any) -> httpx.Response:
-    """``paid``, ``cancel``, ``release`` (with the deal password) or ``appeal`` (with a reason)."""
+    """``paid``, ``cancel``, ``release`` (with the deal password), ``appeal`` or ``reply`` (with a reason)."""
     body: dict[str, Any] = {"id": order_id, **extra}
     if action == "release":
         body.setdefault("pay_password", DEAL)
-    if action == "appeal":
+    if action in ("appeal", "reply"):
         body.setdefault("reason", "the payment did not arrive")
     return api.post(f"legal/order/{action}", json=body, headers=m.auth)
 

@@ -50,6 +50,7 @@ DONE = {
     "cancel": N_("Order cancelled"),
     "release": N_("Released: the coins are in the buyer's account"),
     "appeal": N_("Appeal submitted: an operator will review it"),
+    "reply": N_("Your answer is with the appeal: an operator will review both"),
 }
 APPLIED = N_("Application submitted, please wait for the review")
 SAVED = N_("Saved")
@@ -230,6 +231,14 @@ async def order_appeal(body: AppealIn, uid: CurrentUid, svc: Svc, lang: Lang) ->
     """Either side disputes a paid order; the escrow stays frozen until an operator decides."""
     order = await orders.appeal(body.id, uid, body.reason, [i for i in body.images if i], await _now(svc))
     return await _answer(svc, order, uid, lang, "appeal")
+
+
+@legal_router.post("/order/reply", dependencies=[SingleFlight])
+async def order_reply(body: AppealIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
+    """The side that did not appeal answers the appeal once, with its statement and images, for the
+    operator to read beside it; the order stays in appeal."""
+    order = await orders.reply(body.id, uid, body.reason, [i for i in body.images if i], await _now(svc))
+    return await _answer(svc, order, uid, lang, "reply")
 
 
 @legal_router.get("/orders")

@@ -48,6 +48,8 @@ export function createP2pApi(api: ApiTransport = apiClient) {
       api.post<OrderDetail>('legal/order/release', { id, pay_password: payPassword }, act),
     appeal: (id: number, reason: string, images: string[]) =>
       api.post<OrderDetail>('legal/order/appeal', { id, reason, images }, act),
+    reply: (id: number, reason: string, images: string[]) =>
+      api.post<OrderDetail>('legal/order/reply', { id, reason, images }, act),
     merchantInfo: () => api.get<MerchantInfo>('merchant/info', { quiet: true }),
     apply: (nickname: string) => api.post<MerchantInfo>('merchant/apply', { nickname }, act),
     shopAds: (status: number) => api.get<ShopAd[] | P2pPage<ShopAd>>('shop/ads', { params: { status }, quiet: true }),

@@ -231,7 +231,7 @@ function PayPanel({ order, details }: { order: OrderDetail; details: PayDetails 
   );
 }
 
-const ACTION_ORDER: OrderAction[] = ['paid', 'release', 'appeal', 'cancel'];
+const ACTION_ORDER: OrderAction[] = ['paid', 'release', 'appeal', 'reply', 'cancel'];
 
 const Actions = observer(function Actions({ store }: { store: OrderStore }) {
   const { t } = useTranslation('p2p');
@@ -241,7 +241,7 @@ const Actions = observer(function Actions({ store }: { store: OrderStore }) {
     <section className="panel p2p-actions" data-testid="p2p-actions">
       {actions.map((a) => (
         <button key={a} type="button"
-          className={a === 'cancel' || a === 'appeal' ? 'button ghost' : 'button p2p-act buy'}
+          className={a === 'cancel' || a === 'appeal' || a === 'reply' ? 'button ghost' : 'button p2p-act buy'}
           onClick={() => store.ask(a)} data-testid={`p2p-action-${a}`}>
           {t(`actions.${a}`)}
         </button>
@@ -293,6 +293,21 @@ function AppealPanel({ order }: { order: OrderDetail }) {
               <img src={url} alt={t('detail.evidence')} />
             </a>
           ))}
+        </div>
+      )}
+      {appeal.reply && (
+        <div className="p2p-reply" data-testid="p2p-appeal-reply">
+          <h3>{t('detail.reply', { side: partyName(t, appeal.by === 'buyer' ? 'seller' : 'buyer') })}</h3>
+          <p className="p2p-reason">{appeal.reply.reason}</p>
+          {appeal.reply.images.length > 0 && (
+            <div className="p2p-thumbs">
+              {appeal.reply.images.map((url) => (
+                <a key={url} href={url} target="_blank" rel="noopener noreferrer">
+                  <img src={url} alt={t('detail.evidence')} />
+                </a>
+              ))}
+            </div>
+          )}
         </div>
       )}
       {order.resolved_to && (

@@ -29,7 +29,7 @@ export const MERCHANT_STATUS = { none: -1, pending: 0, approved: 1, rejected: 2 
 export type PayCode = 'alipay' | 'wxpay' | 'bank';
 export const PAY_CODES: readonly PayCode[] = ['alipay', 'wxpay', 'bank'];
 
-export type OrderAction = 'paid' | 'cancel' | 'release' | 'appeal';
+export type OrderAction = 'paid' | 'cancel' | 'release' | 'appeal' | 'reply';
 
 export interface P2pCurrency {
   id: number;
@@ -174,7 +174,13 @@ export interface OrderDetail extends OrderSummary {
   ended_ms: number | null;
   cancel_kind: string;
   proof: string;
-  appeal: { by: string; reason: string; images: string[] } | null;
+  appeal: {
+    by: string;
+    reason: string;
+    images: string[];
+    /** The other side's answer (once, while in appeal). */
+    reply: { reason: string; images: string[]; at_ms: number } | null;
+  } | null;
   resolved_to: string;
   actions: OrderAction[];
   events: OrderEvent[];

@@ -31,6 +31,17 @@ const AppealCard = observer(function AppealCard({ appeal }: { appeal: Appeal }) 
           <p><b>{t('appeals.reason')}:</b> {appeal.appeal.reason}</p>
           <Images urls={appeal.appeal.images} alt={appeal.appeal.images.map(() => t('appeals.images'))} />
         </section>
+        <section data-testid={`appeal-reply-${appeal.id}`}>
+          <h3>{t('appeals.replyBy', { side: t(`appeals.${appeal.appeal.by === 'buyer' ? 'seller' : 'buyer'}`) })}</h3>
+          {appeal.appeal.reply ? (
+            <>
+              <p><b>{t('appeals.reason')}:</b> {appeal.appeal.reply.reason}</p>
+              <Images urls={appeal.appeal.reply.images} alt={appeal.appeal.reply.images.map(() => t('appeals.images'))} />
+            </>
+          ) : (
+            <p className="adm-muted">{t('appeals.noReply')}</p>
+          )}
+        </section>
         <section>
           <h3>{t('appeals.proof')}</h3>
           {appeal.proof ? <Images urls={[appeal.proof]} alt={[t('appeals.proof')]} /> : <p className="adm-muted">{t('appeals.noProof')}</p>}

@@ -170,6 +170,25 @@ describe('OrderStore: actions', () => {
     store.dispose();
   });
 
+  it('answers an appeal (the other side) with a checked reason, once', async () => {
+    const store = await opened(detail(5, { role: 'seller', state: 5, actions: ['reply'] }));
+    expect(store.can('reply')).toBe(true);
+    store.ask('reply');
+    store.setReason('no');
+    expect(await store.confirm()).toBe(false);
+    expect(store.problem).toBe('short');
+    store.setReason('  No transfer reached my bank account.  ');
+    transport.answer('legal/order/reply', detail(5, { role: 'seller', state: 5, actions: [] }));
+    expect(await store.confirm()).toBe(true);
+    expect(transport.post).toHaveBeenLastCalledWith(
+      'legal/order/reply',
+      { id: 5, reason: 'No transfer reached my bank account.', images: [] },
+      { loading: true, showMsg: true },
+    );
+    expect(store.can('reply')).toBe(false);
+    store.dispose();
+  });
+
   it('cancels after the confirmation and reads the order when the answer has no detail', async () => {
     const store = await opened();
     transport.answer('legal/order/cancel', undefined);

@@ -64,7 +64,7 @@ export const ActionDialog = observer(function ActionDialog({
           </Link>
         </>
       )}
-      {action === 'appeal' && (
+      {(action === 'appeal' || action === 'reply') && (
         <>
           <label className="field">
             <span>{t('dialogs.appeal.reason')}</span>

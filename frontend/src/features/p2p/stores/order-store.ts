@@ -163,7 +163,7 @@ export class OrderStore {
     const action = this.dialog;
     if (!action || this.busy) return false;
     if (action === 'release' && !this.password) this.problem = 'password';
-    if (action === 'appeal') this.problem = checkAppeal(this.reason, this.images);
+    if (action === 'appeal' || action === 'reply') this.problem = checkAppeal(this.reason, this.images);
     if (this.problem) return false;
     this.busy = true;
     let answer: OrderDetail | undefined;
@@ -198,6 +198,8 @@ export class OrderStore {
         return this.api.release(this.id, this.password);
       case 'appeal':
         return this.api.appeal(this.id, this.reason.trim(), this.images);
+      case 'reply':
+        return this.api.reply(this.id, this.reason.trim(), this.images);
     }
   }
 }
