@@ -14,8 +14,11 @@ import { AuditPage } from './components/audit-page';
 import { ConservationPage } from './components/conservation-page';
 import { ContentPage } from './components/content-page';
 import { DashboardPage } from './components/dashboard-page';
+import { DepositsPage } from './components/deposits-page';
 import { LoginPage } from './components/login-page';
+import { MarketsPage } from './components/markets-page';
 import { PasswordPage } from './components/password-page';
+import { PlacementPage } from './components/placement-page';
 import { RealNamesPage } from './components/real-names-page';
 import { UsersPage } from './components/users-page';
 import { WithdrawalsPage } from './components/withdrawals-page';
@@ -37,10 +40,13 @@ export default function AdminApp() {
             <Route index element={<RoleGate screen="dashboard"><DashboardPage /></RoleGate>} />
             <Route path="real-names" element={<RoleGate screen="realNames"><RealNamesPage /></RoleGate>} />
             <Route path="withdrawals" element={<RoleGate screen="withdrawals"><WithdrawalsPage /></RoleGate>} />
+            <Route path="deposits" element={<RoleGate screen="deposits"><DepositsPage /></RoleGate>} />
             <Route path="conservation" element={<RoleGate screen="conservation"><ConservationPage /></RoleGate>} />
             <Route path="appeals" element={<RoleGate screen="appeals"><AppealsPage /></RoleGate>} />
             <Route path="users" element={<RoleGate screen="users"><UsersPage /></RoleGate>} />
             <Route path="content" element={<RoleGate screen="content"><ContentPage /></RoleGate>} />
+            <Route path="markets" element={<RoleGate screen="markets"><MarketsPage /></RoleGate>} />
+            <Route path="placement" element={<RoleGate screen="placement"><PlacementPage /></RoleGate>} />
             <Route path="audit" element={<RoleGate screen="audit"><AuditPage /></RoleGate>} />
             <Route path="*" element={<RoleGate screen="dashboard"><DashboardPage /></RoleGate>} />
           </Route>

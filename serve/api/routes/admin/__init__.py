@@ -1,11 +1,12 @@
 """The back office's API under ``/api/admin/`` (issue 16): sign-in, sessions and the audit trail
-(``auth``), the review and payment queues (``queues``), content (``content``) and users (``users``)."""
+(``auth``), the review and payment queues (``queues``), deposits (``deposits``), content (``content``),
+users (``users``), the dashboard (``dashboard``) and markets with the pair placement (``markets``)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
-from serve.api.routes.admin import auth, content, dashboard, markets, queues, users
+from serve.api.routes.admin import auth, content, dashboard, deposits, markets, queues, users
 
 router = APIRouter(prefix="/admin")
 router.include_router(auth.router)
@@ -14,3 +15,4 @@ router.include_router(content.router)
 router.include_router(users.router)
 router.include_router(dashboard.router)
 router.include_router(markets.router)
+router.include_router(deposits.router)

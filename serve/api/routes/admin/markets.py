@@ -1,15 +1,23 @@
 """The console's markets (issue 16, the markets role): the pairs with their trading switches, fees and
 bounds, changed in the database and on the running pair actor at once (``reload_config``: the next
-batch uses them, no restart). The edge's copy of the pair table follows within its refresh."""
+batch uses them, no restart). The edge's copy of the pair table follows within its refresh.
+
+The pair placement view: the cluster's nodes with the pairs each runs, and moving a pair's actor to
+another node (``PairPlacement.move``, as ``exchange pairs move`` does: paused about a second, no order
+lost), each move audited."""
 
 from __future__ import annotations
 
+import asyncio
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
 
+import ray
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from actors.nodes import alive_nodes
+from actors.pair.placement import PLACEMENT_NAME
 from serve.api.deps import Svc
 from serve.api.routes.admin.auth import Console, role
 from serve.errors import envelope
@@ -90,3 +98,45 @@ async def update(body: PairIn, console: Markets, request: Request, svc: Svc) -> 
     except (DomainError, OutcomeUnknown):
         applied = False
     return envelope({**_view(pair), "applied_live": applied})
+
+
+class MoveIn(BaseModel):
+    symbol: str = Field(min_length=3, max_length=32, pattern=r"^[A-Za-z0-9]+/[A-Za-z0-9]+$", description="BTC/USDT")
+    node: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9._:-]+$",
+                      description="the target node: its name, id (prefix) or IP")  # fmt: skip
+    reason: str = Field(default="", max_length=500)
+
+
+def _placement() -> Any:
+    try:
+        return ray.get_actor(PLACEMENT_NAME)
+    except ValueError as exc:  # no placement actor on this cluster (it starts with the engine)
+        raise DomainError(ErrorCode.SERVICE_UNAVAILABLE) from exc
+
+
+@router.get("/placement")
+async def placement(console: Markets) -> Any:
+    """The alive nodes (name, id, IP, pair slots) with the pairs running on each, and every pair's
+    node, pin, open orders and state (up, paused, down)."""
+    nodes = await asyncio.to_thread(alive_nodes)  # ray.nodes() asks the GCS synchronously
+    pairs = await _placement().pairs.remote()
+    return envelope({
+        "nodes": [{"name": n.label, "id": n.id, "ip": n.ip, "pair_slots": n.pair_slots,
+                   "pairs": sorted(p["symbol"] for p in pairs if p["node_id"] == n.id)} for n in nodes],
+        "pairs": [{k: p[k] for k in ("symbol", "pair_id", "node", "pin", "open_orders", "state")} for p in pairs],
+    })  # fmt: skip
+
+
+@router.post("/placement/move")
+async def move(body: MoveIn, console: Markets) -> Any:
+    """Move a pair's actor to another node; answers the move's report (pause, open orders, the book
+    checked against the database). A pair already there answers ``moved`` false."""
+    symbol = body.symbol.upper()
+    report = await _placement().move.remote(symbol, body.node)
+    failed = "error" in report
+    after = {"error": report["error"]} if failed else {"node": report.get("to"), "pause_ms": report.get("pause_ms")}
+    await audit.record(console.actor("markets"), "pair.move" + (".failed" if failed else ""), f"pair:{symbol}",
+                       before={"node": report.get("from")}, after=after, reason=body.reason)  # fmt: skip
+    if failed:
+        raise DomainError(ErrorCode.PAIR_MOVE_FAILED, reason=report["error"])
+    return envelope(report)

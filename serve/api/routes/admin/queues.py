@@ -163,7 +163,7 @@ async def appeals(console: Risk, page: PageNo = 1) -> Any:
         events = await P2PEvent.filter(order_id=r.id).order_by("seq")
         items.append({**views.summary(r, codes.get(r.currency_id, "")), "proof": r.proof,
                       "appeal": {"by": "buyer" if r.appeal_by == r.buyer_id else "seller", "reason": r.appeal_reason,
-                                 "images": list(r.appeal_images)},
+                                 "images": list(r.appeal_images), **views.reply_of(r)},
                       "events": [{"seq": e.seq, "to_state": e.to_state, "by": e.by, "at_ms": e.at_ms, "note": e.note}
                                  for e in events]})  # fmt: skip
     return envelope({"list": items, "page": page, "total": total, "limit": 20})

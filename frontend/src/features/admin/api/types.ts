@@ -90,7 +90,13 @@ export interface Appeal {
   seller_id: number;
   created_ms: number;
   proof: string;
-  appeal: { by: 'buyer' | 'seller'; reason: string; images: string[] };
+  appeal: {
+    by: 'buyer' | 'seller';
+    reason: string;
+    images: string[];
+    /** The other side's answer, once it gave one. */
+    reply: { reason: string; images: string[]; at_ms: number } | null;
+  };
   events: { seq: number; to_state: number; by: string; at_ms: number; note: string }[];
 }
 
@@ -155,4 +161,111 @@ export interface AuditRow {
   after: unknown;
   reason: string;
   address: string;
+}
+
+/** A pair as the markets screen reads it (`admin/pairs`); amounts are strings. */
+export interface MarketPair {
+  id: number;
+  symbol: string;
+  open_change: boolean;
+  sell_disabled: boolean;
+  open_lever: boolean;
+  open_microtrade: boolean;
+  maker_fee: string;
+  taker_fee: string;
+  max_price: string;
+  max_quantity: string;
+  min_notional: string;
+  price_band: string;
+  max_open_orders: number;
+  price_decimals: number;
+  qty_decimals: number;
+}
+
+/** `admin/pairs/update`'s answer: the pair's new view; `applied_live` false when no actor runs it. */
+export interface MarketPairUpdated extends MarketPair {
+  applied_live: boolean;
+}
+
+/** The server's one pagination shape (serve/api/paging.py), used by the newer console lists. */
+export interface PagedData<T> {
+  data: T[];
+  total: number;
+  per_page: number;
+  current_page: number;
+  last_page: number;
+}
+
+/** A chain deposit's state: 0 confirming, 1 credited, 2 below the currency's minimum. */
+export const DEPOSIT_STATES = [0, 1, 2] as const;
+export type DepositState = (typeof DEPOSIT_STATES)[number];
+
+/** A transfer to a user's deposit address (`admin/deposits`); the amount is a string. */
+export interface ChainDeposit {
+  id: number;
+  user_id: number;
+  account: string;
+  currency: string;
+  protocol: string;
+  tx_hash: string;
+  address: string;
+  memo: string;
+  amount: string;
+  confirmations: number;
+  status: DepositState;
+  status_name: string;
+  created_at: string;
+}
+
+/** What `admin/deposits/credit` takes: the user's e-mail or phone, a currency code, the amount, why. */
+export interface ManualDeposit {
+  account: string;
+  currency: string;
+  amount: string;
+  reason: string;
+}
+
+/** `admin/deposits/credit`'s answer: the credit made to the user's change account and its ledger ref. */
+export interface ManualDepositDone {
+  user_id: number;
+  currency: string;
+  amount: string;
+  account: string;
+  ref: string;
+}
+
+/** A cluster node that can run pairs (`admin/placement`). */
+export interface PlacementNode {
+  name: string;
+  id: string;
+  ip: string;
+  pair_slots: number;
+  pairs: string[];
+}
+
+/** A pair's actor: where it runs, its pin, open orders and whether it answers. */
+export interface PlacedPair {
+  symbol: string;
+  pair_id: number;
+  node: string | null;
+  pin: string | null;
+  open_orders: number | null;
+  state: 'up' | 'paused' | 'down';
+}
+
+export interface Placement {
+  nodes: PlacementNode[];
+  pairs: PlacedPair[];
+}
+
+/** `admin/placement/move`'s report; `moved` false when the pair already ran on the target. */
+export interface MoveReport {
+  symbol: string;
+  moved: boolean;
+  from: string | null;
+  to: string | null;
+  pause_ms: number | null;
+  drain_ms: number | null;
+  open_orders_after: number | null;
+  matches_database: boolean | null;
 }

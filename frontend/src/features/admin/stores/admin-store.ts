@@ -3,7 +3,10 @@ import { createContext, useContext } from 'react';
 import { createAdminClient, type AdminTransport } from '../api/admin-client';
 import { AuditStore } from './audit-store';
 import { ContentStore } from './content-store';
+import { DepositsStore } from './deposits-store';
 import { AppealsStore, conservationResource, dashboardResource, RealNamesStore } from './queues-store';
+import { MarketsStore } from './markets-store';
+import { PlacementStore } from './placement-store';
 import { AdminSessionStore } from './session-store';
 import { UsersStore } from './users-store';
 import { WithdrawalsStore } from './withdrawals-store';
@@ -14,10 +17,13 @@ export class AdminStore {
   readonly dashboard;
   readonly realNames: RealNamesStore;
   readonly withdrawals: WithdrawalsStore;
+  readonly deposits: DepositsStore;
   readonly conservation;
   readonly appeals: AppealsStore;
   readonly users: UsersStore;
   readonly content: ContentStore;
+  readonly markets: MarketsStore;
+  readonly placement: PlacementStore;
   readonly audit: AuditStore;
 
   constructor(api?: AdminTransport) {
@@ -26,10 +32,13 @@ export class AdminStore {
     this.dashboard = dashboardResource(transport);
     this.realNames = new RealNamesStore(transport);
     this.withdrawals = new WithdrawalsStore(transport);
+    this.deposits = new DepositsStore(transport);
     this.conservation = conservationResource(transport);
     this.appeals = new AppealsStore(transport);
     this.users = new UsersStore(transport);
     this.content = new ContentStore(transport);
+    this.markets = new MarketsStore(transport);
+    this.placement = new PlacementStore(transport);
     this.audit = new AuditStore(transport);
   }
 }

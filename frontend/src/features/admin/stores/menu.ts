@@ -5,10 +5,13 @@ export const SCREENS = [
   { key: 'dashboard', path: '/admin', roles: 'any' },
   { key: 'realNames', path: '/admin/real-names', roles: ['support'] },
   { key: 'withdrawals', path: '/admin/withdrawals', roles: ['finance'] },
+  { key: 'deposits', path: '/admin/deposits', roles: ['finance'] },
   { key: 'conservation', path: '/admin/conservation', roles: ['finance'] },
   { key: 'appeals', path: '/admin/appeals', roles: ['risk'] },
   { key: 'users', path: '/admin/users', roles: ['support', 'risk'] },
   { key: 'content', path: '/admin/content', roles: ['content'] },
+  { key: 'markets', path: '/admin/markets', roles: ['markets'] },
+  { key: 'placement', path: '/admin/placement', roles: ['markets'] },
   { key: 'audit', path: '/admin/audit', roles: ['admin'] },
 ] as const satisfies readonly { key: string; path: string; roles: 'any' | readonly Role[] }[];
 
