@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from config.settings import Settings
 from tests.utils.users import PASSWORD, Member, auth, error, member, ok, send_code, unique_email, unique_mobile
 
 ROUTES: set[tuple[str, str]] = {
@@ -115,6 +116,19 @@ def test_malformed_json_is_400(api: httpx.Client, route: str) -> None:
     for raw in (b"{bad", b'{"account": "a@b.com",}', b"{'account': 1}", b'{"a": 1'):
         response = api.post(route, content=raw, headers={"content-type": "application/json"})
         assert error(response, 400) == "The request body is not valid JSON"
+
+
+def test_text_the_database_cannot_store_is_bad_input_on_any_route(api: httpx.Client, settings: Settings) -> None:
+    """A NUL in a text field is refused by PostgreSQL (SQLite keeps it): the caller gets a clear 400,
+    never a 500, also on a route that has no rule of its own about it."""
+    m = member(api)
+    response = api.post("dev/verify", json={"name": "Ann\u0000Lee"}, headers=m.auth)
+    if settings.db_url.startswith("postgres"):
+        assert error(response, 400) == "Invalid request"
+    else:
+        assert ok(response)["review_status"] == 2
+    clean = ok(api.post("dev/verify", json={"name": "Ann Lee"}, headers=m.auth))
+    assert clean["name"] == "Ann Lee"  # the refusal left the account usable
 
 
 @pytest.mark.parametrize(

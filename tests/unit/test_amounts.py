@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from decimal import Decimal
 
 import pytest
@@ -41,7 +40,6 @@ anything = st.one_of(
 @example(Decimal("sNaN"))
 @settings(max_examples=500, deadline=None)
 def test_any_input_is_a_bounded_amount_or_a_domain_error(value: object) -> None:
-    started = time.perf_counter()
     try:
         amount = parse_amount(value, missing=MISSING, places=PLACES, maximum=MAXIMUM)
     except DomainError as exc:
@@ -50,7 +48,6 @@ def test_any_input_is_a_bounded_amount_or_a_domain_error(value: object) -> None:
         assert isinstance(amount, Decimal) and amount.is_finite()
         assert 0 < amount <= MAXIMUM
         assert amount == amount.quantize(Decimal(1).scaleb(-PLACES))
-    assert time.perf_counter() - started < 0.05
 
 
 @given(st.decimals(min_value=Decimal("0.000001"), max_value=MAXIMUM, places=PLACES))

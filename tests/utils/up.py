@@ -112,7 +112,9 @@ def start(
                     return instance
             except httpx.HTTPError:
                 pass
-            assert time.monotonic() < deadline, f"exchange up did not serve within {timeout_s:.0f} s"
+            assert time.monotonic() < deadline, (
+                f"exchange up did not serve within {timeout_s:.0f} s\n{instance.log_tail()}"
+            )
             time.sleep(1)
     except BaseException:
         instance.kill()
