@@ -160,6 +160,7 @@ def print_machine(settings: Settings) -> None:
     print(f"database: {db}")
     print(f"redis: {redis}")
     print(f"Ray worker niceness: {os.environ.get('RAY_worker_niceness', '15 (Ray default)')}")
+    print(f"Serve ingress: {settings.serve_ingress}")
 
 
 # -- bots --------------------------------------------------------------------------------------------

@@ -115,6 +115,10 @@ class CpuWindow:
                 groups[label] = groups.get(label, 0.0) + used / hz / elapsed
         self.by_group = dict(sorted(groups.items(), key=lambda kv: -kv[1]))
 
+    def server_cores(self) -> float:
+        """Cores used by everything the run started or uses, except the load generator and other processes."""
+        return sum(c for g, c in self.by_group.items() if not g.startswith(("bench", "(other")))
+
     def report(self, indent: str = "    ", top: int = 9, per_second: float = 0.0) -> str:
         """The busiest process groups; with ``per_second`` (completed requests per second) also the
         CPU milliseconds each group spent per request, and the server's total (everything this run
@@ -125,7 +129,7 @@ class CpuWindow:
             per = f"  {cores * 1000 / per_second:8.2f}" if per_second else ""
             lines.append(f"{indent}  {cores:5.2f}{per}  {label}")
         if per_second:
-            server = sum(c for g, c in self.by_group.items() if not g.startswith(("bench", "(other")))
+            server = self.server_cores()
             lines.append(f"{indent}  {server:5.2f}  {server * 1000 / per_second:8.2f}  = server side (Ray, Serve, "
                          f"actors, storage; not the load generator or other processes)")  # fmt: skip
         return "\n".join(lines)

@@ -50,7 +50,7 @@ from harness import (
     raise_fd_limit,
     running_stack,
 )
-from measure import CpuWindow, Phase
+from measure import CpuWindow, Phase, pct
 from websockets.asyncio.client import ClientConnection, connect
 
 Outcome = tuple[bool, str, int]  # success, why not (a short reason), orders it accepted
@@ -209,18 +209,28 @@ async def run(stack: Any, args: argparse.Namespace) -> None:
             mine = bots[worker % args.concurrency :: args.concurrency] or bots
             return mine[next(turns) % len(mine)]
 
-        def noop(worker: int) -> Awaitable[Outcome]:
-            return http_post(client, "dev/noop", {}, {})
-
-        def order(worker: int) -> Awaitable[Outcome]:
-            path, body = maker.next()
-            return http_post(client, path, body, bot(worker).auth)
-
-        def batch(worker: int) -> Awaitable[Outcome]:
-            return http_post(client, "tx/batch_add", maker.batch(args.batch), bot(worker).auth, accepted)
-
         def accepted(answer: dict[str, Any]) -> int:
             return sum(1 for r in answer["data"]["results"] if r["code"] == 1)
+
+        def http_paths(client: httpx.AsyncClient) -> dict[str, Call]:
+            """The no-op, a REST order and a batch of orders, each one call through ``client``."""
+
+            def noop(worker: int) -> Awaitable[Outcome]:
+                return http_post(client, "dev/noop", {}, {})
+
+            def order(worker: int) -> Awaitable[Outcome]:
+                path, body = maker.next()
+                return http_post(client, path, body, bot(worker).auth)
+
+            def batch(worker: int) -> Awaitable[Outcome]:
+                return http_post(client, "tx/batch_add", maker.batch(args.batch), bot(worker).auth, accepted)
+
+            return {"noop": noop, "orders": order, "batch": batch}
+
+        if args.ingress_only:  # the HTTP paths only: through the HTTP port, and a replica's own port if it has one
+            await compare_ingress(args, settings, http_paths(client), http_paths, limits)
+            return
+        noop, order, batch = http_paths(client).values()
 
         url = f"ws://{settings.http_host}:{settings.ws_port}/ws"
         sockets = [await Socket.open(url, b) for b in bots[: args.ws_connections]]
@@ -248,6 +258,60 @@ async def run(stack: Any, args: argparse.Namespace) -> None:
             await s.close()
         deal = (await client.get("market/deal", params={"currency_match_id": BTC_USDT})).json()["data"]
     report(args, phases, half, deal["depth"])
+
+
+def replica_url(settings: Any, app: str = "api") -> str | None:
+    """The API replica's own HTTP address when Serve runs with direct ingress (the throughput and
+    HAProxy modes), else None. Read from the controller's target groups, as HAProxy reads them (an
+    internal call: there is no public one in Ray 2.60)."""
+    import ray
+    from ray.serve.context import _get_global_client
+
+    controller = _get_global_client()._controller
+    for group in ray.get(controller.get_target_groups.remote(app, True)):
+        if str(group.protocol).endswith("HTTP"):
+            for target in group.targets:
+                if target.port != settings.http_port:
+                    return f"http://{target.ip}:{target.port}/api/"
+    return None
+
+
+async def compare_ingress(
+    args: argparse.Namespace,
+    settings: Any,
+    through_port: dict[str, Call],
+    paths: Callable[[httpx.AsyncClient], dict[str, Call]],
+    limits: httpx.Limits,
+) -> None:
+    """``--ingress-only``: the no-op, REST orders and batches through the HTTP port, then (with direct
+    ingress) the same straight to the replica's port; prints each phase and one ``INGRESS {json}``
+    line that bench/ingress_bench.py collects."""
+    routes: dict[str, dict[str, Any]] = {}
+    replica = replica_url(settings)
+    async with contextlib.AsyncExitStack() as clients:
+        ways = [("http port", through_port)]
+        if replica is not None:
+            direct = await clients.enter_async_context(httpx.AsyncClient(base_url=replica, timeout=60, limits=limits))
+            ways.append((f"replica port ({replica})", paths(direct)))
+        for route, calls in ways:
+            figures: dict[str, Any] = {}
+            for name, call in calls.items():
+                phase = await drive(name, call, args.concurrency, args.seconds, args.warmup, orders=name == "batch")
+                print(f"[{settings.serve_ingress}, {route}] {phase.line()}", flush=True)
+                print(phase.cpu.report(per_second=phase.rps), flush=True)
+                if phase.errors:
+                    print(f"    errors: {phase.errors}", flush=True)
+                lat = sorted(phase.latencies)
+                figures[name] = {
+                    "rps": phase.rps,
+                    "ops": phase.ops,
+                    "p50_ms": pct(lat, 50) * 1000,
+                    "p99_ms": pct(lat, 99) * 1000,
+                    "server_ms": phase.cpu.server_cores() * 1000 / phase.rps if phase.rps else None,
+                    "errors": sum(phase.errors.values()),
+                }
+            routes[route.split(" (")[0]] = figures
+    print("INGRESS " + json.dumps({"mode": settings.serve_ingress, "routes": routes}), flush=True)
 
 
 def report(args: argparse.Namespace, phases: dict[str, Phase], half: dict[str, Phase], depth: dict[str, Any]) -> None:
@@ -294,6 +358,7 @@ def main() -> None:
     parser.add_argument("--no-paced", action="store_true", help="skip the runs at half of each path's maximum rate")
     parser.add_argument("--direct-sessions", action="store_true", help="issue sessions in Redis, not via login")
     parser.add_argument("--reset", action="store_true", help="wipe DATABASE_URL's schema and REDIS_URL's db first")
+    parser.add_argument("--ingress-only", action="store_true", help="the HTTP paths only (for ingress_bench.py)")
     parser.add_argument("--no-uvloop", action="store_true", help="the client on the default asyncio loop")
     args = parser.parse_args()
     if args.reset and not (os.environ.get("DATABASE_URL") or os.environ.get("REDIS_URL")):

@@ -20,6 +20,10 @@ DEV_SECRET = "dev-only-secret-change-me"
 DEV_WALLET_SALT = "dev-only-wallet-salt"
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+DIRECT_INGRESS = ("direct", "haproxy")  # the API replicas serve HTTP on ports of their own
+
+
 def _env(name: str) -> AliasChoices:
     """Accept both ``EXCHANGE_<NAME>`` and the plain ``<NAME>``."""
     return AliasChoices(f"EXCHANGE_{name}", name)
@@ -114,6 +118,11 @@ class Settings(BaseSettings):
     # Orders and cancels over /ws: each connection's rate (a second) and the burst it may send at once.
     ws_order_rate: float = Field(default=500.0, gt=0, le=1_000_000)
     ws_order_burst: int = Field(default=1000, ge=1, le=1_000_000)
+    # How HTTP reaches the API (issue 15; serve/stack.py INGRESS_ENV): "proxy" is Serve's ProxyActor
+    # on http_port; "throughput" is Serve's throughput-optimised mode behind the same proxies; "direct"
+    # adds a port of its own to each API replica; "haproxy" puts HAProxy on http_port in front of those
+    # ports. Serve reaches a replica's port at its node's IP: those two need a non-loopback http_host.
+    serve_ingress: Literal["proxy", "throughput", "direct", "haproxy"] = "proxy"
 
     @field_validator("data_dir", "frontend_dist")
     @classmethod
@@ -129,6 +138,15 @@ class Settings(BaseSettings):
                 raise ValueError("EXCHANGE_SECRET_KEY must be set in production")
             if self.wallet_middle_salt == DEV_WALLET_SALT:
                 raise ValueError("EXCHANGE_WALLET_MIDDLE_SALT must be set in production")
+        return self
+
+    @model_validator(mode="after")
+    def _direct_ingress_needs_a_reachable_host(self) -> Settings:
+        if self.serve_ingress in DIRECT_INGRESS and self.http_host in LOOPBACK:
+            raise ValueError(
+                f"EXCHANGE_SERVE_INGRESS={self.serve_ingress} needs HTTP_HOST on the node's own interface "
+                "(0.0.0.0 or the node's IP): Serve reaches each API replica's own port at the node's IP"
+            )
         return self
 
     @property

@@ -24,6 +24,20 @@ from config.settings import Settings
 log = logging.getLogger(__name__)
 PR_SET_PDEATHSIG = 1
 
+# Serve reads these when its controller, proxies and replicas import it, in their own processes: they
+# must be in the environment Ray starts its workers with, so they are set before Ray starts (or passed
+# in the job's runtime environment when joining a cluster), never later in the driver.
+INGRESS_ENV: dict[str, dict[str, str]] = {
+    "proxy": {},
+    # Serve's throughput mode (gRPC from the proxy to the replicas, a frozen GC, the handler on the
+    # replica's own loop) without direct ingress: the proxies stay on every node, on http_host.
+    "throughput": {"RAY_SERVE_THROUGHPUT_OPTIMIZED": "1", "RAY_SERVE_ENABLE_DIRECT_INGRESS": "0"},
+    # The same with direct ingress: each API replica also serves HTTP on a port of its own.
+    "direct": {"RAY_SERVE_THROUGHPUT_OPTIMIZED": "1"},
+    # HAProxy on http_port in front of the replicas' own ports (direct ingress, no ProxyActor).
+    "haproxy": {"RAY_SERVE_THROUGHPUT_OPTIMIZED": "1", "RAY_SERVE_ENABLE_HA_PROXY": "1"},
+}
+
 
 def _die_with_parent() -> None:
     """Run in the child before exec: the kernel sends SIGTERM if the parent dies (even by SIGKILL)."""
@@ -217,6 +231,11 @@ class Stack:
         from actors.nodes import PAIR_RESOURCE
 
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        ingress = INGRESS_ENV[settings.serve_ingress]
+        os.environ.update(ingress)  # a Ray started below passes them to its workers
+        if settings.serve_ingress == "haproxy":
+            log.warning("HAProxy ingress: the API sees HAProxy's address, not the client's (Ray 2.60's HAProxy "
+                        "sends no X-Forwarded-For): per-address throttles count all clients as one")  # fmt: skip
         quiet = {"log_to_driver": settings.env == "development", "logging_level": logging.WARNING}
         node = {
             "num_cpus": settings.ray_num_cpus,
@@ -224,7 +243,7 @@ class Stack:
             "resources": {PAIR_RESOURCE: settings.pair_slots},
         }
         if settings.ray_address:
-            join_ray(settings.ray_address, log_to_driver=False)
+            join_ray(settings.ray_address, log_to_driver=False, runtime_env={"env_vars": ingress} if ingress else None)
         elif settings.ray_local_nodes > 1:
             from ray.cluster_utils import Cluster
 

@@ -30,6 +30,23 @@ def test_production_refuses_development_secrets() -> None:
     Settings(env="production", secret_key="s" * 32, wallet_middle_salt="t" * 32)
 
 
+def test_an_ingress_with_replica_ports_needs_a_host_the_node_ip_reaches() -> None:
+    """HAProxy and direct ingress reach each API replica at its node's IP: a loopback bind is refused
+    with the reason, not started and silently served by the fallback proxy."""
+    from typing import get_args
+
+    from serve.stack import INGRESS_ENV
+
+    assert set(INGRESS_ENV) == set(get_args(Settings.model_fields["serve_ingress"].annotation))
+    for mode in ("direct", "haproxy"):
+        with pytest.raises(ValidationError, match="needs HTTP_HOST on the node's own interface"):
+            Settings(serve_ingress=mode)
+        assert Settings(serve_ingress=mode, http_host="0.0.0.0").serve_ingress == mode
+    assert Settings(serve_ingress="throughput").http_host == "127.0.0.1"
+    assert INGRESS_ENV["haproxy"]["RAY_SERVE_ENABLE_HA_PROXY"] == "1"
+    assert INGRESS_ENV["proxy"] == {}
+
+
 def test_ports_are_checked() -> None:
     with pytest.raises(ValidationError):
         Settings(http_port=70000)
