@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import faulthandler
 import functools
 import random
+import signal
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
@@ -43,6 +45,13 @@ async def init_db(settings: Settings) -> None:
     await Tortoise.init(config=tortoise_config(settings), _enable_global_fallback=True)
     if settings.db_url.startswith("sqlite://"):
         _stop_sqlite_threads_at_exit()
+    faulthandler.register(STACKS_SIGNAL, all_threads=True)
+
+
+# ``kill -USR2 <pid>`` makes any process that opened the database (a Serve replica, an actor, the CLI)
+# write every thread's Python stack to its stderr (a Ray worker's log, which `exchange up` shows): what a
+# stuck process is waiting on, without a profiler on the machine. SIGUSR1 is left to Ray's HAProxy.
+STACKS_SIGNAL = signal.SIGUSR2
 
 
 _exit_hook_registered = False

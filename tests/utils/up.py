@@ -6,6 +6,7 @@ SQLite file and embedded Redis) and free ports, so it never touches the test ses
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -19,6 +20,9 @@ from typing import IO
 import httpx
 
 EXCHANGE = str(Path(sys.executable).with_name("exchange"))
+# Workers that open the database and so answer store.db.STACKS_SIGNAL with their stacks.
+DATABASE_USERS = ("ray::ServeReplica", "ray::PairActor", "ray::WalletShard", "ray::MarketMaker", "ray::Scheduler",
+                  "ray::LeverShard", "ray::MicroTimer", "ray::Fanout", "ray::PairPlacement")  # fmt: skip
 
 
 def free_port() -> int:
@@ -54,6 +58,24 @@ class Instance:
 
     def log_tail(self, chars: int = 3000) -> str:
         return (self.data_dir / "up.log").read_text()[-chars:]
+
+    def stacks(self) -> str:
+        """Every thread's stack of the instance's database users (store.db.STACKS_SIGNAL), as they
+        reach the log, with the processes' CPU time: what a stuck instance waits on."""
+        from store.db import STACKS_SIGNAL
+
+        mark = len((self.data_dir / "up.log").read_text())
+        lines = session_processes(self.proc.pid)
+        for line in lines:
+            _, pid, args = line.split(None, 2)
+            if args.startswith(DATABASE_USERS):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(pid), STACKS_SIGNAL)
+        time.sleep(5)  # Ray forwards each worker's stderr to the driver's log
+        cpu = subprocess.run(["ps", "-o", "pid=,time=,args=", "-s", str(self.proc.pid)], capture_output=True,
+                             text=True).stdout  # fmt: skip
+        table = "\n".join(line[:120] for line in cpu.splitlines())
+        return f"processes (pid, CPU time):\n{table}\nstacks:\n" + (self.data_dir / "up.log").read_text()[mark:]
 
     def stop(self) -> tuple[int, list[str]]:
         """SIGTERM, wait, and answer (exit code, processes left after 30 s). Kills leftovers."""
@@ -112,9 +134,9 @@ def start(
                     return instance
             except httpx.HTTPError:
                 pass
-            assert time.monotonic() < deadline, (
-                f"exchange up did not serve within {timeout_s:.0f} s\n{instance.log_tail()}"
-            )
+            if time.monotonic() >= deadline:
+                log = instance.log_tail(8000)
+                raise AssertionError(f"exchange up did not serve within {timeout_s:.0f} s\n{log}\n{instance.stacks()}")
             time.sleep(1)
     except BaseException:
         instance.kill()
