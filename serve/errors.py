@@ -210,6 +210,47 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.LISTING_NOT_STARTED: Outcome(CODE_ERROR, 400, N_("Applications for this listing have not opened yet")),
     ErrorCode.LISTING_ENDED: Outcome(CODE_ERROR, 409, N_("Applications for this listing have closed")),
     ErrorCode.LISTING_NO_FUNDS: Outcome(CODE_ERROR, 400, N_("No funds: enter an amount of USDT above 0")),
+    # The operator's products: the field names (rengou, zhouqi …) are the columns', shown as they are.
+    ErrorCode.PRODUCT_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("There is no {kind} product {id}")),
+    ErrorCode.PRODUCT_FIELD_UNKNOWN: Outcome(
+        CODE_ERROR, 400, N_("A {kind} product has no field '{field}'; its fields are {fields}")
+    ),
+    ErrorCode.PRODUCT_FIELDS_MISSING: Outcome(CODE_ERROR, 400, N_("A {kind} product needs {fields}")),
+    ErrorCode.PRODUCT_TEXT_INVALID: Outcome(CODE_ERROR, 400, N_("{field} takes text of {min} to {max} characters")),
+    ErrorCode.PRODUCT_WHOLE_NUMBER_INVALID: Outcome(
+        CODE_ERROR, 400, N_("{field} takes a whole number from 0 to {max}")
+    ),
+    ErrorCode.PRODUCT_NUMBER_INVALID: Outcome(
+        CODE_ERROR, 400, N_("{field} takes a number >= 0 with at most 17 digits before the point and 18 after")
+    ),
+    ErrorCode.PRODUCT_BOOL_INVALID: Outcome(CODE_ERROR, 400, N_("{field} takes true or false")),
+    ErrorCode.PRODUCT_TIME_INVALID: Outcome(
+        CODE_ERROR, 400, N_("{field} is not a time: give now, +3d, -2h, 2026-12-01, 2026-12-01T08:00 (UTC) or ms")
+    ),
+    ErrorCode.PRODUCT_CURRENCY_UNKNOWN: Outcome(CODE_ERROR, 400, N_("{field}: unknown currency '{currency}'")),
+    ErrorCode.PRODUCT_CURRENCY_NOT_FINANCIAL: Outcome(
+        CODE_ERROR, 400, N_("{currency} cannot be held in the savings (financial) account")
+    ),
+    ErrorCode.PRODUCT_ABOVE_ZERO: Outcome(CODE_ERROR, 400, N_("{field} must be above 0")),
+    ErrorCode.PRODUCT_MINING_RANGE: Outcome(
+        CODE_ERROR, 400, N_("rate_min must be at most rate_max, and mins at most maxs")
+    ),
+    ErrorCode.PRODUCT_MINING_STATUS: Outcome(
+        CODE_ERROR, 400, N_("status is 0 (not started), 1 (in progress) or 2 (ended)")
+    ),
+    ErrorCode.PRODUCT_SALE_TIMES: Outcome(CODE_ERROR, 400, N_("btime must be before etime")),
+    ErrorCode.PRODUCT_SALE_SAME_ASSET: Outcome(
+        CODE_ERROR, 400, N_("The token sold (huodong) and the accepted asset (jieshou) must differ")
+    ),
+    ErrorCode.PRODUCT_LISTING_SUPPLY: Outcome(
+        CODE_ERROR, 400, N_("shengyu (tokens for applicants) can be at most total")
+    ),
+    ErrorCode.PRODUCT_LISTING_TIMES: Outcome(
+        CODE_ERROR, 400, N_("btime must be before etime, and online not before etime")
+    ),
+    ErrorCode.PRODUCT_ALLOCATED: Outcome(CODE_ERROR, 409, N_("This {kind} is allocated: only {fields} can change")),
+    ErrorCode.PRODUCT_HAS_ORDERS: Outcome(CODE_ERROR, 409, N_("This {kind} has orders: {fields} can no longer change")),
+    ErrorCode.PRODUCT_ENDED: Outcome(CODE_ERROR, 409, N_("The {kind} {id} has ended")),
     ErrorCode.P2P_REAL_NAME_REQUIRED: Outcome(CODE_ERROR, 403, N_("Complete real-name authentication first")),
     ErrorCode.MERCHANT_NICKNAME_INVALID: Outcome(
         CODE_ERROR, 400, N_("The nickname must be 2 to 20 letters, digits, _ or -")

@@ -150,6 +150,27 @@ class ErrorCode(IntEnum):
     LISTING_NOT_STARTED = 4372
     LISTING_ENDED = 4373
     LISTING_NO_FUNDS = 4374  # the spec's no-funds message: 0 or less applied
+    # 438x-439x: the operator's products (the console's products screen, `exchange products`)
+    PRODUCT_NOT_FOUND = 4380
+    PRODUCT_FIELD_UNKNOWN = 4381
+    PRODUCT_FIELDS_MISSING = 4382  # a create without every required field
+    PRODUCT_TEXT_INVALID = 4383
+    PRODUCT_WHOLE_NUMBER_INVALID = 4384
+    PRODUCT_NUMBER_INVALID = 4385  # not a plain decimal >= 0 that a money column holds
+    PRODUCT_BOOL_INVALID = 4386
+    PRODUCT_TIME_INVALID = 4387
+    PRODUCT_CURRENCY_UNKNOWN = 4388
+    PRODUCT_CURRENCY_NOT_FINANCIAL = 4389  # a currency the savings (financial) account cannot hold
+    PRODUCT_ABOVE_ZERO = 4390
+    PRODUCT_MINING_RANGE = 4391  # rate_min above rate_max, or mins above maxs
+    PRODUCT_MINING_STATUS = 4392
+    PRODUCT_SALE_TIMES = 4393
+    PRODUCT_SALE_SAME_ASSET = 4394
+    PRODUCT_LISTING_SUPPLY = 4395  # shengyu above total
+    PRODUCT_LISTING_TIMES = 4396
+    PRODUCT_ALLOCATED = 4397  # only the texts of an allocated sale or listing change
+    PRODUCT_HAS_ORDERS = 4398  # a sale's or listing's token, price and supply, once it has orders
+    PRODUCT_ENDED = 4399  # opening or closing a sale or listing that has ended
     # 44xx: the P2P market (merchants, ads, orders)
     P2P_REAL_NAME_REQUIRED = 4401
     MERCHANT_NICKNAME_INVALID = 4402

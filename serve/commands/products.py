@@ -1,6 +1,7 @@
 """`exchange products`: the earn products (lock, mining, sale, listing) for operators: list, create, edit
 terms (later orders only), open, close, their orders, and a sale's or listing's allocation recomputed
-from its stored rows."""
+from its stored rows. The changes are the console's (``store.earn.products``): the same rules, the same
+refusals (in English here) and the same audit rows, as the ``--operator`` named or the machine's user."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from typing import Annotated, Any
 import typer
 
 from serve.commands.database import db_run
+from serve.commands.operator import OperatorOption, cli_actor
 
 products_app = typer.Typer(help="Earn products: lock savings, mining, token sales, listings.", no_args_is_help=True)
 KindArg = Annotated[str, typer.Argument(help="lock, mining, sale or listing")]
 IdArg = Annotated[int, typer.Argument(help="the product's id (see `exchange products list`)")]
 Values = Annotated[list[str], typer.Argument(help="key=value ..., e.g. rengou=0.05 etime=+7d 'title=Round 2'")]
+ReasonOption = Annotated[str, typer.Option(help="why (recorded in the audit trail)")]
 RELATED = {"lock": ("currency",), "sale": ("huodong", "jieshou"), "listing": ("bizhong",)}
 MINING_STATES = {0: "not started", 1: "in progress", 2: "ended"}
 
@@ -25,12 +28,32 @@ def _utc(ms: int | None) -> str:
 
 
 def _run(work: Any) -> Any:
-    """``work`` on the database; a refusal (ValueError, LookupError) is shown and exits 1."""
+    """``work`` on the database; a refusal (a DomainError in English, ValueError, LookupError) is shown
+    and exits 1."""
+    from serve.errors import ERRORS
+    from store.errors import DomainError
+
     try:
         return db_run(work)
+    except DomainError as exc:
+        outcome = ERRORS.get(exc.code)
+        typer.echo(f"error: {outcome.message.format(**exc.params) if outcome else exc.code.name}", err=True)
+        raise typer.Exit(1) from exc
     except (ValueError, LookupError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from exc
+
+
+def _texts(pairs: list[str]) -> dict[str, str]:
+    """``["rengou=0.05", "etime=+7d"]`` -> ``{"rengou": "0.05", "etime": "+7d"}``."""
+    found = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep:
+            typer.echo(f"error: {pair!r} is not key=value", err=True)
+            raise typer.Exit(1)
+        found[key.strip()] = text
+    return found
 
 
 def _line(kind: str, row: Any, now: int) -> str:
@@ -96,7 +119,7 @@ def list_(kind: Annotated[str, typer.Argument(help="lock, mining, sale, listing 
 
 
 @products_app.command()
-def create(kind: KindArg, values: Values) -> None:
+def create(kind: KindArg, values: Values, reason: ReasonOption = "", operator: OperatorOption = "") -> None:
     """Create a product from key=value fields. Times (sale, listing) are UTC: now, +3d, -2h, 2026-12-01,
     2026-12-01T08:00 or ms.
 
@@ -106,36 +129,42 @@ def create(kind: KindArg, values: Values) -> None:
     listing: title bizhong price total btime etime online, optional shengyu (total) lock_days (7) desc sort."""
     from store.earn import products
 
-    row = _run(lambda: products.create(kind, values))
+    texts = _texts(values)
+    row = _run(lambda: products.create(kind, texts, actor=cli_actor(operator), reason=reason))
     typer.echo(f"created {kind} {row.id}")
     _show(kind, row)
 
 
 @products_app.command()
-def edit(kind: KindArg, product_id: IdArg, values: Values) -> None:
+def edit(kind: KindArg, product_id: IdArg, values: Values, reason: ReasonOption = "",
+         operator: OperatorOption = "") -> None:  # fmt: skip
     """Change a product's fields (key=value, as create takes them). Orders already made keep the terms
     they copied; a sale's or listing's token, price and supply are fixed once it has orders."""
     from store.earn import products
 
-    row = _run(lambda: products.edit(kind, product_id, values))
+    texts = _texts(values)
+    row = _run(lambda: products.edit(kind, product_id, texts, actor=cli_actor(operator), reason=reason))
     typer.echo(f"edited {kind} {row.id}: later orders take the new terms")
     _show(kind, row)
 
 
-@products_app.command("open")
-def open_(kind: KindArg, product_id: IdArg) -> None:
-    """Open a product to new orders (a sale or listing: its start moved to now)."""
+def _set_open(kind: str, product_id: int, opened: bool, reason: str, operator: str) -> None:
     from store.earn import products
 
-    typer.echo(f"{kind} {product_id}: {_run(lambda: products.set_open(kind, product_id, True))}")
+    said = _run(lambda: products.set_open(kind, product_id, opened, actor=cli_actor(operator), reason=reason))
+    typer.echo(f"{kind} {product_id}: {said}")
+
+
+@products_app.command("open")
+def open_(kind: KindArg, product_id: IdArg, reason: ReasonOption = "", operator: OperatorOption = "") -> None:
+    """Open a product to new orders (a sale or listing: its start moved to now)."""
+    _set_open(kind, product_id, True, reason, operator)
 
 
 @products_app.command()
-def close(kind: KindArg, product_id: IdArg) -> None:
+def close(kind: KindArg, product_id: IdArg, reason: ReasonOption = "", operator: OperatorOption = "") -> None:
     """Close a product to new orders (a sale or listing: its end moved to now, so it is allocated)."""
-    from store.earn import products
-
-    typer.echo(f"{kind} {product_id}: {_run(lambda: products.set_open(kind, product_id, False))}")
+    _set_open(kind, product_id, False, reason, operator)
 
 
 @products_app.command()

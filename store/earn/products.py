@@ -1,25 +1,35 @@
-"""The operator's side of the four earn products (``exchange products``): their fields, creating and
-editing them from ``key=value`` texts, opening and closing them, and listing their orders.
+"""The operator's side of the four earn products (``exchange products`` and the console's products
+screen): their fields, creating and editing them from texts, opening and closing them, listing them
+and their orders.
 
 Orders copy a product's terms when they are made, so an edit changes later orders only. A sale's or
 a listing's price and supply are what its subscriptions and applications are allocated against:
 they are fixed once someone has subscribed or applied, and nothing but the texts changes once it
-is allocated. Every refusal is a ValueError (or LookupError) whose text the command shows.
+is allocated. Every refusal of a value or a change is a DomainError (PRODUCT_…) whose translated
+message both the command and the console show; an unknown kind is a ValueError (the console's
+schema names the kinds). Every change writes its audit row (before, after, reason) in its own
+transaction, whoever makes it.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
+from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.models import Model
 
+from store.admin import audit
+from store.admin.audit import Actor
+from store.db import transaction
+from store.errors import DomainError, ErrorCode
 from store.models import (
+    INT_MAX,
     AccountType,
     Currency,
     ListingApplication,
@@ -31,11 +41,20 @@ from store.models import (
     SaleSubscription,
     TokenSale,
 )
+from store.money import money
 
 TEXT, INT, AMOUNT, CURRENCY, TIME, BOOL = "text", "int", "amount", "currency", "time", "bool"
-RELATIVE = re.compile(r"^([+-])(\d{1,6})([dhm])$")
+RELATIVE = re.compile(r"([+-])(\d{1,6})([dhm])", re.ASCII)
 UNIT_MS = {"d": 86_400_000, "h": 3_600_000, "m": 60_000}
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?", re.ASCII)
+DIGITS = re.compile(r"\d{1,15}", re.ASCII)
+CODE = re.compile(r"[A-Za-z0-9]{1,16}", re.ASCII)
+NUMBER_MAX_LENGTH = 64
+INTEGER_DIGITS, PLACES = 17, 18  # what NUMERIC(36, 18) holds, as the API's amounts take it
+DAYS_MAX = 36_500  # a term of days: a century, so today's day number plus it stays far inside an INTEGER
+MS_MAX = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z: later is no date
+DESC_MAX = 20_000  # characters of a description (a TEXT column: bounded here)
 
 
 @dataclass(frozen=True)
@@ -44,6 +63,7 @@ class Field:
     kind: str
     required: bool = False
     fixed: bool = False  # a sale's or listing's term, fixed once someone subscribed or applied
+    maximum: int = INT_MAX  # a whole number's largest value
 
 
 @dataclass(frozen=True)
@@ -53,23 +73,28 @@ class Kind:
     fields: tuple[Field, ...]
     orders: type[Model]
     order_key: str  # the orders' foreign key to the product
-    defaults: dict[str, Any]
+    defaults: dict[str, str]
 
     def field(self, name: str) -> Field:
         for found in self.fields:
             if found.name == name:
                 return found
-        raise ValueError(f"{self.name} products have no field {name!r}: {', '.join(f.name for f in self.fields)}")
+        raise DomainError(ErrorCode.PRODUCT_FIELD_UNKNOWN, kind=self.name, field=name[:64],
+                          fields=", ".join(f.name for f in self.fields))  # fmt: skip
+
+    def text_max(self, field: Field) -> int:
+        """The most characters a text field holds: its column's length (a description: DESC_MAX)."""
+        return getattr(self.model._meta.fields_map[field.name], "max_length", None) or DESC_MAX
 
 
 KINDS = {
     "lock": Kind("lock", LockProduct, (
-        Field("name", TEXT, True), Field("currency", CURRENCY, True), Field("limit_days", INT, True),
+        Field("name", TEXT, True), Field("currency", CURRENCY, True), Field("limit_days", INT, True, maximum=DAYS_MAX),
         Field("display_rate", AMOUNT, True), Field("limit_number", AMOUNT, True), Field("quota_lots", INT),
         Field("open", BOOL), Field("sort", INT)), LockOrder, "product_id", {}),
     "mining": Kind("mining", MiningProduct, (
         Field("title", TEXT, True), Field("logo", TEXT), Field("rate_min", AMOUNT, True),
-        Field("rate_max", AMOUNT, True), Field("zhouqi", INT, True), Field("mins", AMOUNT, True),
+        Field("rate_max", AMOUNT, True), Field("zhouqi", INT, True, maximum=DAYS_MAX), Field("mins", AMOUNT, True),
         Field("maxs", AMOUNT, True), Field("penalty_rate", AMOUNT), Field("status", INT), Field("sort", INT)),
         MiningOrder, "product_id", {}),
     "sale": Kind("sale", TokenSale, (
@@ -82,7 +107,7 @@ KINDS = {
         Field("title", TEXT, True), Field("desc", TEXT), Field("bizhong", CURRENCY, True, True),
         Field("price", AMOUNT, True, True), Field("total", AMOUNT, True, True), Field("shengyu", AMOUNT, False, True),
         Field("btime", TIME, True), Field("etime", TIME, True), Field("online", TIME, True),
-        Field("lock_days", INT), Field("sort", INT)), ListingApplication, "project_id", {}),
+        Field("lock_days", INT, maximum=DAYS_MAX), Field("sort", INT)), ListingApplication, "project_id", {}),
 }  # fmt: skip
 TEXTS = ("title", "name", "logo", "desc", "sort")  # what may change after a sale or listing is allocated
 
@@ -97,69 +122,84 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def parse_time(text: str, now: int) -> int:
+def target(kind: Kind, product_id: int) -> str:
+    """The audit trail's target of a product: ``sale:3``."""
+    return f"{kind.name}:{product_id}"
+
+
+def parse_time(name: str, text: str, now: int) -> int:
     """``now``, ``+3d`` / ``-2h`` / ``+30m`` from now, a UTC date or time (``2026-12-01``,
-    ``2026-12-01T08:00``) or ms since the epoch."""
+    ``2026-12-01T08:00``) or ms since the epoch; PRODUCT_TIME_INVALID otherwise."""
     text = text.strip()
+    found: int | None = None
     if text == "now":
-        return now
-    if found := RELATIVE.match(text):
-        sign, count, unit = found.groups()
-        return now + (-1 if sign == "-" else 1) * int(count) * UNIT_MS[unit]
-    if text.isdigit():
-        return int(text)
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError as exc:
-        raise ValueError(f"{text!r} is not a time: give now, +3d, -2h, 2026-12-01, 2026-12-01T08:00 (UTC)") from exc
-    return int((moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp() * 1000)
+        found = now
+    elif relative := RELATIVE.fullmatch(text):
+        sign, count, unit = relative.groups()
+        found = now + (-1 if sign == "-" else 1) * int(count) * UNIT_MS[unit]
+    elif DIGITS.fullmatch(text):
+        found = int(text)
+    elif len(text) <= 40:
+        try:
+            moment = datetime.fromisoformat(text)
+            found = int((moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp() * 1000)
+        except (ValueError, OverflowError):
+            found = None
+    if found is None or not 0 <= found <= MS_MAX:
+        raise DomainError(ErrorCode.PRODUCT_TIME_INVALID, field=name)
+    return found
 
 
-async def parse_value(field: Field, text: str, now: int) -> Any:
-    """One ``key=value``'s value as the column wants it; ValueError saying what it takes."""
+def _number(field: Field, text: str) -> Decimal:
+    """A plain decimal >= 0 that NUMERIC(36, 18) holds exactly; PRODUCT_NUMBER_INVALID otherwise."""
+    text = text.strip()
+    if len(text) <= NUMBER_MAX_LENGTH and NUMBER.fullmatch(text):
+        value = Decimal(text)
+        exponent = value.normalize().as_tuple().exponent
+        if value == 0:
+            return Decimal(0)
+        if value > 0 and value.adjusted() < INTEGER_DIGITS and -int(exponent) <= PLACES:
+            return value
+    raise DomainError(ErrorCode.PRODUCT_NUMBER_INVALID, field=field.name)
+
+
+async def parse_value(kind: Kind, field: Field, text: str, now: int) -> Any:
+    """One field's value, from its text, as the column wants it; a DomainError saying what it takes."""
     if field.kind == TEXT:
-        return text
+        limit, value = kind.text_max(field), text.strip()
+        if "\x00" in value or len(value) > limit or (field.required and not value):
+            raise DomainError(ErrorCode.PRODUCT_TEXT_INVALID, field=field.name, min=int(field.required), max=limit)
+        return value
     if field.kind == TIME:
-        return parse_time(text, now)
+        return parse_time(field.name, text, now)
     if field.kind == BOOL:
         if text.strip().lower() not in TRUE + FALSE:
-            raise ValueError(f"{field.name} takes true or false, not {text!r}")
+            raise DomainError(ErrorCode.PRODUCT_BOOL_INVALID, field=field.name)
         return text.strip().lower() in TRUE
     if field.kind == INT:
-        if not text.strip().isdigit():
-            raise ValueError(f"{field.name} takes a whole number >= 0, not {text!r}")
+        if not DIGITS.fullmatch(text.strip()) or int(text) > field.maximum:
+            raise DomainError(ErrorCode.PRODUCT_WHOLE_NUMBER_INVALID, field=field.name, max=field.maximum)
         return int(text)
     if field.kind == CURRENCY:
-        coin = await Currency.get_or_none(code=text.strip().upper())
+        code = text.strip().upper()
+        coin = await Currency.get_or_none(code=code) if CODE.fullmatch(code) else None
         if coin is None:
-            raise LookupError(f"unknown currency {text!r}")
+            raise DomainError(ErrorCode.PRODUCT_CURRENCY_UNKNOWN, field=field.name, currency=code[:16])
         if str(int(AccountType.FINANCIAL)) not in coin.account_types.split(","):
-            raise ValueError(f"{coin.code} cannot be held in the financial account")
+            raise DomainError(ErrorCode.PRODUCT_CURRENCY_NOT_FINANCIAL, currency=coin.code)
         return coin
-    try:
-        value = Decimal(text.strip())
-    except InvalidOperation as exc:
-        raise ValueError(f"{field.name} takes a number, not {text!r}") from exc
-    if not value.is_finite() or value < 0:
-        raise ValueError(f"{field.name} takes a number >= 0, not {text!r}")
-    return value
+    return _number(field, text)
 
 
-async def parse_values(kind: Kind, pairs: list[str], now: int) -> dict[str, Any]:
-    """``["rengou=0.05", "etime=+7d"]`` -> the values by field name."""
-    found: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, text = pair.partition("=")
-        if not sep:
-            raise ValueError(f"{pair!r} is not key=value")
-        found[key.strip()] = await parse_value(kind.field(key.strip()), text, now)
-    return found
+async def parse_values(kind: Kind, texts: Mapping[str, str], now: int) -> dict[str, Any]:
+    """``{"rengou": "0.05", "etime": "+7d"}`` -> the values by field name."""
+    return {name.strip(): await parse_value(kind, kind.field(name.strip()), text, now) for name, text in texts.items()}
 
 
 def _positive(values: dict[str, Any], *names: str) -> None:
     for name in names:
         if values[name] <= 0:
-            raise ValueError(f"{name} must be above 0")
+            raise DomainError(ErrorCode.PRODUCT_ABOVE_ZERO, field=name)
 
 
 def _check_lock(v: dict[str, Any]) -> None:
@@ -169,53 +209,50 @@ def _check_lock(v: dict[str, Any]) -> None:
 def _check_mining(v: dict[str, Any]) -> None:
     _positive(v, "zhouqi", "mins")
     if v["rate_min"] > v["rate_max"] or v["mins"] > v["maxs"]:
-        raise ValueError("rate_min must be at most rate_max, and mins at most maxs")
+        raise DomainError(ErrorCode.PRODUCT_MINING_RANGE)
     if v["status"] not in (0, 1, 2):
-        raise ValueError("status is 0 (not started), 1 (in progress) or 2 (ended)")
+        raise DomainError(ErrorCode.PRODUCT_MINING_STATUS)
 
 
 def _check_sale(v: dict[str, Any]) -> None:
     _positive(v, "rengou", "total")
     if v["btime"] >= v["etime"]:
-        raise ValueError("btime must be before etime")
+        raise DomainError(ErrorCode.PRODUCT_SALE_TIMES)
     if v["huodong"].id == v["jieshou"].id:
-        raise ValueError("the token sold (huodong) and the accepted asset (jieshou) must differ")
+        raise DomainError(ErrorCode.PRODUCT_SALE_SAME_ASSET)
 
 
 def _check_listing(v: dict[str, Any]) -> None:
     _positive(v, "price", "shengyu", "lock_days")
     if v["shengyu"] > v["total"]:
-        raise ValueError("shengyu (tokens for applicants) can be at most total")
+        raise DomainError(ErrorCode.PRODUCT_LISTING_SUPPLY)
     if not v["btime"] < v["etime"] <= v["online"]:
-        raise ValueError("btime must be before etime, and online not before etime")
+        raise DomainError(ErrorCode.PRODUCT_LISTING_TIMES)
 
 
 CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
     "lock": _check_lock, "mining": _check_mining, "sale": _check_sale, "listing": _check_listing}  # fmt: skip
 
 
-async def _current(kind: Kind, row: Model) -> dict[str, Any]:
-    """The row's fields as ``parse_values`` gives them (currencies fetched)."""
+def plain(kind: Kind, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Fields' values as the audit trail keeps them: a currency by its code, an amount as its decimal
+    text (a column default too), the rest as they are."""
     found = {}
-    for field in kind.fields:
-        found[field.name] = await getattr(row, field.name) if field.kind == CURRENCY else getattr(row, field.name)
+    for name, value in values.items():
+        field = kind.field(name)
+        found[name] = value.code if field.kind == CURRENCY else money(value) if field.kind == AMOUNT else value
     return found
 
 
-async def create(kind_name: str, pairs: list[str], now: int | None = None) -> Model:
-    """A new product of ``kind_name`` from ``key=value`` texts (its required fields all given)."""
-    kind = kind_of(kind_name)
-    now = now_ms() if now is None else now
-    given = await parse_values(kind, [f"{k}={v}" for k, v in kind.defaults.items()] + pairs, now)
-    missing = [f.name for f in kind.fields if f.required and f.name not in given]
-    if missing:
-        raise ValueError(f"a {kind.name} product needs {', '.join(missing)}")
-    values = {**_model_defaults(kind), **given}
-    if kind.name == "listing":
-        values.setdefault("shengyu", values["total"])
-        values["status"] = int(values["btime"] <= now)
-    CHECKS[kind.name](values)
-    return await kind.model.create(**values)
+async def _current(kind: Kind, row: Model, conn: BaseDBAsyncClient | None = None) -> dict[str, Any]:
+    """The row's fields as ``parse_values`` gives them (currencies fetched)."""
+    found = {}
+    for field in kind.fields:
+        if field.kind == CURRENCY:
+            found[field.name] = await Currency.get(id=getattr(row, f"{field.name}_id"), using_db=conn)
+        else:
+            found[field.name] = getattr(row, field.name)
+    return found
 
 
 def _model_defaults(kind: Kind) -> dict[str, Any]:
@@ -229,59 +266,98 @@ def _model_defaults(kind: Kind) -> dict[str, Any]:
     return found
 
 
-async def get(kind_name: str, product_id: int) -> Model:
+async def create(kind_name: str, texts: Mapping[str, str], *, actor: Actor, reason: str = "",
+                 now: int | None = None) -> Model:  # fmt: skip
+    """A new product of ``kind_name`` from its fields' texts (its required fields all given), and
+    its audit row (``product.create``, every field after) in the same transaction."""
     kind = kind_of(kind_name)
-    row = await kind.model.get_or_none(id=product_id)
-    if row is None:
-        raise LookupError(f"no {kind.name} product {product_id}")
+    now = now_ms() if now is None else now
+    given = await parse_values(kind, {**kind.defaults, **texts}, now)
+    missing = [f.name for f in kind.fields if f.required and f.name not in given]
+    if missing:
+        raise DomainError(ErrorCode.PRODUCT_FIELDS_MISSING, kind=kind.name, fields=", ".join(missing))
+    values = {**_model_defaults(kind), **given}
+    if kind.name == "listing":
+        values.setdefault("shengyu", values["total"])
+    CHECKS[kind.name](values)
+    extra = {"status": int(values["btime"] <= now)} if kind.name == "listing" else {}
+    async with transaction() as conn:
+        row = await kind.model.create(**values, **extra, using_db=conn)
+        after = plain(kind, {f.name: values[f.name] for f in kind.fields if f.name in values})
+        await audit.record(actor, "product.create", target(kind, row.pk), after=after, reason=reason, conn=conn)
     return row
 
 
-async def _has_orders(kind: Kind, row: Model) -> bool:
-    return await kind.orders.filter(**{kind.order_key: row.pk}).exists()
+async def get(kind_name: str, product_id: int, conn: BaseDBAsyncClient | None = None, *, lock: bool = False) -> Model:
+    """The product (locked for the transaction ``conn`` with ``lock``); PRODUCT_NOT_FOUND."""
+    kind = kind_of(kind_name)
+    query = kind.model.filter(id=product_id)
+    in_range = 0 < product_id <= INT_MAX  # beyond it PostgreSQL refuses the parameter
+    row = await (query.select_for_update() if lock else query).using_db(conn).first() if in_range else None
+    if row is None:
+        raise DomainError(ErrorCode.PRODUCT_NOT_FOUND, kind=kind.name, id=product_id)
+    return row
 
 
-async def edit(kind_name: str, product_id: int, pairs: list[str], now: int | None = None) -> Model:
-    """Change a product's fields. Lock and mining terms reach only orders made after (each order has
-    its own copy). A sale's or listing's token, price and supply are fixed once it has orders, and only
-    its texts change once it is allocated."""
-    kind, row = kind_of(kind_name), await get(kind_name, product_id)
-    changes = await parse_values(kind, pairs, now_ms() if now is None else now)
-    if kind.name in ("sale", "listing"):
-        if getattr(row, "allocated_at", None) is not None and set(changes) - set(TEXTS):
-            raise ValueError(f"{kind.name} {product_id} is allocated: only {', '.join(TEXTS)} can change")
-        fixed = [k for k in changes if kind.field(k).fixed]
-        if fixed and await _has_orders(kind, row):
-            raise ValueError(f"{kind.name} {product_id} has orders: {', '.join(fixed)} can no longer change")
-    values = {**await _current(kind, row), **changes}
-    CHECKS[kind.name](values)
-    if changes:
-        await kind.model.filter(id=product_id).update(**changes)
+async def _has_orders(kind: Kind, row: Model, conn: BaseDBAsyncClient | None = None) -> bool:
+    return await kind.orders.filter(**{kind.order_key: row.pk}).using_db(conn).exists()
+
+
+async def edit(kind_name: str, product_id: int, texts: Mapping[str, str], *, actor: Actor, reason: str = "",
+               now: int | None = None) -> Model:  # fmt: skip
+    """Change a product's fields, with its audit row (``product.edit``: the changed fields before and
+    after) in the same transaction. Lock and mining terms reach only orders made after (each order has
+    its own copy). A sale's or listing's token, price and supply are fixed once it has orders
+    (subscribing waits for this row's lock), and only its texts change once it is allocated."""
+    kind = kind_of(kind_name)
+    changes = await parse_values(kind, texts, now_ms() if now is None else now)
+    async with transaction() as conn:
+        row = await get(kind_name, product_id, conn, lock=True)
+        if kind.name in ("sale", "listing"):
+            if getattr(row, "allocated_at", None) is not None and set(changes) - set(TEXTS):
+                raise DomainError(ErrorCode.PRODUCT_ALLOCATED, kind=kind.name, fields=", ".join(TEXTS))
+            fixed = [k for k in changes if kind.field(k).fixed]
+            if fixed and await _has_orders(kind, row, conn):
+                raise DomainError(ErrorCode.PRODUCT_HAS_ORDERS, kind=kind.name, fields=", ".join(fixed))
+        current = await _current(kind, row, conn)
+        CHECKS[kind.name]({**current, **changes})
+        if changes:
+            await kind.model.filter(id=product_id).using_db(conn).update(**changes)
+        await audit.record(actor, "product.edit", target(kind, product_id),
+                           before=plain(kind, {k: current[k] for k in changes}), after=plain(kind, changes),
+                           reason=reason, conn=conn)  # fmt: skip
     return await get(kind_name, product_id)
 
 
-async def set_open(kind_name: str, product_id: int, opened: bool, now: int | None = None) -> str:
+async def set_open(kind_name: str, product_id: int, opened: bool, *, actor: Actor, reason: str = "",
+                   now: int | None = None) -> str:  # fmt: skip
     """Open or close a product; what was done. Lock: its ``open`` flag; mining: status 1 or 2 (orders
     run on to their end either way); a sale or listing: its start (open) or end (close) moved to now
-    (the Scheduler's sweep then allocates a closed one)."""
-    kind, row = kind_of(kind_name), await get(kind_name, product_id)
+    (the Scheduler's sweep then allocates a closed one); PRODUCT_ENDED when it has ended. A change
+    writes its audit row (``product.open`` or ``product.close``) in its transaction; a sale or listing
+    already open changes nothing and writes none."""
+    kind = kind_of(kind_name)
     now = now_ms() if now is None else now
-    if kind.name == "lock":
-        await LockProduct.filter(id=product_id).update(open=opened)
-        return "open for new locks" if opened else "closed to new locks"
-    if kind.name == "mining":
-        await MiningProduct.filter(id=product_id).update(status=1 if opened else 2)
-        return "in progress (status 1)" if opened else "ended (status 2): active orders run to their end"
-    btime, etime = row.btime, row.etime  # type: ignore[attr-defined]
-    if getattr(row, "allocated_at", None) is not None or etime <= now:
-        raise ValueError(f"{kind.name} {product_id} has ended")
-    if opened:
-        if btime <= now:
-            return "already open"
-        await kind.model.filter(id=product_id).update(btime=now)
-        return "open from now"
-    await kind.model.filter(id=product_id).update(etime=now)
-    return "ended now: the Scheduler allocates it within a pass"
+    async with transaction() as conn:
+        row = await get(kind_name, product_id, conn, lock=True)
+        if kind.name == "lock":
+            column, value = "open", opened
+            said = "open for new locks" if opened else "closed to new locks"
+        elif kind.name == "mining":
+            column, value = "status", 1 if opened else 2
+            said = "in progress (status 1)" if opened else "ended (status 2): active orders run to their end"
+        else:
+            if getattr(row, "allocated_at", None) is not None or row.etime <= now:  # type: ignore[attr-defined]
+                raise DomainError(ErrorCode.PRODUCT_ENDED, kind=kind.name, id=product_id)
+            if opened and row.btime <= now:  # type: ignore[attr-defined]
+                return "already open"
+            column, value = ("btime", now) if opened else ("etime", now)
+            said = "open from now" if opened else "ended now: the Scheduler allocates it within a pass"
+        await kind.model.filter(id=product_id).using_db(conn).update(**{column: value})
+        await audit.record(actor, f"product.{'open' if opened else 'close'}", target(kind, product_id),
+                           before={column: getattr(row, column)}, after={column: value}, reason=reason,
+                           conn=conn)  # fmt: skip
+    return said
 
 
 async def listed(kind_name: str) -> list[Model]:

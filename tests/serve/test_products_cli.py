@@ -18,6 +18,7 @@ from store.earn.clock import day_of
 from store.ledger import credit
 from store.models import (
     AccountType,
+    AuditLog,
     Currency,
     ListingProject,
     LockOrder,
@@ -196,3 +197,20 @@ async def test_a_listing_allocation_is_recomputed_too(settings: Settings, db: No
     assert "20000 USDT applied by 3 applications" in out and "won 10000 of 10000 MVBT" in out
     assert out.splitlines()[-1] == "recomputed from the stored rows: matches"
     assert re.search(r"\t10000\t5000\t2500\t[01]\t5000\t2500\n", out)  # decided (1) by a sweep, if one ran
+
+
+async def test_each_change_writes_the_consoles_audit_row(settings: Settings, db: None) -> None:
+    lock_id = _created(exchange_ok(settings, "products", "create", "lock", "name=Audited lock", "currency=USDT",
+                                   "limit_days=7", "display_rate=4", "limit_number=100", "--operator", "alice",
+                                   "--reason", "a new term"))  # fmt: skip
+    exchange_ok(settings, "products", "edit", "lock", str(lock_id), "display_rate=4.5", "--operator", "alice")
+    exchange_ok(settings, "products", "close", "lock", str(lock_id), "--reason", "paused", "--operator", "bob")
+    _refused(settings, "edit", "lock", str(lock_id), "limit_days=0", "--operator", "alice")  # refused: no row
+    rows = await AuditLog.filter(target=f"lock:{lock_id}").order_by("id")
+    assert [(r.operator, r.role, r.action, r.before, r.after, r.reason) for r in rows] == [
+        ("alice", "cli", "product.create", None, {"name": "Audited lock", "currency": "USDT", "limit_days": 7,
+         "display_rate": "4", "limit_number": "100", "quota_lots": 0, "open": True, "sort": 0}, "a new term"),
+        ("alice", "cli", "product.edit", {"display_rate": "4"}, {"display_rate": "4.5"}, ""),
+        ("bob", "cli", "product.close", {"open": True}, {"open": False}, "paused"),
+    ]  # fmt: skip
+    assert all(r.address.startswith("cli@") for r in rows)
