@@ -53,6 +53,12 @@ ROUTES = [  # (method, path, body, the role it needs)
     ("POST", "pairs/update", {"id": 999999, "open_change": True}, "markets"),
     ("GET", "placement", None, "markets"),
     ("POST", "placement/move", {"symbol": "NO/SUCHPAIR", "node": "node-1"}, "markets"),  # no such pair: moves nothing
+    ("GET", "products", None, "products"),
+    ("GET", "products/kinds", None, "products"),
+    ("POST", "products/create", {"kind": "lock", "values": {"name": "role check"}}, "products"),  # too few fields
+    ("POST", "products/edit", {"kind": "lock", "id": 999999, "values": {"name": "x"}}, "products"),  # no such product
+    ("POST", "products/open", {"kind": "sale", "id": 999999}, "products"),
+    ("POST", "products/close", {"kind": "sale", "id": 999999}, "products"),
     ("GET", "dashboard", None, "support finance risk content markets products admin"),
 ]
 

@@ -29,6 +29,7 @@ from actors.pair.actor import pair_name
 from serve.security import hash_password
 from serve.stack import Stack
 from store.admin import operators
+from store.earn.products import KINDS
 from store.models import CurrencyMatch, News, Operator, SiteSetting, User
 from tests.utils.users import member
 
@@ -98,11 +99,17 @@ def test_no_operation_fails_or_breaks_its_schema_for_a_member(
 @pytest.fixture
 async def console_state_restored(stack: Stack, db: None) -> AsyncIterator[None]:
     """The shared state a fuzzed console may change (pairs' switches, fees and bounds, site settings,
-    notices, frozen users) put back afterwards, the running pairs included, for the tests after this one."""
+    notices, frozen users, earn products) put back afterwards, the running pairs included, for the tests
+    after this one."""
     pairs = await CurrencyMatch.all().values("id", *PAIR_FIELDS)
     site = await SiteSetting.all().values("key", "value")
     news = await News.all().values()
+    products = {kind.model: await kind.model.all().values() for kind in KINDS.values()}
     yield
+    for model, rows in products.items():
+        await model.exclude(id__in=[r["id"] for r in rows]).delete()
+        for row in rows:
+            await model.filter(id=row.pop("id")).update(**{k: v for k, v in row.items() if k != "created_at"})
     for row in pairs:
         await CurrencyMatch.filter(id=row.pop("id")).update(**row)
     for row in site:
@@ -140,4 +147,5 @@ async def test_no_console_operation_fails_or_breaks_its_schema_for_an_operator_o
         "GET /api/admin/audit",
         "GET /api/admin/conservation",
         "GET /api/admin/p2p/appeals",
+        "GET /api/admin/products",
     } <= answered, answered

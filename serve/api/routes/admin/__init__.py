@@ -1,12 +1,13 @@
 """The back office's API under ``/api/admin/`` (issue 16): sign-in, sessions and the audit trail
 (``auth``), the review and payment queues (``queues``), deposits (``deposits``), content (``content``),
-users (``users``), the dashboard (``dashboard``) and markets with the pair placement (``markets``)."""
+users (``users``), the dashboard (``dashboard``), markets with the pair placement (``markets``) and
+the earn products (``products``)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
-from serve.api.routes.admin import auth, content, dashboard, deposits, markets, queues, users
+from serve.api.routes.admin import auth, content, dashboard, deposits, markets, products, queues, users
 
 router = APIRouter(prefix="/admin")
 router.include_router(auth.router)
@@ -16,3 +17,4 @@ router.include_router(users.router)
 router.include_router(dashboard.router)
 router.include_router(markets.router)
 router.include_router(deposits.router)
+router.include_router(products.router)
