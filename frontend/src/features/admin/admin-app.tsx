@@ -19,6 +19,7 @@ import { LoginPage } from './components/login-page';
 import { MarketsPage } from './components/markets-page';
 import { PasswordPage } from './components/password-page';
 import { PlacementPage } from './components/placement-page';
+import { ProductsPage } from './components/products-page';
 import { RealNamesPage } from './components/real-names-page';
 import { UsersPage } from './components/users-page';
 import { WithdrawalsPage } from './components/withdrawals-page';
@@ -47,6 +48,7 @@ export default function AdminApp() {
             <Route path="content" element={<RoleGate screen="content"><ContentPage /></RoleGate>} />
             <Route path="markets" element={<RoleGate screen="markets"><MarketsPage /></RoleGate>} />
             <Route path="placement" element={<RoleGate screen="placement"><PlacementPage /></RoleGate>} />
+            <Route path="products" element={<RoleGate screen="products"><ProductsPage /></RoleGate>} />
             <Route path="audit" element={<RoleGate screen="audit"><AuditPage /></RoleGate>} />
             <Route path="*" element={<RoleGate screen="dashboard"><DashboardPage /></RoleGate>} />
           </Route>

@@ -269,3 +269,39 @@ export interface MoveReport {
   open_orders_after: number | null;
   matches_database: boolean | null;
 }
+
+/** The earn products the products role edits (`admin/products…`). */
+export const PRODUCT_KINDS = ['lock', 'mining', 'sale', 'listing'] as const;
+export type ProductKind = (typeof PRODUCT_KINDS)[number];
+
+/** One field of a kind (`admin/products/kinds`): the store's table, so the form follows the server's. */
+export interface ProductField {
+  name: string;
+  type: 'text' | 'int' | 'amount' | 'currency' | 'time' | 'bool';
+  required: boolean;
+  /** A sale's or listing's term: fixed once it has orders. */
+  fixed: boolean;
+  /** A text's most characters or a whole number's largest value. */
+  max: number | null;
+}
+
+export interface ProductKindFields {
+  kind: ProductKind;
+  fields: ProductField[];
+}
+
+/** A product as listed: every field as the text the form sends back (times `2026-12-01T08:00`, UTC). */
+export interface AdminProduct {
+  kind: ProductKind;
+  id: number;
+  values: Record<string, string>;
+  state: 'open' | 'closed' | 'upcoming' | 'ended' | 'allocated';
+  can_open: boolean;
+  can_close: boolean;
+  orders: number;
+  /** A sale's tokens asked and subscriptions. */
+  subscribed?: string;
+  cishu?: number;
+  /** A listing's USDT applied. */
+  applied?: string;
+}

@@ -7,6 +7,7 @@ import { DepositsStore } from './deposits-store';
 import { AppealsStore, conservationResource, dashboardResource, RealNamesStore } from './queues-store';
 import { MarketsStore } from './markets-store';
 import { PlacementStore } from './placement-store';
+import { ProductsStore } from './products-store';
 import { AdminSessionStore } from './session-store';
 import { UsersStore } from './users-store';
 import { WithdrawalsStore } from './withdrawals-store';
@@ -24,6 +25,7 @@ export class AdminStore {
   readonly content: ContentStore;
   readonly markets: MarketsStore;
   readonly placement: PlacementStore;
+  readonly products: ProductsStore;
   readonly audit: AuditStore;
 
   constructor(api?: AdminTransport) {
@@ -39,6 +41,7 @@ export class AdminStore {
     this.content = new ContentStore(transport);
     this.markets = new MarketsStore(transport);
     this.placement = new PlacementStore(transport);
+    this.products = new ProductsStore(transport);
     this.audit = new AuditStore(transport);
   }
 }

@@ -12,6 +12,7 @@ export const SCREENS = [
   { key: 'content', path: '/admin/content', roles: ['content'] },
   { key: 'markets', path: '/admin/markets', roles: ['markets'] },
   { key: 'placement', path: '/admin/placement', roles: ['markets'] },
+  { key: 'products', path: '/admin/products', roles: ['products'] },
   { key: 'audit', path: '/admin/audit', roles: ['admin'] },
 ] as const satisfies readonly { key: string; path: string; roles: 'any' | readonly Role[] }[];
 

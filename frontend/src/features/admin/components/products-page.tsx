@@ -1,0 +1,211 @@
+import { observer } from 'mobx-react-lite';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { PRODUCT_KINDS, type AdminProduct, type ProductField } from '../api/types';
+import { useAdmin } from '../stores/admin-store';
+import { ConfirmDialog } from './confirm-dialog';
+import { Loaded } from './shared';
+
+interface Asked {
+  product: AdminProduct;
+  open: boolean;
+}
+
+/** What the table shows of a product; the long texts (logo, description) only in the form. */
+const LONG = new Set(['logo', 'desc']);
+const NAME_FIELDS = ['name', 'title'];
+
+/** A value as the table shows it: a time to the minute, in UTC (the form keeps it exact). */
+function shown(field: ProductField, value: string): string {
+  return field.type === 'time' ? `${value.replace('T', ' ').slice(0, 16)} UTC` : value;
+}
+
+function FieldInput({ field }: { field: ProductField }) {
+  const { t } = useTranslation('admin');
+  const { products } = useAdmin();
+  const value = products.draft[field.name] ?? '';
+  const locked = products.locked(field);
+  const set = (text: string) => products.change(field.name, text);
+  const common = { name: field.name, disabled: locked, title: locked ? t('products.fixedOnce') : undefined };
+  let input;
+  if (field.type === 'bool') {
+    input = (
+      <select {...common} value={value} onChange={(e) => set(e.target.value)}>
+        {products.form?.mode === 'create' && <option value="">{t('products.byDefault')}</option>}
+        <option value="true">{t('common.yes')}</option>
+        <option value="false">{t('common.no')}</option>
+      </select>
+    );
+  } else if (field.name === 'desc') {
+    input = <textarea {...common} value={value} rows={3} maxLength={field.max ?? undefined} onChange={(e) => set(e.target.value)} />;
+  } else {
+    const numeric = field.type === 'int' ? 'numeric' : field.type === 'amount' ? 'decimal' : undefined;
+    const hint = field.type === 'time' ? t('products.timeHint') : field.type === 'currency' ? 'USDT' : undefined;
+    input = (
+      <input {...common} value={value} inputMode={numeric} placeholder={hint} required={field.required && products.form?.mode === 'create'}
+        maxLength={field.type === 'text' ? (field.max ?? undefined) : 64} onChange={(e) => set(e.target.value)} />
+    );
+  }
+  return (
+    <label className="adm-field">
+      <span>
+        {t(`products.field.${field.name}`, field.name)} <small className="adm-muted">{field.name}{field.required ? ' *' : ''}</small>
+      </span>
+      {input}
+    </label>
+  );
+}
+
+/** The create or edit form of the tab's kind: its fields, a reason, the server's refusal beside them. */
+const ProductFormCard = observer(function ProductFormCard() {
+  const { t } = useTranslation('admin');
+  const { products } = useAdmin();
+  const [reason, setReason] = useState('');
+  const form = products.form!;
+  const kindName = t(`products.kind.${products.kind}`);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void products.save(reason.trim()).then((done) => done && setReason(''));
+  };
+  const title = form.mode === 'create' ? t('products.createTitle', { kind: kindName }) : t('products.editTitle', { kind: kindName, id: form.id });
+  return (
+    <form className="adm-card adm-form" data-testid="products-form" onSubmit={submit}>
+      <h2>{title}</h2>
+      {form.mode === 'edit' && <p className="adm-muted">{t('products.editHint')}</p>}
+      <div className="adm-fields">
+        {products.fields.map((field) => <FieldInput key={field.name} field={field} />)}
+      </div>
+      <label className="adm-field">
+        <span>{t('common.reason')}</span>
+        <input name="reason" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} />
+      </label>
+      {products.formState === 'failed' && (
+        <p className="adm-error" role="alert" data-testid="products-form-error">{products.formError}</p>
+      )}
+      <div className="adm-actions">
+        <button type="button" onClick={products.close}>{t('common.cancel')}</button>
+        <button type="submit" className="adm-primary" data-testid="products-save"
+          title={products.missing.length ? t('products.missing', { fields: products.missing.join(', ') }) : t('common.reasonRequired')}
+          disabled={!products.ready || !reason.trim() || products.formState === 'sending'}>
+          {form.mode === 'create' ? t('products.create') : t('common.save')}
+        </button>
+      </div>
+    </form>
+  );
+});
+
+const Row = observer(function Row({ product, columns, ask }: { product: AdminProduct; columns: ProductField[]; ask: (a: Asked) => void }) {
+  const { t } = useTranslation('admin');
+  const { products } = useAdmin();
+  const state = products.stateOf(product.id);
+  const busy = state === 'sending';
+  const editing = products.form?.mode === 'edit' && products.form.id === product.id;
+  const good = product.state === 'open';
+  return (
+    <tr data-testid={`products-row-${product.id}`} className={editing ? 'adm-selected' : ''}>
+      <td>#{product.id}</td>
+      {columns.map((f) => (
+        <td key={f.name} className={f.type === 'amount' || f.type === 'int' ? 'num' : ''}>
+          {NAME_FIELDS.includes(f.name) ? <b>{product.values[f.name]}</b> : shown(f, product.values[f.name] ?? '')}
+        </td>
+      ))}
+      <td>
+        <span className={good ? 'adm-badge' : 'adm-badge adm-bad'} data-testid={`products-state-${product.id}`}>
+          {t(`products.state.${product.state}`)}
+        </span>
+      </td>
+      <td className="num">
+        {product.orders}
+        {product.subscribed !== undefined && <small className="adm-muted"> ({product.subscribed})</small>}
+        {product.applied !== undefined && <small className="adm-muted"> ({product.applied} USDT)</small>}
+      </td>
+      <td>
+        <div className="adm-decide">
+          <button type="button" disabled={busy || editing} data-testid={`products-edit-${product.id}`}
+            onClick={() => products.startEdit(product)}>
+            {t('products.edit')}
+          </button>
+          <button type="button" className="adm-primary" disabled={busy || !product.can_open}
+            data-testid={`products-open-${product.id}`} onClick={() => ask({ product, open: true })}>
+            {t('products.open')}
+          </button>
+          <button type="button" className="adm-danger" disabled={busy || !product.can_close}
+            data-testid={`products-close-${product.id}`} onClick={() => ask({ product, open: false })}>
+            {t('products.close')}
+          </button>
+        </div>
+        {state === 'failed' && (
+          <p className="adm-error" role="alert" data-testid={`products-error-${product.id}`}>{products.errors.get(product.id)}</p>
+        )}
+      </td>
+    </tr>
+  );
+});
+
+/** The products role's earn products: a tab per kind, the table, a form to create or edit, open and close. */
+export const ProductsPage = observer(function ProductsPage() {
+  const { t } = useTranslation('admin');
+  const { products } = useAdmin();
+  const [asked, setAsked] = useState<Asked | null>(null);
+  useEffect(() => void products.load(), [products]);
+  const columns = products.fields.filter((f) => !LONG.has(f.name));
+  const kindName = t(`products.kind.${products.kind}`);
+  return (
+    <>
+      <div className="adm-filters" role="tablist">
+        {PRODUCT_KINDS.map((kind) => (
+          <button key={kind} type="button" role="tab" aria-selected={products.kind === kind} data-testid={`products-tab-${kind}`}
+            className={products.kind === kind ? 'adm-primary' : ''} onClick={() => products.setKind(kind)}>
+            {t(`products.kind.${kind}`)}
+          </button>
+        ))}
+        <button type="button" data-testid="products-new" disabled={!products.kinds.data || products.form?.mode === 'create'}
+          onClick={products.startCreate}>
+          {t('products.new', { kind: kindName })}
+        </button>
+      </div>
+      {products.kinds.error && <p className="adm-error">{products.kinds.error}</p>}
+      {products.formState === 'saved' && products.savedId !== null && !products.form && (
+        <p className="adm-ok" role="status" data-testid="products-saved">{t('products.saved', { kind: kindName, id: products.savedId })}</p>
+      )}
+      {products.form && <ProductFormCard />}
+      <Loaded resource={products.list} empty={(d) => d.length === 0}>
+        {(rows) => (
+          <div className="adm-scroll">
+            <table className="adm-table adm-markets" data-testid="products-table">
+              <thead>
+                <tr>
+                  <th>{t('products.id')}</th>
+                  {columns.map((f) => <th key={f.name} className={f.type === 'amount' || f.type === 'int' ? 'num' : ''}>{t(`products.field.${f.name}`, f.name)}</th>)}
+                  <th>{t('products.stateTitle')}</th>
+                  <th className="num">{t('products.orders')}</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((product) => <Row key={product.id} product={product} columns={columns} ask={setAsked} />)}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Loaded>
+      {asked && (
+        <ConfirmDialog
+          message={t(asked.open ? 'products.confirmOpen' : 'products.confirmClose', {
+            kind: kindName,
+            id: asked.product.id,
+            name: asked.product.values.name ?? asked.product.values.title ?? '',
+          })}
+          withText={t('common.reason')}
+          required
+          onCancel={() => setAsked(null)}
+          onConfirm={(reason) => {
+            setAsked(null);
+            void products.setOpen(asked.product.id, asked.open, reason);
+          }}
+        />
+      )}
+    </>
+  );
+});
