@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, sync_playwright
 
-from config.settings import ROOT
+from config.settings import ROOT, get_settings
 from tests.utils.up import Instance, start
 
 CHROMIUM = "/usr/bin/chromium"
@@ -25,7 +25,8 @@ BROWSER_PAIRS = [1, 2, 3]  # BTC/USDT, ETH/USDT, LTC/USDT
 
 @pytest.fixture(scope="package")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Instance]:
-    assert (ROOT / "frontend" / "dist" / "index.html").exists(), "build the frontend first (make test does)"
+    dist = get_settings().frontend_dist  # what the instance serves (EXCHANGE_FRONTEND_DIST may point elsewhere)
+    assert (dist / "index.html").exists(), f"build the frontend into {dist} first (make test does)"
     instance = start(tmp_path_factory.mktemp("web"), pair_ids=BROWSER_PAIRS, market_maker=True, timeout_s=300)
     try:
         yield instance

@@ -15,6 +15,8 @@ interface Asked {
 /** What the table shows of a product; the long texts (logo, description) only in the form. */
 const LONG = new Set(['logo', 'desc']);
 const NAME_FIELDS = ['name', 'title'];
+/** The name first, then the state and the actions, then the terms (the table scrolls sideways). */
+const leads = (field: ProductField) => NAME_FIELDS.includes(field.name);
 
 /** A value as the table shows it: a time to the minute, in UTC (the form keeps it exact). */
 function shown(field: ProductField, value: string): string {
@@ -105,20 +107,11 @@ const Row = observer(function Row({ product, columns, ask }: { product: AdminPro
   return (
     <tr data-testid={`products-row-${product.id}`} className={editing ? 'adm-selected' : ''}>
       <td>#{product.id}</td>
-      {columns.map((f) => (
-        <td key={f.name} className={f.type === 'amount' || f.type === 'int' ? 'num' : ''}>
-          {NAME_FIELDS.includes(f.name) ? <b>{product.values[f.name]}</b> : shown(f, product.values[f.name] ?? '')}
-        </td>
-      ))}
+      {columns.filter(leads).map((f) => <td key={f.name}><b>{product.values[f.name]}</b></td>)}
       <td>
         <span className={good ? 'adm-badge' : 'adm-badge adm-bad'} data-testid={`products-state-${product.id}`}>
           {t(`products.state.${product.state}`)}
         </span>
-      </td>
-      <td className="num">
-        {product.orders}
-        {product.subscribed !== undefined && <small className="adm-muted"> ({product.subscribed})</small>}
-        {product.applied !== undefined && <small className="adm-muted"> ({product.applied} USDT)</small>}
       </td>
       <td>
         <div className="adm-decide">
@@ -139,6 +132,14 @@ const Row = observer(function Row({ product, columns, ask }: { product: AdminPro
           <p className="adm-error" role="alert" data-testid={`products-error-${product.id}`}>{products.errors.get(product.id)}</p>
         )}
       </td>
+      <td className="num">
+        {product.orders}
+        {product.subscribed !== undefined && <small className="adm-muted"> ({product.subscribed} {product.values.huodong})</small>}
+        {product.applied !== undefined && <small className="adm-muted"> ({product.applied} USDT)</small>}
+      </td>
+      {columns.filter((f) => !leads(f)).map((f) => (
+        <td key={f.name} className={f.type === 'amount' || f.type === 'int' ? 'num' : ''}>{shown(f, product.values[f.name] ?? '')}</td>
+      ))}
     </tr>
   );
 });
@@ -177,10 +178,13 @@ export const ProductsPage = observer(function ProductsPage() {
               <thead>
                 <tr>
                   <th>{t('products.id')}</th>
-                  {columns.map((f) => <th key={f.name} className={f.type === 'amount' || f.type === 'int' ? 'num' : ''}>{t(`products.field.${f.name}`, f.name)}</th>)}
+                  {columns.filter(leads).map((f) => <th key={f.name}>{t(`products.field.${f.name}`, f.name)}</th>)}
                   <th>{t('products.stateTitle')}</th>
-                  <th className="num">{t('products.orders')}</th>
                   <th />
+                  <th className="num">{t('products.orders')}</th>
+                  {columns.filter((f) => !leads(f)).map((f) => (
+                    <th key={f.name} className={f.type === 'amount' || f.type === 'int' ? 'num' : ''}>{t(`products.field.${f.name}`, f.name)}</th>
+                  ))}
                 </tr>
               </thead>
               <tbody>
