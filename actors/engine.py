@@ -88,6 +88,14 @@ class Engine:
             raise RuntimeError("this Engine was made without lever_shards")
         return self._get(lever_name(shard_of(uid, self._lever_shards)))
 
+    def every_lever(self) -> list[Any]:
+        """Every LeverShard (to tell them all something, such as an operator's change of the terms)."""
+        return [self._get(lever_name(i)) for i in range(self._lever_shards)]
+
+    def every_micro(self) -> list[Any]:
+        """Every MicroTimer shard."""
+        return [self._get(micro_name(i)) for i in range(self._micro_shards)]
+
     async def ask(self, symbol: str, method: str, *args: Any) -> Any:
         """Call ``method`` of the pair's actor; while the pair moves, wait and call the new actor.
 

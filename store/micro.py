@@ -66,6 +66,12 @@ async def offered_pairs() -> dict[int, PairOffer]:
     return {row.id: PairOffer.of(row) for row in rows}
 
 
+async def pair_symbols() -> dict[int, str]:
+    """Every pair's symbol by id (a contract on a pair closed for new ones since still settles and shows)."""
+    rows = await CurrencyMatch.all().prefetch_related("base_currency", "quote_currency")
+    return {row.id: f"{row.base_currency.code}/{row.quote_currency.code}" for row in rows}
+
+
 async def stake_currencies() -> list[Currency]:
     """The currencies a stake may be in: those with preset stakes that the micro account may hold."""
     rows = await Currency.exclude(micro_numbers="")

@@ -59,6 +59,9 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         self._ticks: asyncio.Queue[tuple[int, int, Decimal, int]] = asyncio.Queue()  # (pair, seq, price, tick id)
         self._loaded = asyncio.Event()
         self._healthy = False
+        self._pairs: dict[int, PairTerms] = {}
+        self._terms_lock = asyncio.Lock()  # a load and a reload of the terms, one at a time
+        self._followed_version = 0
         self._done: dict[int, int] = {}  # pair -> last tick seq whose decisions are all durable
         self._flushed: dict[int, int] = {}
         self._loops: dict[str, int] = {}
@@ -80,8 +83,9 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
             raise DomainError(ErrorCode.SERVICE_UNAVAILABLE)
 
     def _pair(self, pair_id: int) -> PairTerms:
+        """The terms of a pair open for lever (what a new position or entrustment is made with)."""
         found = self._pairs.get(pair_id)
-        if found is None:
+        if found is None or not found.offered:
             raise DomainError(ErrorCode.LEVER_NOT_OFFERED)
         return found
 
@@ -336,8 +340,17 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
     async def status(self) -> dict[str, Any]:
         """The loops' last runs, the cursors, and what the shard holds (tests, `exchange` commands)."""
         await self._serving()
+        offered = sorted(p.id for p in self._pairs.values() if p.offered)
         return {"loops": dict(self._loops), "cursors": dict(self._done), "positions": len(self._rows),
-                "healthy": self._healthy}  # fmt: skip
+                "healthy": self._healthy, "offered": offered}  # fmt: skip
+
+    async def reload_terms(self) -> dict[str, list[int]]:
+        """Read the pairs' lever terms again (an operator changed them in the console): the next open or
+        entrustment is made with them; positions already made keep the terms copied onto them. A pair
+        newly open for lever is followed at once; one closed refuses new positions (LEVER_NOT_OFFERED).
+        Answers the pairs offered and followed."""
+        await self._serving()
+        return await self._reload_terms()
 
     async def ping(self) -> bool:
         await self._serving()

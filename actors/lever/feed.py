@@ -1,6 +1,11 @@
 """How a LeverShard follows the marks: it loads its users' positions and balances, takes every lever
 pair's ticks in order (Redis pub/sub as they come, the tick log for any it missed), replays the log
-from its durable cursor after a restart, and keeps the cursors (mixed into the actor)."""
+from its durable cursor after a restart, and keeps the cursors (mixed into the actor).
+
+The pairs it follows are those open for lever plus those its positions are on (a pair an operator
+closed for lever keeps its positions' triggers and closes); ``_reload_terms`` reads the pairs' terms
+again while it runs (the console's change): new positions take them, positions already made keep the
+terms copied onto them, and a pair newly opened is followed from its last tick on."""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from decimal import Decimal
 
 from redis.asyncio import Redis
+from tortoise.expressions import Q
 
 from actors.lever.book import Decision, LeverBook
 from actors.lever.state import USD, PairTerms, now_ms, position_of
@@ -42,6 +48,8 @@ class LeverFeed:
     _done: dict[int, int]
     _flushed: dict[int, int]
     _loops: dict[str, int]
+    _terms_lock: asyncio.Lock
+    _followed_version: int  # moves when the set of followed pairs changes: the listener subscribes again
     _ready: Callable[[], Awaitable[None]]  # DbActor's
     _carry_out_all: Callable[[list[Decision], int], Awaitable[None]]  # LeverEvents'
     _stored_balance: Callable[[int], Awaitable[Decimal]]  # the actor's
@@ -73,18 +81,21 @@ class LeverFeed:
         self._loaded.set()
 
     async def _load(self) -> None:
-        """The pairs, this shard's active positions and balances, then every tick after the cursors."""
+        """This shard's active positions, the pairs (open for lever or holding them) and balances,
+        then every tick after the cursors."""
+        async with self._terms_lock:
+            await self._load_locked()
+
+    async def _load_locked(self) -> None:
         await self._ready()
-        pairs = await CurrencyMatch.filter(open_lever=True, quote_currency__code=USD).prefetch_related(
-            "base_currency", "quote_currency"
-        )
-        self._pairs = {p.id: PairTerms.of(p) for p in pairs}
         self._usdt = (await Currency.get(code=USD)).id
         self._book = LeverBook(self._settings.lever_liquidation_level)
         self._rows: dict[int, LeverPosition] = {}
         for row in await lever.active():
             if row.user_id % self._shards == self._index:  # type: ignore[attr-defined]
                 self._rows[row.id] = row
+        self._pairs = await self._read_terms(self._held())
+        self._followed_version += 1
         for row in self._rows.values():
             self._book.put(position_of(row))
         for uid in {p.uid for a in self._book.accounts.values() for p in a.positions.values()}:
@@ -93,12 +104,14 @@ class LeverFeed:
         while not self._ticks.empty():
             self._ticks.get_nowait()
         cursors = {c.currency_match_id: c.seq for c in await LeverCursor.filter(shard=self._index)}
+        held = self._held()
         for pair_id in self._pairs:
-            last = await ticks.last_tick(pair_id)
-            if pair_id not in cursors:  # a new shard or pair: nothing of the past to replay; from now on
-                cursors[pair_id] = last.seq if last else 0  # its ticks count (a restart replays them)
-                await LeverCursor.get_or_create(shard=self._index, currency_match_id=pair_id,
-                                                defaults={"seq": cursors[pair_id]})  # fmt: skip
+            if pair_id not in cursors or pair_id not in held:
+                # A new shard or pair, or one this shard holds nothing on (its cursor may be old: the pair
+                # was closed for lever a while): nothing of its past can decide anything; from now on
+                # its ticks count (a restart replays them).
+                last = await ticks.last_tick(pair_id)
+                cursors[pair_id] = await self._cursor_at(pair_id, last.seq if last else 0)
             self._done[pair_id] = self._flushed[pair_id] = cursors[pair_id]
             self._book.seqs[pair_id] = cursors[pair_id]
             at = await ticks.tick_seq(pair_id, cursors[pair_id])  # the mark the replay starts from
@@ -107,6 +120,42 @@ class LeverFeed:
         self._book.rearm_all()  # the positions were put before any mark was known
         for pair_id in self._pairs:
             await self._replay(pair_id)
+
+    def _held(self) -> set[int]:
+        """The pairs this shard's active positions are on."""
+        return {row.currency_match_id for row in self._rows.values()}  # type: ignore[attr-defined]
+
+    @staticmethod
+    async def _read_terms(also: set[int]) -> dict[int, PairTerms]:
+        """The terms of the USDT pairs open for lever, and of the pairs in ``also`` (open or not)."""
+        rows = await CurrencyMatch.filter(
+            Q(open_lever=True) | Q(id__in=sorted(also)), quote_currency__code=USD
+        ).prefetch_related("base_currency", "quote_currency")
+        return {p.id: PairTerms.of(p) for p in rows}
+
+    async def _reload_terms(self) -> dict[str, list[int]]:
+        """Read the pairs' terms again and follow a pair newly open for lever from its last tick on (this
+        shard holds nothing on it, so nothing of its past can decide anything). A pair closed for lever
+        stays followed while the shard runs: positions on it keep closing and triggering; the next load
+        drops it when none is left."""
+        async with self._terms_lock:
+            fresh = await self._read_terms(self._held() | set(self._pairs))
+            for pair_id in fresh.keys() - self._pairs.keys():
+                last = await ticks.last_tick(pair_id)
+                seq = await self._cursor_at(pair_id, last.seq if last else 0)
+                self._done[pair_id] = self._flushed[pair_id] = self._book.seqs[pair_id] = seq
+                if last is not None:
+                    self._book.marks[pair_id] = last.price
+            if fresh.keys() != self._pairs.keys():
+                self._followed_version += 1
+            self._pairs = fresh
+        return {"offered": sorted(p.id for p in fresh.values() if p.offered), "followed": sorted(fresh)}
+
+    async def _cursor_at(self, pair_id: int, seq: int) -> int:
+        """Write the pair's cursor of this shard as ``seq``; answers it."""
+        if not await LeverCursor.filter(shard=self._index, currency_match_id=pair_id).update(seq=seq):
+            await LeverCursor.get_or_create(shard=self._index, currency_match_id=pair_id, defaults={"seq": seq})
+        return seq
 
     async def _replay(self, pair_id: int) -> None:
         """Carry out the ticks after the pair's cursor, from the log, in order."""
@@ -131,20 +180,27 @@ class LeverFeed:
         self._loops["ticks"] = now_ms()
 
     async def _listen(self) -> None:
-        """Subscribe to every lever pair's MARK channel; hand each tick to the serving loop."""
+        """Subscribe to every followed pair's MARK channel; hand each tick to the serving loop. Subscribed
+        again when the followed pairs change (a reload of the terms, a load)."""
         await self._loaded.wait()
         while True:
+            version = self._followed_version
+            by_symbol = {t.symbol: t.id for t in self._pairs.values()}
+            if not by_symbol:
+                await asyncio.sleep(1)
+                continue
             try:
                 pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(*(channels.public_topic(f"MARK.{t.symbol}") for t in self._pairs.values()))
-                by_symbol = {t.symbol: t.id for t in self._pairs.values()}
-                async for message in pubsub.listen():
-                    if message.get("type") != "message":
+                await pubsub.subscribe(*(channels.public_topic(f"MARK.{s}") for s in by_symbol))
+                while version == self._followed_version:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if message is None or message.get("type") != "message":
                         continue
                     tick = json.loads(message["data"])
                     pair_id = by_symbol.get(tick.get("symbol", ""))
                     if pair_id is not None:
                         self._ticks.put_nowait((pair_id, int(tick["seq"]), Decimal(tick["price"]), int(tick["id"])))
+                await pubsub.aclose()
             except Exception:
                 log.warning("lever shard %d: mark feed lost; subscribing again", self._index, exc_info=True)
                 await asyncio.sleep(1)
@@ -173,7 +229,7 @@ class LeverFeed:
 
     async def _catch_up(self) -> None:
         """Read the log for ticks the feed did not bring (pub/sub drops messages when Redis is busy)."""
-        for pair_id in self._pairs:
-            mark = (await marks.read(self._redis, [self._pairs[pair_id].symbol])).get(self._pairs[pair_id].symbol)
+        for pair_id, pair in list(self._pairs.items()):
+            mark = (await marks.read(self._redis, [pair.symbol])).get(pair.symbol)
             if mark is not None and mark.seq > self._done.get(pair_id, 0):
                 self._ticks.put_nowait((pair_id, mark.seq, mark.price, mark.tick_id))

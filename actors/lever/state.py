@@ -19,7 +19,10 @@ def lever_name(index: int) -> str:
 
 @dataclass(frozen=True)
 class PairTerms:
-    """What a lever pair offers and how its positions are made (copied onto each position)."""
+    """What a lever pair offers and how its positions are made (copied onto each position).
+
+    ``offered`` is the pair's ``open_lever``: a shard also follows a pair closed for lever on which
+    it still holds positions (they close, and their triggers fire), but opens nothing new there."""
 
     id: int
     symbol: str
@@ -36,6 +39,7 @@ class PairTerms:
     max_exposure: Decimal
     band: Decimal
     max_price: Decimal
+    offered: bool = True
 
     @classmethod
     def of(cls, pair: CurrencyMatch) -> PairTerms:
@@ -55,6 +59,7 @@ class PairTerms:
             max_exposure=pair.lever_max_exposure,
             band=pair.price_band,
             max_price=pair.max_price,
+            offered=pair.open_lever,
         )
 
 

@@ -68,8 +68,10 @@ class MicroTimer(DbActor):
         self._tape_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._exposure: defaultdict[tuple[int, int, int], Exposure] = defaultdict(Exposure)
         self._stakes: GroupCommit[ledger.Op, bool] = GroupCommit(ledger.apply_debits)
-        self._pairs: dict[int, micro.PairOffer] = {}
-        self._currencies: dict[int, Currency] = {}
+        self._pairs: dict[int, micro.PairOffer] = {}  # the pairs offered now
+        self._symbols: dict[int, str] = {}  # every pair's, also one closed for new contracts since
+        self._currencies: dict[int, Currency] = {}  # the stake currencies now
+        self._coins: dict[int, Currency] = {}  # every currency (its places settle a contract, staked or not now)
         self._offers_ms = 0
         self._trimmed_ms = 0
         self._wake = asyncio.Event()
@@ -145,6 +147,14 @@ class MicroTimer(DbActor):
         self._schedule(row)
         return self._public(row, None)
 
+    async def reload_terms(self) -> dict[str, list[int]]:
+        """Read the pairs' and currencies' terms now (an operator changed them in the console) rather
+        than within OFFERS_TTL_MS: the next stake is made with them. Contracts already made keep the
+        ratio and fee they were accepted with, and settle as before on a pair closed since."""
+        await self._serving()
+        await self._refresh_offers(force=True, now=True)
+        return {"pairs": sorted(self._pairs), "currencies": sorted(self._currencies)}
+
     async def status(self) -> dict[str, Any]:
         """What the shard holds and how its settlements went (lag = settled - end, ms)."""
         lags = sorted(self._lags)
@@ -161,11 +171,14 @@ class MicroTimer(DbActor):
 
     # -- loading ---------------------------------------------------------------------------------------
 
-    async def _refresh_offers(self, force: bool = False) -> None:
-        """Read the terms again when they are OFFERS_TTL_MS old, or (``force``) a second old."""
-        if micro.now_ms() - self._offers_ms > (1000 if force else OFFERS_TTL_MS):
+    async def _refresh_offers(self, force: bool = False, now: bool = False) -> None:
+        """Read the terms again when they are OFFERS_TTL_MS old, or (``force``) a second old, or (``now``)
+        at once."""
+        if now or micro.now_ms() - self._offers_ms > (1000 if force else OFFERS_TTL_MS):
             self._pairs = await micro.offered_pairs()
+            self._symbols.update({p.id: p.symbol for p in self._pairs.values()})
             self._currencies = {c.id: c for c in await micro.stake_currencies()}
+            self._coins.update(self._currencies)
             self._offers_ms = micro.now_ms()
 
     async def _recover(self) -> None:
@@ -185,8 +198,9 @@ class MicroTimer(DbActor):
     async def _load(self) -> None:
         """The terms, this shard's open contracts, and each pair's ticks since its oldest of them."""
         await self._ready()
-        self._offers_ms = 0
-        await self._refresh_offers()
+        self._symbols = await micro.pair_symbols()
+        self._coins = {c.id: c for c in await Currency.all()}
+        await self._refresh_offers(now=True)
         self._open, self._heap = {}, []
         self._exposure.clear()
         for row in await MicroOrder.filter(status=MicroStatus.OPEN).order_by("id"):
@@ -227,16 +241,24 @@ class MicroTimer(DbActor):
 
     # -- the tick feed ---------------------------------------------------------------------------------
 
+    def _followed(self) -> dict[str, int]:
+        """The pairs whose ticks the shard takes: those offered, and those with a tape (open contracts
+        on a pair closed for new ones still settle from its ticks)."""
+        return {self._symbols[p]: p for p in {*self._pairs, *self._tapes} if p in self._symbols}
+
     async def _listen(self) -> None:
-        """Every offered pair's MARK channel onto its tape (a gap is read from the log); subscribed
-        again when the offered pairs change."""
+        """Every followed pair's MARK channel onto its tape (a gap is read from the log); subscribed
+        again when the followed pairs change."""
         await self._loaded.wait()
         while True:
+            by_symbol = self._followed()
+            if not by_symbol:
+                await asyncio.sleep(1)
+                continue
             try:
                 pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-                by_symbol = {p.symbol: p.id for p in self._pairs.values()}
                 await pubsub.subscribe(*(channels.public_topic(f"MARK.{s}") for s in by_symbol))
-                while by_symbol.keys() == {p.symbol for p in self._pairs.values()}:
+                while by_symbol == self._followed():
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if message is None or message.get("type") != "message":
                         continue
@@ -265,7 +287,7 @@ class MicroTimer(DbActor):
         return micro.terms_of(row, self._places(row))
 
     def _places(self, row: MicroOrder) -> int:
-        currency = self._currencies.get(row.currency_id)  # type: ignore[attr-defined]
+        currency = self._coins.get(row.currency_id)  # type: ignore[attr-defined]
         return currency.decimals if currency is not None else 8
 
     def _decided_by(self, row: MicroOrder) -> int:
@@ -323,13 +345,13 @@ class MicroTimer(DbActor):
     async def _complete(self, pair_id: int, tape: Tape, decided_by: int, now: int) -> None:
         """Make the tape complete past ``decided_by`` if the pair can say so: its fence, read up to; a
         pair that has not answered for GIVE_UP_MS past it is taken as halted (its log as it is)."""
-        pair = self._pairs.get(pair_id)
+        symbol = self._symbols.get(pair_id)
         fence = None
-        if pair is not None:
+        if symbol is not None:
             try:
-                fence = await asyncio.wait_for(self._engine.ask(pair.symbol, "tick_fence"), 5)
+                fence = await asyncio.wait_for(self._engine.ask(symbol, "tick_fence"), 5)
             except Exception as exc:
-                log.warning("micro timer %d: no fence from %s: %r", self._index, pair.symbol, exc)
+                log.warning("micro timer %d: no fence from %s: %r", self._index, symbol, exc)
         async with self._tape_locks[pair_id]:
             if fence is not None:
                 await self._read_log(pair_id, tape, int(fence["seq"]))
@@ -389,6 +411,6 @@ class MicroTimer(DbActor):
             tape.trim(oldest.get(pair_id, micro.now_ms() - 1000))
 
     def _public(self, row: MicroOrder, entry: rule.TickView | None) -> dict[str, Any]:
-        pair = self._pairs.get(row.currency_match_id)  # type: ignore[attr-defined]
-        currency = self._currencies.get(row.currency_id)  # type: ignore[attr-defined]
-        return micro.order_public(row, pair.symbol if pair else "", currency.code if currency else "", entry)
+        symbol = self._symbols.get(row.currency_match_id, "")  # type: ignore[attr-defined]
+        currency = self._coins.get(row.currency_id)  # type: ignore[attr-defined]
+        return micro.order_public(row, symbol, currency.code if currency else "", entry)
