@@ -315,6 +315,36 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.ADMIN_PASSWORD_WEAK: Outcome(
         CODE_ERROR, 400, N_("The new password must be at least 10 characters and differ from the old one")
     ),
+    ErrorCode.ADMIN_NUMBER_RANGE: Outcome(CODE_ERROR, 400, N_("{field} must be a number from {min} to {max}")),
+    ErrorCode.ADMIN_NUMBER_POSITIVE: Outcome(CODE_ERROR, 400, N_("{field} must be a number above 0 and at most {max}")),
+    ErrorCode.ADMIN_NUMBER_PLACES: Outcome(CODE_ERROR, 400, N_("{field} can have at most {places} decimal places")),
+    ErrorCode.ADMIN_WHOLE_LIST: Outcome(
+        CODE_ERROR,
+        400,
+        N_("{field} must list 1 to {count} different whole numbers from {min} to {max}, separated by commas"),
+    ),
+    ErrorCode.ADMIN_DURATIONS: Outcome(
+        CODE_ERROR,
+        400,
+        N_(
+            "{field} must list 1 to {count} durations as seconds:percent separated by commas, such as 30:80,60:85: "
+            "each duration once, from 1 to {seconds} seconds, a percent above 0 and at most {max} with at most 2 "
+            "decimal places"
+        ),
+    ),
+    ErrorCode.ADMIN_PRESETS: Outcome(
+        CODE_ERROR,
+        400,
+        N_(
+            "{field} must be empty or list up to {count} different amounts from {min} to {max}, separated by "
+            "commas, with at most {places} decimal places"
+        ),
+    ),
+    ErrorCode.ADMIN_BOUNDS_ORDER: Outcome(CODE_ERROR, 400, N_("{low} cannot be above {high}")),
+    ErrorCode.ADMIN_USDT_PAIR_ONLY: Outcome(
+        CODE_ERROR, 400, N_("Only pairs quoted in USDT can offer leveraged or second contracts")
+    ),
+    ErrorCode.ADMIN_NOTHING_TO_CHANGE: Outcome(CODE_ERROR, 400, N_("Nothing to change: give at least one setting")),
     ErrorCode.ACCOUNT_FROZEN: Outcome(CODE_ERROR, 403, N_("This account is frozen; please contact support")),
     ErrorCode.WITHDRAWALS_FROZEN: Outcome(
         CODE_ERROR, 403, N_("Withdrawals are frozen on this account; please contact support")

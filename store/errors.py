@@ -78,6 +78,16 @@ class ErrorCode(IntEnum):
     ADMIN_ROLE_REQUIRED = 1602
     ADMIN_PASSWORD_CHANGE_REQUIRED = 1603
     ADMIN_PASSWORD_WEAK = 1604
+    # 162x: the console's market settings (currencies, pairs, lever and second-contract terms)
+    ADMIN_NUMBER_RANGE = 1620  # a setting outside its range (with the field, min and max)
+    ADMIN_NUMBER_POSITIVE = 1621
+    ADMIN_NUMBER_PLACES = 1622
+    ADMIN_WHOLE_LIST = 1623  # lever multiples or hand presets
+    ADMIN_DURATIONS = 1624  # second-contract durations, seconds:percent
+    ADMIN_PRESETS = 1625  # preset stakes
+    ADMIN_BOUNDS_ORDER = 1626  # a minimum above its maximum
+    ADMIN_USDT_PAIR_ONLY = 1627  # lever or second contracts on a pair not quoted in USDT
+    ADMIN_NOTHING_TO_CHANGE = 1628
     # 3xxx: matching and orders
     PAIR_NOT_FOUND = 3001
     PAIR_CLOSED = 3002

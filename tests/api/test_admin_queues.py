@@ -53,6 +53,10 @@ ROUTES = [  # (method, path, body, the role it needs)
     ("POST", "pairs/update", {"id": 999999, "open_change": True}, "markets"),
     ("GET", "placement", None, "markets"),
     ("POST", "placement/move", {"symbol": "NO/SUCHPAIR", "node": "node-1"}, "markets"),  # no such pair: moves nothing
+    ("POST", "pairs/lever", {"id": 999999, "open_lever": True}, "markets"),  # no such pair: changes nothing
+    ("POST", "pairs/micro", {"id": 999999, "open_microtrade": True}, "markets"),
+    ("GET", "currencies", None, "markets"),
+    ("POST", "currencies/update", {"id": 999999, "open_draw": True}, "markets"),  # no such currency
     ("GET", "products", None, "products"),
     ("GET", "products/kinds", None, "products"),
     ("POST", "products/create", {"kind": "lock", "values": {"name": "role check"}}, "products"),  # too few fields

@@ -25,12 +25,14 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from actors.lever.actor import lever_name
+from actors.micro import micro_name
 from actors.pair.actor import pair_name
 from serve.security import hash_password
 from serve.stack import Stack
 from store.admin import operators
 from store.earn.products import KINDS
-from store.models import CurrencyMatch, News, Operator, SiteSetting, User
+from store.models import Currency, CurrencyMatch, News, Operator, SiteSetting, User
 from tests.utils.users import member
 
 EXAMPLES = 8
@@ -44,7 +46,11 @@ SKIP = ("/api/user/logout",)
 CONSOLE_SKIP = ("/api/admin/logout", "/api/admin/password")
 OPERATOR_PASSWORD = "Fuzzing-operator-1"
 PAIR_FIELDS = ("open_change", "sell_disabled", "maker_fee", "taker_fee", "max_price", "max_quantity", "min_notional",
-               "price_band", "max_open_orders")  # fmt: skip
+               "price_band", "max_open_orders", "open_lever", "lever_share_num", "lever_fee_rate", "lever_point_rate",
+               "lever_overnight_rate", "lever_max_exposure", "lever_multiples", "lever_shares", "lever_max_hands",
+               "open_microtrade", "micro_seconds", "micro_fee_rate", "micro_max_exposure")  # fmt: skip
+CURRENCY_FIELDS = ("open_recharge", "open_draw", "draw_rate", "draw_min", "draw_max", "recharge_min", "confirmations",
+                   "micro_numbers", "micro_min", "micro_max", "micro_max_open")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -98,10 +104,11 @@ def test_no_operation_fails_or_breaks_its_schema_for_a_member(
 
 @pytest.fixture
 async def console_state_restored(stack: Stack, db: None) -> AsyncIterator[None]:
-    """The shared state a fuzzed console may change (pairs' switches, fees and bounds, site settings,
-    notices, frozen users, earn products) put back afterwards, the running pairs included, for the tests
-    after this one."""
+    """The shared state a fuzzed console may change (pairs' switches, fees, bounds, lever and second-contract
+    terms, currencies, site settings, notices, frozen users, earn products) put back afterwards, the running
+    pairs, lever shards and timers included, for the tests after this one."""
     pairs = await CurrencyMatch.all().values("id", *PAIR_FIELDS)
+    currencies = await Currency.all().values("id", *CURRENCY_FIELDS)
     site = await SiteSetting.all().values("key", "value")
     news = await News.all().values()
     products = {kind.model: await kind.model.all().values() for kind in KINDS.values()}
@@ -112,6 +119,8 @@ async def console_state_restored(stack: Stack, db: None) -> AsyncIterator[None]:
             await model.filter(id=row.pop("id")).update(**{k: v for k, v in row.items() if k != "created_at"})
     for row in pairs:
         await CurrencyMatch.filter(id=row.pop("id")).update(**row)
+    for row in currencies:
+        await Currency.filter(id=row.pop("id")).update(**row)
     for row in site:
         await SiteSetting.filter(key=row["key"]).update(value=row["value"])
     await News.exclude(id__in=[n["id"] for n in news]).delete()
@@ -122,6 +131,9 @@ async def console_state_restored(stack: Stack, db: None) -> AsyncIterator[None]:
             await News.filter(id=row["id"]).update(**{k: v for k, v in row.items() if k != "id"})
     await User.all().update(login_frozen=False, withdraw_frozen=False)
     await asyncio.gather(*(ray.get_actor(pair_name(symbol)).reload_config.remote() for _, symbol in stack.pairs))
+    shards = [lever_name(i) for i in range(stack.settings.lever_shards)]
+    shards += [micro_name(i) for i in range(stack.settings.micro_shards)]
+    await asyncio.gather(*(ray.get_actor(name).reload_terms.remote() for name in shards))  # the terms, at once
 
 
 async def test_no_console_operation_fails_or_breaks_its_schema_for_an_operator_of_every_role(

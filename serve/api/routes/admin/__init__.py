@@ -1,13 +1,25 @@
 """The back office's API under ``/api/admin/`` (issue 16): sign-in, sessions and the audit trail
 (``auth``), the review and payment queues (``queues``), deposits (``deposits``), content (``content``),
-users (``users``), the dashboard (``dashboard``), markets with the pair placement (``markets``) and
-the earn products (``products``)."""
+users (``users``), the dashboard (``dashboard``), markets with the pair placement (``markets``), the
+pairs' lever and second-contract terms (``contracts``), currencies (``currencies``) and the earn
+products (``products``)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
-from serve.api.routes.admin import auth, content, dashboard, deposits, markets, products, queues, users
+from serve.api.routes.admin import (
+    auth,
+    content,
+    contracts,
+    currencies,
+    dashboard,
+    deposits,
+    markets,
+    products,
+    queues,
+    users,
+)
 
 router = APIRouter(prefix="/admin")
 router.include_router(auth.router)
@@ -16,5 +28,7 @@ router.include_router(content.router)
 router.include_router(users.router)
 router.include_router(dashboard.router)
 router.include_router(markets.router)
+router.include_router(contracts.router)
+router.include_router(currencies.router)
 router.include_router(deposits.router)
 router.include_router(products.router)

@@ -1,6 +1,8 @@
 """The console's markets (issue 16, the markets role): the pairs with their trading switches, fees and
 bounds, changed in the database and on the running pair actor at once (``reload_config``: the next
-batch uses them, no restart). The edge's copy of the pair table follows within its refresh.
+batch uses them, no restart). The edge's copy of the pair table follows within its refresh; the lever
+shards take a new price band or maximum price at once too. (Lever and second-contract terms:
+``contracts``; currencies: ``currencies``.)
 
 The pair placement view: the cluster's nodes with the pairs each runs, and moving a pair's actor to
 another node (``PairPlacement.move``, as ``exchange pairs move`` does: paused about a second, no order
@@ -9,7 +11,7 @@ lost), each move audited."""
 from __future__ import annotations
 
 import asyncio
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Annotated, Any
 
 import ray
@@ -19,7 +21,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from actors.nodes import alive_nodes
 from actors.pair.placement import PLACEMENT_NAME
 from serve.api.deps import Svc
+from serve.api.routes.admin import fields
 from serve.api.routes.admin.auth import Console, role
+from serve.api.routes.admin.live import reload_lever
 from serve.errors import envelope
 from store.admin import audit
 from store.db import transaction
@@ -49,28 +53,32 @@ class PairIn(BaseModel):
     reason: str = Field(default="", max_length=500)
 
 
-def _view(p: CurrencyMatch) -> dict[str, Any]:
-    return {"id": p.id, "symbol": f"{p.base_currency.code}/{p.quote_currency.code}", "open_change": p.open_change,
-            "sell_disabled": p.sell_disabled, "open_lever": p.open_lever, "open_microtrade": p.open_microtrade,
-            **{k: money(getattr(p, k)) for k in AMOUNTS}, "max_open_orders": p.max_open_orders,
-            "price_decimals": p.price_decimals, "qty_decimals": p.qty_decimals}  # fmt: skip
+# The lever and second-contract terms the screen shows with each pair (changed by ``contracts``).
+LEVER_AMOUNTS = ("lever_share_num", "lever_fee_rate", "lever_point_rate", "lever_overnight_rate", "lever_max_exposure")
+MICRO_AMOUNTS = ("micro_fee_rate", "micro_max_exposure")
+TEXTS = ("lever_multiples", "lever_shares", "micro_seconds")
+
+
+def pair_view(p: CurrencyMatch) -> dict[str, Any]:
+    """A pair as the markets screen shows it: switches, fees, bounds, lever and second-contract terms."""
+    return {"id": p.id, "symbol": f"{p.base_currency.code}/{p.quote_currency.code}", "quote": p.quote_currency.code,
+            "open_change": p.open_change, "sell_disabled": p.sell_disabled, "open_lever": p.open_lever,
+            "open_microtrade": p.open_microtrade, **{k: money(getattr(p, k)) for k in AMOUNTS},
+            "max_open_orders": p.max_open_orders, "price_decimals": p.price_decimals, "qty_decimals": p.qty_decimals,
+            **{k: money(getattr(p, k)) for k in (*LEVER_AMOUNTS, *MICRO_AMOUNTS)},
+            **{k: getattr(p, k) for k in TEXTS}, "lever_max_hands": p.lever_max_hands}  # fmt: skip
 
 
 def _amount(name: str, text: str) -> Decimal:
-    try:
-        value = Decimal(text.strip())
-    except InvalidOperation as exc:
-        raise DomainError(ErrorCode.BAD_REQUEST) from exc
-    fee = name in ("maker_fee", "taker_fee")
-    if not value.is_finite() or value < 0 or (fee and value > FEE_MAX) or (not fee and value <= 0):
-        raise DomainError(ErrorCode.BAD_REQUEST)
-    return value
+    if name in ("maker_fee", "taker_fee"):
+        return fields.number(name, text, high=FEE_MAX)
+    return fields.number(name, text, high=fields.MOST_AMOUNT, above=True)
 
 
 @router.get("/pairs")
 async def pairs(console: Markets) -> Any:
     rows = await CurrencyMatch.all().order_by("sort", "id").prefetch_related("base_currency", "quote_currency")
-    return envelope([_view(p) for p in rows])
+    return envelope([pair_view(p) for p in rows])
 
 
 @router.post("/pairs/update")
@@ -80,7 +88,7 @@ async def update(body: PairIn, console: Markets, request: Request, svc: Svc) -> 
     changes: dict[str, Any] = {k: v for k, v in given.items() if k not in AMOUNTS}
     changes.update({k: _amount(k, v) for k, v in given.items() if k in AMOUNTS})
     if not changes:
-        raise DomainError(ErrorCode.BAD_REQUEST)
+        raise DomainError(ErrorCode.ADMIN_NOTHING_TO_CHANGE)
     async with transaction() as conn:
         pair = await CurrencyMatch.filter(id=body.id).select_for_update().using_db(conn).first()
         if pair is None:
@@ -97,7 +105,9 @@ async def update(body: PairIn, console: Markets, request: Request, svc: Svc) -> 
         await request.app.state.engine.ask(f"{pair.base_currency.code}/{pair.quote_currency.code}", "reload_config")
     except (DomainError, OutcomeUnknown):
         applied = False
-    return envelope({**_view(pair), "applied_live": applied})
+    if pair.open_lever and changes.keys() & {"price_band", "max_price"}:  # an entrustment's target is bound by them
+        applied = await reload_lever(request) and applied
+    return envelope({**pair_view(pair), "applied_live": applied})
 
 
 class MoveIn(BaseModel):
