@@ -303,7 +303,7 @@ def test_a_markets_operator_closes_a_pair_that_then_refuses_orders_and_opens_it_
     web.cli("deposit", trader.account, "USDT", "1000")
     bid = order("buy", ETH_USDT, "0.01", mark(api, ETH_USDT))
     _log_in(page, email, one_time, secret)
-    assert _menu(page) == ["dashboard", "markets", "placement"]
+    assert _menu(page) == ["dashboard", "markets", "currencies", "placement"]
     token = page.evaluate("localStorage.getItem('admin_token')")
     try:
         page.locator("[data-menu=markets]").click()
@@ -400,7 +400,7 @@ def test_finance_credits_a_manual_deposit_and_markets_reads_the_placement(
     # so the screen is checked against the placement the API answers the same operator.
     email, one_time, secret = _operator(web, "markets")
     _log_in(page, email, one_time, secret)
-    assert _menu(page) == ["dashboard", "markets", "placement"]
+    assert _menu(page) == ["dashboard", "markets", "currencies", "placement"]
     page.locator("[data-menu=placement]").click()
     page.wait_for_url("**/admin/placement")
     token = page.evaluate("localStorage.getItem('admin_token')")

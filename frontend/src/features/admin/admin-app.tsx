@@ -13,6 +13,7 @@ import { AppealsPage } from './components/appeals-page';
 import { AuditPage } from './components/audit-page';
 import { ConservationPage } from './components/conservation-page';
 import { ContentPage } from './components/content-page';
+import { CurrenciesPage } from './components/currencies-page';
 import { DashboardPage } from './components/dashboard-page';
 import { DepositsPage } from './components/deposits-page';
 import { LoginPage } from './components/login-page';
@@ -47,6 +48,7 @@ export default function AdminApp() {
             <Route path="users" element={<RoleGate screen="users"><UsersPage /></RoleGate>} />
             <Route path="content" element={<RoleGate screen="content"><ContentPage /></RoleGate>} />
             <Route path="markets" element={<RoleGate screen="markets"><MarketsPage /></RoleGate>} />
+            <Route path="currencies" element={<RoleGate screen="currencies"><CurrenciesPage /></RoleGate>} />
             <Route path="placement" element={<RoleGate screen="placement"><PlacementPage /></RoleGate>} />
             <Route path="products" element={<RoleGate screen="products"><ProductsPage /></RoleGate>} />
             <Route path="audit" element={<RoleGate screen="audit"><AuditPage /></RoleGate>} />

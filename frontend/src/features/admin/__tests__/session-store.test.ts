@@ -92,7 +92,7 @@ describe('the menu by role', () => {
     expect((await menuOf(['finance'])).menu.map((s) => s.key)).toEqual(['dashboard', 'withdrawals', 'deposits', 'conservation']);
     expect((await menuOf(['risk'])).menu.map((s) => s.key)).toEqual(['dashboard', 'appeals', 'users']);
     expect((await menuOf(['admin'])).menu.map((s) => s.key)).toEqual(['dashboard', 'audit']);
-    expect((await menuOf(['markets'])).menu.map((s) => s.key)).toEqual(['dashboard', 'markets', 'placement']);
+    expect((await menuOf(['markets'])).menu.map((s) => s.key)).toEqual(['dashboard', 'markets', 'currencies', 'placement']);
   });
 
   it('joins the screens of several roles, each once', async () => {

@@ -167,6 +167,8 @@ export interface AuditRow {
 export interface MarketPair {
   id: number;
   symbol: string;
+  /** The quote currency's code: lever and second contracts need USDT. */
+  quote: string;
   open_change: boolean;
   sell_disabled: boolean;
   open_lever: boolean;
@@ -180,10 +182,50 @@ export interface MarketPair {
   max_open_orders: number;
   price_decimals: number;
   qty_decimals: number;
+  /** Lever terms (`admin/pairs/lever`): fractions, the spread in percent, comma lists of whole numbers. */
+  lever_share_num: string;
+  lever_fee_rate: string;
+  lever_point_rate: string;
+  lever_overnight_rate: string;
+  lever_max_exposure: string;
+  lever_multiples: string;
+  lever_shares: string;
+  lever_max_hands: number;
+  /** Second-contract terms (`admin/pairs/micro`): "seconds:percent" pairs, the fee in percent of a win. */
+  micro_seconds: string;
+  micro_fee_rate: string;
+  micro_max_exposure: string;
 }
 
 /** `admin/pairs/update`'s answer: the pair's new view; `applied_live` false when no actor runs it. */
 export interface MarketPairUpdated extends MarketPair {
+  applied_live: boolean;
+}
+
+/** A currency as the currencies screen reads it (`admin/currencies`); amounts are strings. */
+export interface AdminCurrency {
+  id: number;
+  code: string;
+  name: string;
+  decimals: number;
+  open_recharge: boolean;
+  open_draw: boolean;
+  draw_rate: string;
+  draw_min: string;
+  draw_max: string;
+  recharge_min: string;
+  confirmations: number;
+  micro_numbers: string;
+  micro_min: string;
+  micro_max: string;
+  micro_max_open: string;
+  max_amount: string;
+  /** Whether its micro account may hold it (a stake currency once it has presets). */
+  stake: boolean;
+}
+
+/** `admin/currencies/update`'s answer; `applied_live` false when a second-contract shard did not take it. */
+export interface AdminCurrencyUpdated extends AdminCurrency {
   applied_live: boolean;
 }
 

@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 
 import type { MarketPair } from '../api/types';
 import { useAdmin } from '../stores/admin-store';
-import { EDITABLE, type PairSwitch } from '../stores/markets-store';
+import { EDITABLE, type PairSwitch, type Section } from '../stores/markets-store';
 import { ConfirmDialog } from './confirm-dialog';
+import { ReasonAndSave, RowOutcome } from './settings-parts';
 import { Loaded } from './shared';
 
 interface Asked {
@@ -15,14 +16,32 @@ interface Asked {
   label: string;
 }
 
-const COLUMNS = EDITABLE.length + 4; // symbol, trading, selling, the editable fields, actions
+const COLUMNS = EDITABLE.length + 6; // symbol, trading, selling, lever, second contracts, the editable fields, actions
+const TITLES = { limits: 'markets.editTitle', lever: 'markets.leverTitle', micro: 'markets.microTitle' } as const;
+const NUMERIC = new Set(['max_open_orders', 'lever_max_hands']);
+const TEXT = new Set(['lever_multiples', 'lever_shares', 'micro_seconds']);
 
-const EditForm = observer(function EditForm({ pair }: { pair: MarketPair }) {
+/** The switch a lever or second-contract form carries, with its button's text. */
+function switchOf(pair: MarketPair, section: Section) {
+  if (section === 'lever') {
+    const label = pair.open_lever ? 'markets.closeLever' : 'markets.openLever';
+    return { which: 'open_lever', value: !pair.open_lever, label } as const;
+  }
+  if (section === 'micro') {
+    const label = pair.open_microtrade ? 'markets.closeMicro' : 'markets.openMicro';
+    return { which: 'open_microtrade', value: !pair.open_microtrade, label } as const;
+  }
+  return null;
+}
+
+const EditForm = observer(function EditForm({ pair, ask }: { pair: MarketPair; ask: (a: Asked) => void }) {
   const { t } = useTranslation('admin');
   const { markets } = useAdmin();
   const [reason, setReason] = useState('');
   const draft = markets.draft!;
+  const section = markets.section;
   const unchanged = Object.keys(markets.changes).length === 0;
+  const toggle = switchOf(pair, section);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void markets.save(reason.trim());
@@ -30,34 +49,49 @@ const EditForm = observer(function EditForm({ pair }: { pair: MarketPair }) {
   return (
     <tr>
       <td colSpan={COLUMNS}>
-        <form className="adm-card adm-form" data-testid={`markets-form-${pair.id}`} onSubmit={submit}>
-          <h2>{t('markets.editTitle', { symbol: pair.symbol })}</h2>
+        <form className="adm-card adm-form" data-testid={`markets-form-${pair.id}`} data-section={section} onSubmit={submit}>
+          <h2>{t(TITLES[section], { symbol: pair.symbol })}</h2>
+          {section !== 'limits' && <p className="adm-muted">{t(section === 'lever' ? 'markets.leverNote' : 'markets.microNote')}</p>}
+          {toggle && (
+            <div className="adm-actions">
+              <Offered on={section === 'lever' ? pair.open_lever : pair.open_microtrade} />
+              <button type="button" className={toggle.value ? 'adm-primary' : 'adm-danger'} data-testid={`markets-switch-${pair.id}`}
+                disabled={markets.stateOf(pair.id) === 'sending'}
+                onClick={() => ask({ pair, which: toggle.which, value: toggle.value, label: t(toggle.label) })}>
+                {t(toggle.label)}
+              </button>
+            </div>
+          )}
           <div className="adm-fields">
-            {EDITABLE.map((field) => (
+            {markets.fields.map((field) => (
               <label key={field} className="adm-field">
                 <span>{t(`markets.${field}`)}</span>
-                <input name={field} value={draft[field]} inputMode={field === 'max_open_orders' ? 'numeric' : 'decimal'}
-                  onChange={(e) => markets.change(field, e.target.value)} required maxLength={32} />
+                <input name={field} value={draft[field] ?? ''}
+                  inputMode={NUMERIC.has(field) ? 'numeric' : TEXT.has(field) ? 'text' : 'decimal'}
+                  onChange={(e) => markets.change(field, e.target.value)} required maxLength={field === 'micro_seconds' ? 128 : 64} />
               </label>
             ))}
           </div>
-          <label className="adm-field">
-            <span>{t('common.reason')}</span>
-            <input name="reason" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} />
-          </label>
-          {markets.errors.get(pair.id) && <p className="adm-error" role="alert">{markets.errors.get(pair.id)}</p>}
-          <div className="adm-actions">
-            <button type="button" onClick={markets.close}>{t('common.cancel')}</button>
-            <button type="submit" className="adm-primary" title={unchanged ? t('markets.unchanged') : t('common.reasonRequired')}
-              disabled={unchanged || !reason.trim() || markets.stateOf(pair.id) === 'sending'}>
-              {t('common.save')}
-            </button>
-          </div>
+          <ReasonAndSave reason={reason} onReason={setReason} error={markets.errors.get(pair.id)} unchanged={unchanged}
+            sending={markets.stateOf(pair.id) === 'sending'} onCancel={markets.close} />
         </form>
       </td>
     </tr>
   );
 });
+
+function Offered({ on, usdt = true }: { on: boolean; usdt?: boolean }) {
+  const { t } = useTranslation('admin');
+  if (!usdt) return <span className="adm-muted" title={t('markets.usdtOnly')}>—</span>;
+  return <span className={on ? 'adm-badge' : 'adm-badge adm-bad'}>{on ? t('markets.offered') : t('markets.notOffered')}</span>;
+}
+
+/** The row's message after a change: which actors took it. */
+function savedText(section: Section | undefined, live: boolean) {
+  if (section === 'lever') return live ? ('markets.savedLever' as const) : ('markets.savedLaterShards' as const);
+  if (section === 'micro') return live ? ('markets.savedMicro' as const) : ('markets.savedLaterShards' as const);
+  return live ? ('markets.saved' as const) : ('markets.savedLater' as const);
+}
 
 const Row = observer(function Row({ pair, ask }: { pair: MarketPair; ask: (a: Asked) => void }) {
   const { t } = useTranslation('admin');
@@ -65,6 +99,7 @@ const Row = observer(function Row({ pair, ask }: { pair: MarketPair; ask: (a: As
   const state = markets.stateOf(pair.id);
   const busy = state === 'sending';
   const editing = markets.editingId === pair.id;
+  const usdt = pair.quote === 'USDT';
   const trading = pair.open_change ? t('markets.close') : t('markets.open');
   const selling = pair.sell_disabled ? t('markets.allowSelling') : t('markets.disableSelling');
   return (
@@ -81,6 +116,8 @@ const Row = observer(function Row({ pair, ask }: { pair: MarketPair; ask: (a: As
             {pair.sell_disabled ? t('markets.sellingDisabled') : t('markets.sellingAllowed')}
           </span>
         </td>
+        <td data-testid={`markets-lever-state-${pair.id}`}><Offered on={pair.open_lever} usdt={usdt} /></td>
+        <td data-testid={`markets-micro-state-${pair.id}`}><Offered on={pair.open_microtrade} usdt={usdt} /></td>
         {EDITABLE.map((field) => <td key={field} className="num">{pair[field]}</td>)}
         <td>
           <div className="adm-decide">
@@ -98,23 +135,30 @@ const Row = observer(function Row({ pair, ask }: { pair: MarketPair; ask: (a: As
               onClick={() => markets.edit(pair)}>
               {t('markets.edit')}
             </button>
+            <button type="button" disabled={busy || editing || !usdt} data-testid={`markets-lever-${pair.id}`}
+              title={usdt ? undefined : t('markets.usdtOnly')} onClick={() => markets.edit(pair, 'lever')}>
+              {t('markets.editLever')}
+            </button>
+            <button type="button" disabled={busy || editing || !usdt} data-testid={`markets-micro-${pair.id}`}
+              title={usdt ? undefined : t('markets.usdtOnly')} onClick={() => markets.edit(pair, 'micro')}>
+              {t('markets.editMicro')}
+            </button>
           </div>
-          {(state === 'saved' || state === 'saved_later') && (
-            <p className="adm-ok" role="status" data-testid={`markets-saved-${pair.id}`}>
-              {t(state === 'saved' ? 'markets.saved' : 'markets.savedLater')}
-            </p>
-          )}
-          {state === 'failed' && !editing && (
-            <p className="adm-error" role="alert" data-testid={`markets-error-${pair.id}`}>{markets.errors.get(pair.id)}</p>
+          {!(state === 'failed' && editing) && (
+            <RowOutcome state={state} saved={t(savedText(markets.lastSection.get(pair.id), state === 'saved'))}
+              error={markets.errors.get(pair.id)} testId={(what) => `markets-${what}-${pair.id}`} />
           )}
         </td>
       </tr>
-      {editing && markets.draft && <EditForm pair={pair} />}
+      {editing && markets.draft && <EditForm pair={pair} ask={ask} />}
     </>
   );
 });
 
-/** The markets role's pairs: trading and selling switches, fees and bounds, each change with a reason. */
+/**
+ * The markets role's pairs: trading, selling, lever and second-contract switches; fees and bounds, lever
+ * terms and second-contract terms, each change with a reason.
+ */
 export const MarketsPage = observer(function MarketsPage() {
   const { t } = useTranslation('admin');
   const { markets } = useAdmin();
@@ -131,6 +175,8 @@ export const MarketsPage = observer(function MarketsPage() {
                   <th>{t('markets.symbol')}</th>
                   <th>{t('markets.trading')}</th>
                   <th>{t('markets.selling')}</th>
+                  <th>{t('markets.lever')}</th>
+                  <th>{t('markets.micro')}</th>
                   {EDITABLE.map((field) => <th key={field} className="num">{t(`markets.${field}`)}</th>)}
                   <th />
                 </tr>

@@ -3,6 +3,7 @@ import { createContext, useContext } from 'react';
 import { createAdminClient, type AdminTransport } from '../api/admin-client';
 import { AuditStore } from './audit-store';
 import { ContentStore } from './content-store';
+import { CurrenciesStore } from './currencies-store';
 import { DepositsStore } from './deposits-store';
 import { AppealsStore, conservationResource, dashboardResource, RealNamesStore } from './queues-store';
 import { MarketsStore } from './markets-store';
@@ -24,6 +25,7 @@ export class AdminStore {
   readonly users: UsersStore;
   readonly content: ContentStore;
   readonly markets: MarketsStore;
+  readonly currencies: CurrenciesStore;
   readonly placement: PlacementStore;
   readonly products: ProductsStore;
   readonly audit: AuditStore;
@@ -40,6 +42,7 @@ export class AdminStore {
     this.users = new UsersStore(transport);
     this.content = new ContentStore(transport);
     this.markets = new MarketsStore(transport);
+    this.currencies = new CurrenciesStore(transport);
     this.placement = new PlacementStore(transport);
     this.products = new ProductsStore(transport);
     this.audit = new AuditStore(transport);

@@ -1,32 +1,63 @@
-import { makeAutoObservable, runInAction } from 'mobx';
+import { makeAutoObservable } from 'mobx';
 
 import type { AdminTransport } from '../api/admin-client';
 import type { MarketPair, MarketPairUpdated } from '../api/types';
-import { messageOf, Resource } from './resource';
+import { Resource } from './resource';
+import { changedFields, type ChangeState, draftOf, sendChange } from './settings-form';
 
-/** A pair's two trading switches: trading open (`open_change`) and selling refused (`sell_disabled`). */
-export type PairSwitch = 'open_change' | 'sell_disabled';
+export type { ChangeState } from './settings-form';
 
-/** What the edit form changes; the amounts are strings as the server sends them. */
+/**
+ * A pair's switches: trading open (`open_change`), selling refused (`sell_disabled`), leveraged
+ * contracts offered (`open_lever`) and second contracts offered (`open_microtrade`).
+ */
+export type PairSwitch = 'open_change' | 'sell_disabled' | 'open_lever' | 'open_microtrade';
+
+/** What the fees-and-bounds form changes; the amounts are strings as the server sends them. */
 export const EDITABLE = [
   'maker_fee', 'taker_fee', 'max_price', 'max_quantity', 'min_notional', 'price_band', 'max_open_orders',
 ] as const; // prettier-ignore
-export type EditableField = (typeof EDITABLE)[number];
-export type PairDraft = Record<EditableField, string>;
+/** The lever terms form: new positions take them, open ones keep theirs. */
+export const LEVER_FIELDS = [
+  'lever_fee_rate', 'lever_point_rate', 'lever_overnight_rate', 'lever_share_num', 'lever_multiples',
+  'lever_shares', 'lever_max_hands', 'lever_max_exposure',
+] as const; // prettier-ignore
+/** The second-contract terms form: new contracts take them, accepted ones keep their ratio and fee. */
+export const MICRO_FIELDS = ['micro_seconds', 'micro_fee_rate', 'micro_max_exposure'] as const;
 
-/** What became of the last change to a pair, for the row's message. */
-export type ChangeState = 'idle' | 'sending' | 'saved' | 'saved_later' | 'failed';
+/** The pair's settings in three forms, each saved through its own route. */
+export const SECTIONS = {
+  limits: { path: 'pairs/update', fields: EDITABLE },
+  lever: { path: 'pairs/lever', fields: LEVER_FIELDS },
+  micro: { path: 'pairs/micro', fields: MICRO_FIELDS },
+} as const;
+export type Section = keyof typeof SECTIONS;
+const SWITCH_SECTION: Record<PairSwitch, Section> = {
+  open_change: 'limits', sell_disabled: 'limits', open_lever: 'lever', open_microtrade: 'micro',
+}; // prettier-ignore
+/** Fields the server takes as whole numbers (sent as numbers when they are digits). */
+const INTEGERS: ReadonlySet<string> = new Set(['max_open_orders', 'lever_max_hands']);
+
+export type EditableField =
+  | (typeof EDITABLE)[number]
+  | (typeof LEVER_FIELDS)[number]
+  | (typeof MICRO_FIELDS)[number];
+export type PairDraft = Partial<Record<EditableField, string>>;
 
 /**
- * The markets role's pairs: trading and selling switched on or off, fees and bounds edited, each with
- * a reason; the server applies a change to the running pair at once and answers the pair's new view,
- * which replaces the row.
+ * The markets role's pairs: trading, selling, lever and second contracts switched on or off; fees and
+ * bounds, lever terms and second-contract terms edited (one form at a time), each with a reason. The
+ * server applies a change to the running actors at once and answers the pair's new view, which
+ * replaces the row.
  */
 export class MarketsStore {
   readonly pairs: Resource<MarketPair[]>;
   editingId: number | null = null;
+  section: Section = 'limits';
   draft: PairDraft | null = null;
   states = new Map<number, ChangeState>();
+  /** Which of the pair's settings the last change was to (for its message). */
+  lastSection = new Map<number, Section>();
   errors = new Map<number, string>();
 
   constructor(private readonly api: AdminTransport) {
@@ -40,13 +71,20 @@ export class MarketsStore {
 
   /** Sets one switch of pair `id` (`open_change` false closes trading), with the reason. */
   async toggle(id: number, which: PairSwitch, value: boolean, reason: string): Promise<boolean> {
-    return this.update(id, { [which]: value }, reason);
+    return this.update(id, { [which]: value }, reason, SWITCH_SECTION[which]);
   }
 
-  edit(pair: MarketPair): void {
+  /** Opens one of the pair's forms (fees and bounds by default) with its current values. */
+  edit(pair: MarketPair, section: Section = 'limits'): void {
     this.editingId = pair.id;
-    this.draft = Object.fromEntries(EDITABLE.map((k) => [k, String(pair[k])])) as PairDraft;
+    this.section = section;
+    this.draft = draftOf<EditableField>(pair, SECTIONS[section].fields);
     this.errors.delete(pair.id);
+  }
+
+  /** The open form's fields. */
+  get fields(): readonly EditableField[] {
+    return SECTIONS[this.section].fields;
   }
 
   change(field: EditableField, value: string): void {
@@ -62,14 +100,7 @@ export class MarketsStore {
   get changes(): Record<string, string | number> {
     const pair = this.pairs.data?.find((p) => p.id === this.editingId);
     if (!pair || !this.draft) return {};
-    const changed: Record<string, string | number> = {};
-    for (const field of EDITABLE) {
-      const text = this.draft[field].trim();
-      if (text === String(pair[field])) continue;
-      // An integer goes as one; anything else as typed, for the server to refuse with its message.
-      changed[field] = field === 'max_open_orders' && /^\d+$/.test(text) ? Number(text) : text;
-    }
-    return changed;
+    return changedFields<EditableField>(pair, this.draft, this.fields, INTEGERS);
   }
 
   /** Sends only the changed fields with the reason; closes the form when the server took them. */
@@ -77,28 +108,14 @@ export class MarketsStore {
     const id = this.editingId;
     const changes = this.changes;
     if (id === null || Object.keys(changes).length === 0) return false;
-    const done = await this.update(id, changes, reason);
+    const done = await this.update(id, changes, reason, this.section);
     if (done && this.editingId === id) this.close();
     return done;
   }
 
-  private async update(id: number, changes: Record<string, unknown>, reason: string): Promise<boolean> {
-    this.states.set(id, 'sending');
-    this.errors.delete(id);
-    try {
-      const answer = await this.api.post<MarketPairUpdated>('pairs/update', { id, ...changes, reason });
-      runInAction(() => {
-        const { applied_live: live, ...pair } = answer;
-        if (this.pairs.data) this.pairs.data = this.pairs.data.map((p) => (p.id === id ? pair : p));
-        this.states.set(id, live ? 'saved' : 'saved_later');
-      });
-      return true;
-    } catch (error) {
-      runInAction(() => {
-        this.errors.set(id, messageOf(error));
-        this.states.set(id, 'failed');
-      });
-      return false;
-    }
+  private async update(id: number, changes: Record<string, unknown>, reason: string, section: Section): Promise<boolean> {
+    this.lastSection.set(id, section);
+    const body = { id, ...changes, reason };
+    return sendChange(this, this.pairs, id, () => this.api.post<MarketPairUpdated>(SECTIONS[section].path, body));
   }
 }

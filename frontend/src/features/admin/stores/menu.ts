@@ -11,6 +11,7 @@ export const SCREENS = [
   { key: 'users', path: '/admin/users', roles: ['support', 'risk'] },
   { key: 'content', path: '/admin/content', roles: ['content'] },
   { key: 'markets', path: '/admin/markets', roles: ['markets'] },
+  { key: 'currencies', path: '/admin/currencies', roles: ['markets'] },
   { key: 'placement', path: '/admin/placement', roles: ['markets'] },
   { key: 'products', path: '/admin/products', roles: ['products'] },
   { key: 'audit', path: '/admin/audit', roles: ['admin'] },
