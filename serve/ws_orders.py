@@ -36,7 +36,8 @@ from actors.runtime import GroupCommit
 from config.settings import Settings
 from serve.api.orders import CANCELLED, PLACED, OrderRef, cancel_orders, checked_order, order_result
 from serve.api.pairs import PairCatalog
-from serve.errors import CODE_ERROR, CODE_LOGIN, ERRORS, caused_by, unavailable, validation_message
+from serve.error_table import CODE_ERROR, CODE_LOGIN, ERRORS
+from serve.errors import caused_by, unavailable, validation_message
 from serve.i18n import N_, translate
 from store.db import init_db
 from store.errors import DomainError, ErrorCode

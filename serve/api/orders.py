@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from actors.engine import LIMIT, MARKET, Engine, OrderSpec, PairRef
 from actors.pair.state import BUY, SELL, PairConfig
 from serve.api.pairs import PairCatalog
-from serve.errors import CODE_ERROR, CODE_OK, ERRORS, validation_message
+from serve.error_table import CODE_ERROR, CODE_OK, ERRORS
+from serve.errors import validation_message
 from serve.i18n import N_, translate
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, Order

@@ -29,7 +29,7 @@ def _operator(name: str) -> str:
 
 def _run(work: Any) -> Any:
     """``work`` on the database; a refusal is shown (in English) and exits 1."""
-    from serve.errors import ERRORS
+    from serve.error_table import ERRORS
     from store.errors import DomainError
 
     try:

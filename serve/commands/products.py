@@ -30,7 +30,7 @@ def _utc(ms: int | None) -> str:
 def _run(work: Any) -> Any:
     """``work`` on the database; a refusal (a DomainError in English, ValueError, LookupError) is shown
     and exits 1."""
-    from serve.errors import ERRORS
+    from serve.error_table import ERRORS
     from store.errors import DomainError
 
     try:

@@ -20,7 +20,8 @@ from actors.nodes import alive_nodes
 from actors.pair.placement import PLACEMENT_NAME
 from actors.push.fanout import fanout_name
 from serve.api.deps import Svc
-from serve.errors import CODE_ERROR, envelope
+from serve.error_table import CODE_ERROR
+from serve.errors import envelope
 
 router = APIRouter(tags=["health"])
 TIMEOUT_S = 2.0
