@@ -45,6 +45,11 @@ async def init_db(settings: Settings) -> None:
     await Tortoise.init(config=tortoise_config(settings), _enable_global_fallback=True)
     if settings.db_url.startswith("sqlite://"):
         _stop_sqlite_threads_at_exit()
+        # Open the file now, not in the first query: tortoise's SQLite client opens it lazily while
+        # holding the connection lock, and a query cancelled during that open (a client that gave up
+        # on a process still starting on a busy machine) never gives the lock back, so every later
+        # query of the process waited for ever (an `exchange up` that never served, in CI).
+        await connections.get("default").create_connection(with_db=True)
     faulthandler.register(STACKS_SIGNAL, all_threads=True)
 
 
