@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, sync_playwright
 
@@ -33,6 +34,13 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Instance]:
     finally:
         code, left = instance.stop()
         assert (code, left) == (0, []), instance.log_tail()
+
+
+@pytest.fixture
+def api(web: Instance) -> Iterator[httpx.Client]:
+    """The instance's API (the session stack's ``api`` of tests/conftest.py is another exchange)."""
+    with httpx.Client(base_url=f"{web.url}/api/", timeout=30) as client:
+        yield client
 
 
 @pytest.fixture(scope="package")

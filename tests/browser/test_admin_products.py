@@ -8,31 +8,23 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Iterator
 
 import httpx
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ConsoleErrors, screenshot
-from tests.browser.test_admin import _admin_api, _log_in, _menu, _operator
+from tests.utils.console import admin_token, log_in, menu, new_operator
 from tests.utils.up import Instance
 from tests.utils.users import ok
-
-
-@pytest.fixture
-def api(web: Instance) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=f"{web.url}/api/", timeout=30) as client:
-        yield client
 
 
 def test_a_products_operator_creates_a_sale_that_the_public_page_shows_and_closes_it(
     page: Page, web: Instance, api: httpx.Client, console_errors: ConsoleErrors
 ) -> None:
     title = f"Console sale {uuid.uuid4().hex[:6]}"
-    email, one_time, secret = _operator(web, "products")
-    _log_in(page, email, one_time, secret)
-    assert _menu(page) == ["dashboard", "products"]
+    email, one_time, secret = new_operator(web, "products")
+    log_in(page, email, one_time, secret)
+    assert menu(page) == ["dashboard", "products"]
     page.locator("[data-menu=products]").click()
     page.wait_for_url("**/admin/products")
     expect(page.get_by_test_id("products-tab-lock")).to_have_attribute("aria-selected", "true")
@@ -87,7 +79,7 @@ def test_a_products_operator_creates_a_sale_that_the_public_page_shows_and_close
     expect(page.get_by_test_id(f"products-close-{made['id']}")).to_be_disabled()
     assert ok(api.get("shoufa/info", params={"id": made["id"]}))["phase"] in ("closed", "allocated")
 
-    trail = ok(api.get("admin/audit", params={"target": f"sale:{made['id']}"}, headers=_admin_api(web, api)))["list"]
+    trail = ok(api.get("admin/audit", params={"target": f"sale:{made['id']}"}, headers=admin_token(web, api)))["list"]
     assert [(r["action"], r["operator"], r["role"], r["reason"]) for r in reversed(trail)] == [
         ("product.create", email, "products", "round one of ACB"),
         ("product.close", email, "products", "sold out off-exchange"),

@@ -8,7 +8,6 @@ and is asked to log in; the earn pages render in both themes."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from decimal import Decimal
 
 import httpx
@@ -41,12 +40,6 @@ def _plain(amount: Decimal | str) -> str:
     """A decimal as the screens print an exact figure (no trailing zeros)."""
     text = format(Decimal(amount).normalize(), "f")
     return "0" if text == "-0" else text
-
-
-@pytest.fixture
-def api(web: Instance) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=f"{web.url}/api/", timeout=30) as client:
-        yield client
 
 
 @pytest.fixture

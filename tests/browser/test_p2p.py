@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import struct
 import zlib
-from collections.abc import Iterator
 from decimal import Decimal
 from types import SimpleNamespace
 
@@ -71,12 +70,6 @@ def _legal_usdt(api: httpx.Client, m: Member) -> tuple[Decimal, Decimal]:
                 if account["currency_id"] == USDT:
                     return Decimal(account["balance"]), Decimal(account["lock_balance"])
     return Decimal(0), Decimal(0)
-
-
-@pytest.fixture
-def api(web: Instance) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=f"{web.url}/api/", timeout=30) as client:
-        yield client
 
 
 @pytest.fixture

@@ -118,6 +118,7 @@ def start(
         "EXCHANGE_RAY_NUM_CPUS": "1",
         "EXCHANGE_PAIR_IDS": str(pair_ids),
         "EXCHANGE_MARKET_MAKER": str(market_maker).lower(),
+        "RAY_DEDUP_LOGS": "0",  # every process's lines in the log (stacks() reads several processes' alike lines)
     }
     data_dir.mkdir(parents=True, exist_ok=True)
     log = (data_dir / "up.log").open("w")
