@@ -50,7 +50,8 @@ async def init_db(settings: Settings) -> None:
         # on a process still starting on a busy machine) never gives the lock back, so every later
         # query of the process waited for ever (an `exchange up` that never served, in CI).
         await connections.get("default").create_connection(with_db=True)
-    faulthandler.register(STACKS_SIGNAL, all_threads=True)
+    with contextlib.suppress(ValueError, OSError, AttributeError):  # a stderr without a file (captured)
+        faulthandler.register(STACKS_SIGNAL, all_threads=True)
 
 
 # ``kill -USR2 <pid>`` makes any process that opened the database (a Serve replica, an actor, the CLI)
