@@ -20,23 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from config.settings import Settings
+from serve.ingress import ingress_environment
 
 log = logging.getLogger(__name__)
 PR_SET_PDEATHSIG = 1
-
-# Serve reads these when its controller, proxies and replicas import it, in their own processes: they
-# must be in the environment Ray starts its workers with, so they are set before Ray starts (or passed
-# in the job's runtime environment when joining a cluster), never later in the driver.
-INGRESS_ENV: dict[str, dict[str, str]] = {
-    "proxy": {},
-    # Serve's throughput mode (gRPC from the proxy to the replicas, a frozen GC, the handler on the
-    # replica's own loop) without direct ingress: the proxies stay on every node, on http_host.
-    "throughput": {"RAY_SERVE_THROUGHPUT_OPTIMIZED": "1", "RAY_SERVE_ENABLE_DIRECT_INGRESS": "0"},
-    # The same with direct ingress: each API replica also serves HTTP on a port of its own.
-    "direct": {"RAY_SERVE_THROUGHPUT_OPTIMIZED": "1"},
-    # HAProxy on http_port in front of the replicas' own ports (direct ingress, no ProxyActor).
-    "haproxy": {"RAY_SERVE_THROUGHPUT_OPTIMIZED": "1", "RAY_SERVE_ENABLE_HA_PROXY": "1"},
-}
 
 
 def _die_with_parent() -> None:
@@ -231,11 +218,7 @@ class Stack:
         from actors.nodes import PAIR_RESOURCE
 
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-        ingress = INGRESS_ENV[settings.serve_ingress]
-        os.environ.update(ingress)  # a Ray started below passes them to its workers
-        if settings.serve_ingress == "haproxy":
-            log.warning("HAProxy ingress: the API sees HAProxy's address, not the client's (Ray 2.60's HAProxy "
-                        "sends no X-Forwarded-For): per-address throttles count all clients as one")  # fmt: skip
+        ingress = ingress_environment(settings)
         quiet = {"log_to_driver": settings.env == "development", "logging_level": logging.WARNING}
         node = {
             "num_cpus": settings.ray_num_cpus,

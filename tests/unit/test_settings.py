@@ -35,7 +35,7 @@ def test_an_ingress_with_replica_ports_needs_a_host_the_node_ip_reaches() -> Non
     with the reason, not started and silently served by the fallback proxy."""
     from typing import get_args
 
-    from serve.stack import INGRESS_ENV
+    from serve.ingress import INGRESS_ENV
 
     assert set(INGRESS_ENV) == set(get_args(Settings.model_fields["serve_ingress"].annotation))
     for mode in ("direct", "haproxy"):
