@@ -4,11 +4,11 @@ Each open contract is a timer: a heap entry at the moment its outcome can be dec
 while no entry tick has come, its entry deadline). The shard keeps a tape of each pair's ticks since
 its oldest open contract (Redis pub/sub as they come, the tick log for any gap). When a timer is due
 it asks the pair for a fence (``PairActor.tick_fence``: every tick stamped before then is durable),
-completes the tape up to it, and settles with the pure rule (``actors.micro.settle``): the contracts
-due in a pass in group commits of ``SETTLE_SLICE``, oldest first (``store.ledger.apply_debits``), each
-idempotent by its ref ``m<id>:settle`` with its order row and house rows in the same transaction, then
-pushed (MICRO_CLOSED). Nothing but the order and the ticks decides an outcome. Stakes share
-transactions too (``actors.micro.stakes``).
+completes the tape up to it (the fences of a pass's pairs at once), and decides with the pure rule
+(``actors.micro.settle``); the outcomes go to group commits (``actors.micro.passes``: oldest first,
+each idempotent by its ref ``m<id>:settle`` with its order row and house rows in the same
+transaction, then pushed as MICRO_CLOSED) while the loop decides the next due. Nothing but the order
+and the ticks decides an outcome. Stakes share transactions too (``actors.micro.stakes``).
 
 Open contracts are durable from the stake on: a restarted shard loads them and the ticks since the
 oldest, and settles the overdue ones from the ticks at their own end time. A settlement applied by a
@@ -22,8 +22,7 @@ import asyncio
 import heapq
 import json
 import logging
-from collections import defaultdict
-from datetime import UTC, datetime
+from collections import defaultdict, deque
 from decimal import Decimal
 from typing import Any
 
@@ -33,20 +32,19 @@ from redis.asyncio import Redis
 from actors.engine import Engine
 from actors.micro import settle as rule
 from actors.micro import stakes
+from actors.micro.passes import Decided, Settlements
 from actors.micro.stakes import Exposure
 from actors.micro.tape import Tape
 from actors.push import channels
 from actors.runtime import DbActor, GroupCommit
 from store import ledger, marks, micro, ticks
 from store.cache import connect_redis, redis_db
-from store.db import update_rows
 from store.errors import DomainError, ErrorCode
 from store.models import Currency, MicroOrder, MicroStatus
 
 log = logging.getLogger(__name__)
 RETRY_MS = 200  # a pair that did not answer its fence: ask again this much later
 GIVE_UP_MS = 30_000  # a pair silent this long after a decision time: the log as it is decides
-SETTLE_SLICE = 250  # contracts per commit: a backlog settles (and pushes) its oldest without waiting for all
 PAGE = 2000
 RECOVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)
 TRIM_EVERY_MS = 5_000
@@ -75,9 +73,11 @@ class MicroTimer(DbActor):
         self._offers_ms = 0
         self._trimmed_ms = 0
         self._wake = asyncio.Event()
+        self._settlements = Settlements(index, self._redis, lambda row: self._public(row, None), self._on_settled,
+                                        self._wake.set)  # fmt: skip
         self._loaded = asyncio.Event()
         self._healthy = False
-        self._lags: list[int] = []  # settled - end (ms) of recent settlements, for the benchmark
+        self._lags: deque[int] = deque(maxlen=100_000)  # settled - end (ms) of recent settlements, for the benchmark
         self._settled = 0
         self._background: set[asyncio.Task[Any]] = set()
         for work in (self._serve(), self._listen()):
@@ -300,10 +300,16 @@ class MicroTimer(DbActor):
         self._wake.set()
 
     async def _serve(self) -> None:
-        """Load, then wake for each due timer, forever; a failure reloads."""
+        """Load, then wake for each due timer, forever: decide what is due and hand it to the
+        settling commits, which run while the loop decides the next. A failure reloads."""
         await self._recover()
         while True:
             self._wake.clear()
+            if self._settlements.failed is not None:
+                log.error("micro timer %d: settling failed; reloading", self._index,
+                          exc_info=self._settlements.failed)  # fmt: skip
+                await self._reload()
+                continue
             wait = None if not self._heap else (self._heap[0][0] - micro.now_ms()) / 1000
             if wait is None or wait > 0:
                 try:
@@ -312,12 +318,22 @@ class MicroTimer(DbActor):
                     pass
                 continue
             try:
-                await self._settle_due(micro.now_ms())
+                ready = await self._decide_due(micro.now_ms())
             except Exception:
-                log.exception("micro timer %d: settling failed; reloading", self._index)
-                await self._recover()
+                log.exception("micro timer %d: deciding failed; reloading", self._index)
+                await self._reload()
+                continue
+            if ready:
+                self._settlements.start(ready)
 
-    async def _settle_due(self, now: int) -> None:
+    async def _reload(self) -> None:
+        """After a failure: let the settlements under way finish, then load again from the database."""
+        await self._settlements.drain()
+        await self._recover()
+
+    async def _decide_due(self, now: int) -> list[Decided]:
+        """The outcomes of every contract due by ``now`` whose pair's ticks are known past its end
+        (the fences of its pairs asked at once); the rest are tried again RETRY_MS later."""
         due: dict[int, list[MicroOrder]] = defaultdict(list)
         seen: set[int] = set()
         while self._heap and self._heap[0][0] <= now:
@@ -326,21 +342,22 @@ class MicroTimer(DbActor):
             if row is not None and order_id not in seen:
                 seen.add(order_id)
                 due[row.currency_match_id].append(row)  # type: ignore[attr-defined]
-        ready: list[tuple[MicroOrder, rule.Outcome]] = []
+        tapes = {pair_id: self._tapes.setdefault(pair_id, Tape()) for pair_id in due}
+        behind = {p: min(map(self._decided_by, rows)) for p, rows in due.items()
+                  if max(map(self._decided_by, rows)) >= tapes[p].complete_before}  # fmt: skip
+        await asyncio.gather(*(self._complete(p, tapes[p], decided_by, now) for p, decided_by in behind.items()))
+        ready: list[Decided] = []
         for pair_id, rows in due.items():
-            tape = self._tapes.setdefault(pair_id, Tape())
-            if any(self._decided_by(r) >= tape.complete_before for r in rows):
-                await self._complete(pair_id, tape, min(self._decided_by(r) for r in rows), now)
             for row in rows:
-                if self._decided_by(row) < tape.complete_before:
-                    ready.append((row, rule.settle(self._terms(row), tape.ticks, tape.times)))
+                if self._decided_by(row) < tapes[pair_id].complete_before:
+                    ready.append((row, rule.settle(self._terms(row), tapes[pair_id].ticks, tapes[pair_id].times)))
                 else:
                     self._schedule(row, not_before=now + RETRY_MS)
-        for start in range(0, len(ready), SETTLE_SLICE):  # oldest first: the heap pops them in time order
-            await self._commit(ready[start : start + SETTLE_SLICE])
+        ready.sort(key=lambda item: self._decided_by(item[0]))  # oldest first across pairs, as commits take them
         if now - self._trimmed_ms > TRIM_EVERY_MS:
             self._trim()
             self._trimmed_ms = now
+        return ready
 
     async def _complete(self, pair_id: int, tape: Tape, decided_by: int, now: int) -> None:
         """Make the tape complete past ``decided_by`` if the pair can say so: its fence, read up to; a
@@ -360,47 +377,13 @@ class MicroTimer(DbActor):
                 await self._read_log(pair_id, tape, None)
                 tape.complete_before = max(tape.complete_before, decided_by + 1)
 
-    async def _commit(self, ready: list[tuple[MicroOrder, rule.Outcome]]) -> None:
-        """One group commit for every contract settled in this pass, then their pushes."""
-        settled_at = datetime.now(UTC)
-        for row, outcome in ready:
-            micro.record(row, outcome, settled_at)
-        ops = [ledger.Op(micro.settle_change(row, o), rows=tuple(micro.house_rows(row, o))) for row, o in ready]
-        rows = [row for row, _ in ready]
-
-        async def then(conn: Any, results: list[bool | DomainError]) -> None:
-            applied = [row for row, result in zip(rows, results, strict=True) if result is True]
-            if applied:
-                await update_rows(conn, applied, micro.SETTLED_FIELDS)
-
-        results = await ledger.apply_debits(ops, then)
-        done = micro.now_ms()
-        pushed = []
-        for (row, _), result in zip(ready, results, strict=True):
-            if isinstance(result, DomainError):  # cannot happen while the stake is held; keep it open
-                log.error("micro timer %d: settlement of %d refused: %r", self._index, row.id, result)
-                continue
-            self._open.pop(row.id, None)
-            self._exposure[(row.currency_match_id, row.seconds, row.currency_id)].add(row, -1)  # type: ignore[attr-defined]
-            if row.end_ms is not None:
-                self._lags.append(done - row.end_ms)
-            self._settled += 1
-            pushed.append(row)
-        del self._lags[: max(0, len(self._lags) - 100_000)]
-        await self._push(pushed)
-
-    async def _push(self, rows: list[MicroOrder]) -> None:
-        """MICRO_CLOSED to each owner, one Redis round trip for all (best effort: the lists are the truth)."""
-        if not rows:
-            return
-        try:
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for row in rows:
-                    message = channels.encode("micro_closed", {"order": self._public(row, None)})
-                    pipe.publish(channels.user_topic(row.user_id, "MICRO_CLOSED"), message)  # type: ignore[attr-defined]
-                await pipe.execute()
-        except Exception:
-            log.warning("micro timer %d: push failed", self._index, exc_info=True)
+    def _on_settled(self, row: MicroOrder) -> None:
+        """A settlement is durable: the contract is no longer open here."""
+        self._open.pop(row.id, None)
+        self._exposure[(row.currency_match_id, row.seconds, row.currency_id)].add(row, -1)  # type: ignore[attr-defined]
+        if row.end_ms is not None:
+            self._lags.append(micro.now_ms() - row.end_ms)
+        self._settled += 1
 
     def _trim(self) -> None:
         oldest: dict[int, int] = {}

@@ -1,0 +1,104 @@
+"""A MicroTimer's settling commits: the outcomes its timer loop decides go to one group commit while
+the loop goes on to the next due contracts (fence, rule), so a contract never waits for the
+commit of one that ended before it unless the database is the bottleneck.
+
+Each commit takes what was decided while the previous one ran (at most ``SETTLE_SLICE``, oldest
+first): per contract its ledger change (idempotent by ref ``m<id>:settle``), its house rows and its
+order row's outcome in one transaction (``store.ledger.apply_debits``), then one Redis round trip
+pushes every MICRO_CLOSED of the commit. A commit that raises fails its callers (the loop reloads
+the shard); a settlement the ledger refuses (impossible while the stake is held) leaves the
+contract open and is logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from redis.asyncio import Redis
+
+from actors.micro import settle as rule
+from actors.push import channels
+from actors.runtime import GroupCommit
+from store import ledger, micro
+from store.db import update_rows
+from store.errors import DomainError
+from store.models import MicroOrder
+
+log = logging.getLogger(__name__)
+SETTLE_SLICE = 250  # contracts per commit: a backlog settles (and pushes) its oldest without waiting for all
+Decided = tuple[MicroOrder, rule.Outcome]
+
+
+class Settlements:
+    def __init__(self, index: int, redis: Redis, public: Callable[[MicroOrder], dict[str, Any]],
+                 settled: Callable[[MicroOrder], None], failing: Callable[[], None]) -> None:  # fmt: skip
+        self._index = index
+        self._redis = redis
+        self._public = public  # the contract as answers and pushes show it
+        self._settled = settled  # told of each contract once its settlement is durable
+        self._failing = failing  # told when a commit raised (``failed`` is set)
+        self._commits: GroupCommit[Decided, bool] = GroupCommit(self._commit, max_batch=SETTLE_SLICE)
+        self._passes: set[asyncio.Task[None]] = set()
+        self.failed: BaseException | None = None  # the first commit that raised since ``drain``
+
+    def start(self, ready: list[Decided]) -> None:
+        """Settle ``ready`` (in end order) in the background; a commit that raises sets ``failed``."""
+        task = asyncio.get_running_loop().create_task(self._settle(ready))
+        self._passes.add(task)
+        task.add_done_callback(self._passes.discard)
+
+    async def drain(self) -> None:
+        """Wait for every settlement started; then forget any failure (the caller reloads)."""
+        while self._passes:
+            await asyncio.gather(*self._passes, return_exceptions=True)
+        self.failed = None
+
+    async def _settle(self, ready: list[Decided]) -> None:
+        results = await asyncio.gather(*(self._commits.submit(item) for item in ready), return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException) and self.failed is None:
+                self.failed = result
+                self._failing()
+
+    async def _commit(self, ready: list[Decided]) -> list[bool | BaseException]:
+        settled_at = datetime.now(UTC)
+        for row, outcome in ready:
+            micro.record(row, outcome, settled_at)
+        ops = [ledger.Op(micro.settle_change(row, o), rows=tuple(micro.house_rows(row, o))) for row, o in ready]
+        rows = [row for row, _ in ready]
+
+        async def then(conn: Any, results: list[bool | DomainError]) -> None:
+            applied = [row for row, result in zip(rows, results, strict=True) if result is True]
+            if applied:
+                await update_rows(conn, applied, micro.SETTLED_FIELDS)
+
+        results = await ledger.apply_debits(ops, then)
+        answers: list[bool | BaseException] = []
+        pushed = []
+        for row, result in zip(rows, results, strict=True):
+            if isinstance(result, DomainError):  # cannot happen while the stake is held; keep it open
+                log.error("micro timer %d: settlement of %d refused: %r", self._index, row.id, result)
+                answers.append(False)
+                continue
+            self._settled(row)
+            pushed.append(row)
+            answers.append(True)
+        await self._push(pushed)
+        return answers
+
+    async def _push(self, rows: list[MicroOrder]) -> None:
+        """MICRO_CLOSED to each owner, one Redis round trip for all (best effort: the lists are the truth)."""
+        if not rows:
+            return
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for row in rows:
+                    message = channels.encode("micro_closed", {"order": self._public(row)})
+                    pipe.publish(channels.user_topic(row.user_id, "MICRO_CLOSED"), message)  # type: ignore[attr-defined]
+                await pipe.execute()
+        except Exception:
+            log.warning("micro timer %d: push failed", self._index, exc_info=True)
