@@ -12,6 +12,13 @@ and down alternately. ``--durations``: the earliest submitted get the longest, i
 list whose steps match the submission time bunches the ends (``120,60`` submitted over 60 s: ends
 spread over 60 s, all open at once); a single one spreads the ends over the submission time.
 
+``--direct`` stakes each contract on its shard over Ray (``MicroTimer.submit``, the call the API
+makes once it has checked the format, with ids reserved from the same allocator) instead of through
+the API: on two shared cores the API's requests cost more CPU than the shards, so the settlement
+figures of a run through the API measure the API as much as the timers. ``--direct --rate 167
+--durations 120`` is the issue's shape: 10,000 open at once, then ending over 60 s with nothing
+being submitted.
+
 Measured, for every contract (``microtrade/lists`` of each user once all have ended):
 
 - settlement lag: ``settled_at - end_at`` (the row's stamp, taken as the settling pass starts its
@@ -33,7 +40,7 @@ settles the overdue contracts from their own end times) when half the contracts 
 reports how many settled more than 5 s after their end.
 
     .venv/bin/python bench/micro_bench.py [--host http://127.0.0.1:8000] [--contracts 10000] [--users 100]
-        [--ws-users 30] [--durations 300] [--concurrency 48] [--rate 0] [--stake 1] [--kill]
+        [--ws-users 30] [--durations 300] [--concurrency 48] [--rate 0] [--stake 1] [--direct] [--kill]
 
 Run it with the environment of the ``make run`` it measures (the same ``var/`` or DATABASE_URL): it
 joins that Ray (``var/ray-address``) for the shards' status and the kill, and reads the database.
@@ -47,12 +54,9 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
 import sys
 import time
 import uuid
-from collections import Counter
-from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -63,48 +67,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import httpx  # noqa: E402
 from harness import raise_fd_limit  # noqa: E402
 from measure import pct  # noqa: E402
-from verify_micro import check_one  # noqa: E402
+from micro_checks import USDT, Run, data, end_of, report, spread  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from config.settings import get_settings  # noqa: E402
 from tests.utils.users import Member as User  # noqa: E402
 
 PASSWORD = "MicroBench123"
-USDT = 1
 CHANGE, MICRO = 1, 4  # account types
 OPEN, CLOSED = 1, 3
-LATE_MS = 5000  # the issue's bound with a shard killed
 PER_PAGE = 50
-
-
-def figures(values: list[float]) -> str:
-    if not values:
-        return "none"
-    ordered = sorted(values)
-    return (f"p50 {pct(ordered, 50):8.1f} ms   p99 {pct(ordered, 99):8.1f} ms   max {ordered[-1]:8.1f} ms"
-            f"   (n {len(ordered)})")  # fmt: skip
-
-
-def data(answer: httpx.Response) -> Any:
-    body = answer.json()
-    if body.get("code") != 1:
-        raise RuntimeError(f"{answer.request.url.path}: {answer.status_code} {body.get('msg')}")
-    return body["data"]
-
-
-@dataclass
-class Run:
-    """What the run saw, as it went."""
-
-    accepted: dict[int, dict[str, Any]] = field(default_factory=dict)  # order id -> the submit's answer
-    owner: dict[int, User] = field(default_factory=dict)
-    submit_ms: list[float] = field(default_factory=list)
-    refused: Counter[str] = field(default_factory=Counter)
-    pushed: dict[int, list[float]] = field(default_factory=dict)  # order id -> arrival times (ms)
-    pushed_order: dict[int, dict[str, Any]] = field(default_factory=dict)
-    killed: str = ""
-    submitted_ms: float = 0.0  # when the last submission was answered
-    fence_ms: list[float] = field(default_factory=list)  # tick_fence round trips while contracts ended
 
 
 # -- setting up ------------------------------------------------------------------------------------------
@@ -239,12 +211,44 @@ def terms(i: int, n: int, users: list[User], pairs: list[int], durations: list[i
             "seconds": durations[i * len(durations) // n], "number": stake}  # fmt: skip
 
 
+async def first_ids(count: int) -> int:
+    """Reserve ``count`` contract ids from the exchange's own allocator (``store.ids``, kind micro), as
+    the API would one by one; answers the first."""
+    from store.db import close_db, init_db
+    from store.ids import MICRO, reserve
+
+    await init_db(get_settings())
+    try:
+        return await reserve(MICRO, count)
+    finally:
+        await close_db()
+
+
 async def submit_all(api: httpx.AsyncClient, args: argparse.Namespace, users: list[User], pairs: list[int],
-                     run: Run) -> float:  # fmt: skip
-    """Submit every contract; answers the seconds it took."""
+                     run: Run, shards: list[Any]) -> float:  # fmt: skip
+    """Submit every contract (through the API, or with ``--direct`` to its shard); answers the seconds
+    it took."""
     durations = sorted(args.durations, reverse=True)
     n, queue = args.contracts, iter(range(args.contracts))
+    first_id = await first_ids(n) if args.direct else 0
     began = time.monotonic()
+
+    async def through_api(i: int, user: User) -> tuple[str, dict[str, Any] | None]:
+        answer = await api.post("microtrade/submit", json=terms(i, n, users, pairs, durations, args.stake),
+                                headers=user.auth)  # fmt: skip
+        body = answer.json()
+        return ("", body["data"]) if body.get("code") == 1 else (f"{answer.status_code} {body.get('msg')}", None)
+
+    async def to_shard(i: int, user: User) -> tuple[str, dict[str, Any] | None]:
+        order_id = first_id + i  # what MicroTimer.submit is given by the API after its format checks
+        try:
+            order = terms(i, n, users, pairs, durations, args.stake)
+            placed = await shards[order_id % len(shards)].submit.remote(user.uid, order_id, order)
+        except Exception as exc:  # a DomainError inside Ray's error: the contract was refused
+            return str(getattr(exc, "cause", None) or type(exc).__name__), None
+        return "", placed
+
+    place = to_shard if args.direct else through_api
 
     async def worker() -> None:
         for i in queue:
@@ -253,28 +257,20 @@ async def submit_all(api: httpx.AsyncClient, args: argparse.Namespace, users: li
             user = users[i % len(users)]
             sent = time.monotonic()
             try:
-                answer = await api.post("microtrade/submit", json=terms(i, n, users, pairs, durations, args.stake),
-                                        headers=user.auth)  # fmt: skip
-                body = answer.json()
+                refusal, placed = await place(i, user)
             except (httpx.HTTPError, ValueError) as exc:
                 run.refused[type(exc).__name__] += 1
                 continue
             run.submit_ms.append((time.monotonic() - sent) * 1000)
-            if body.get("code") == 1:
-                run.accepted[body["data"]["id"]] = body["data"]
-                run.owner[body["data"]["id"]] = user
+            if placed is not None:
+                run.accepted[placed["id"]] = placed
+                run.owner[placed["id"]] = user
             else:
-                run.refused[f"{answer.status_code} {body.get('msg')}"] += 1
+                run.refused[refusal] += 1
 
     await asyncio.gather(*(worker() for _ in range(args.concurrency)))
     run.submitted_ms = time.time() * 1000
     return time.monotonic() - began
-
-
-def end_of(order: dict[str, Any]) -> int:
-    """A contract's end: its entry's time + the duration once the entry tick came, else (not come yet,
-    or void: no tick came in time) its acceptance + the duration."""
-    return order["end_at"] or order["accepted_at"] + order["seconds"] * 1000
 
 
 async def closed_rows(api: httpx.AsyncClient, users: list[User]) -> dict[int, dict[str, Any]]:
@@ -327,123 +323,6 @@ async def kill_midway(shards: list[Any], index: int, run: Run, at_ms: float) -> 
 # -- checks ----------------------------------------------------------------------------------------------
 
 
-async def journal(order_ids: list[int]) -> tuple[Counter[int], Counter[tuple[int, str]]]:
-    """(settle journal rows per contract, house rows per (contract, kind)), from the database."""
-    from store.db import close_db, init_db
-    from store.models import AccountLog, HouseLedger
-
-    await init_db(get_settings())
-    try:
-        settles: Counter[int] = Counter()
-        house: Counter[tuple[int, str]] = Counter()
-        for start in range(0, len(order_ids), 500):
-            chunk = order_ids[start : start + 500]
-            refs = [f"m{i}:settle" for i in chunk]
-            for ref in await AccountLog.filter(ref__in=refs, log_type="micro_settle").values_list("ref", flat=True):
-                settles[int(str(ref)[1:].split(":")[0])] += 1
-            rows = await HouseLedger.filter(position_id__in=chunk, kind__in=("micro_pnl", "micro_fee"))
-            for row in rows:
-                house[(int(row.position_id or 0), row.kind)] += 1
-        return settles, house
-    finally:
-        await close_db()
-
-
-async def balances_match(api: httpx.AsyncClient, users: list[User], funded: Decimal, run: Run,
-                         rows: dict[int, dict[str, Any]]) -> int:  # fmt: skip
-    """How many users' micro balance is not ``funded`` - stakes + payouts."""
-    expected = {u.uid: funded for u in users}
-    for order_id, order in run.accepted.items():
-        uid = run.owner[order_id].uid
-        expected[uid] += -Decimal(order["number"]) + Decimal(rows.get(order_id, {}).get("payout") or 0)
-    wrong = 0
-    for user in users:
-        found = data(await api.get("microtrade/payable_currencies", headers=user.auth))
-        balance = next(Decimal(c["micro_account"]["balance"]) for c in found if c["id"] == USDT)
-        wrong += balance != expected[user.uid]
-    return wrong
-
-
-def spread(run: Run) -> str:
-    """How many were open at once at most, and how the ends spread."""
-    events = sorted([(o["accepted_at"], 1) for o in run.accepted.values()]
-                    + [(o["accepted_at"] + o["seconds"] * 1000, -1) for o in run.accepted.values()])  # fmt: skip
-    opened = peak = 0
-    for _, step in events:
-        opened += step
-        peak = max(peak, opened)
-    ends = sorted(o["accepted_at"] + o["seconds"] * 1000 for o in run.accepted.values())
-    busiest = Counter(e // 1000 for e in ends).most_common(1)[0][1]
-    return (f"at most {peak} open at once; ends spread over {(ends[-1] - ends[0]) / 1000:.0f} s, "
-            f"busiest second {busiest} ends")  # fmt: skip
-
-
-def passes(rows: list[dict[str, Any]], shards: int) -> None:
-    """The settling passes, rebuilt from the rows: a pass stamps one ``settled_at`` on all it settles,
-    so per shard the rows sharing one are a pass. When the next pass holds contracts that had already
-    ended as this one began (a backlog), the time between the two is this pass's work (its commit,
-    then the next fence): that over its size is what one contract costs."""
-    for index in range(shards):
-        mine = [r for r in rows if r["id"] % shards == index and r["settled_at"]]
-        sizes: Counter[int] = Counter(r["settled_at"] for r in mine)
-        first_end: dict[int, int] = {}
-        for r in mine:
-            first_end[r["settled_at"]] = min(first_end.get(r["settled_at"], end_of(r)), end_of(r))
-        times = sorted(sizes)
-        if not times:
-            continue
-        gaps = sorted(b - a for a, b in zip(times, times[1:], strict=False))
-        busy = sorted((b - a) / sizes[a] for a, b in zip(times, times[1:], strict=False) if first_end[b] < a)
-        print(f"  micro:{index} {len(times)} passes, contracts a pass p50 {pct(sorted(sizes.values()), 50):.0f} "
-              f"max {max(sizes.values())}; to the next pass p50 {pct(gaps, 50):.0f} ms max {max(gaps, default=0)} "
-              f"ms; backlogged: {len(busy)} passes, {pct(busy, 50):.1f} ms a contract (p50)")  # fmt: skip
-
-
-async def report(api: httpx.AsyncClient, args: argparse.Namespace, users: list[User], run: Run,
-                 rows: dict[int, dict[str, Any]], shards: list[Any]) -> None:  # fmt: skip
-    ours = [rows[i] for i in run.accepted if i in rows]
-    lags = [r["settled_at"] - end_of(r) for r in ours if r["settled_at"] is not None]
-    outcomes = Counter(r["outcome"] for r in ours)
-    print(f"closed {len(ours)} of {len(run.accepted)}: {dict(outcomes)}")
-    print(f"  settlement lag, settled_at - end (rows)    {figures(lags)}")
-    for label, phase in (("while submitting", True), ("after the last submit", False)):
-        some = [r["settled_at"] - end_of(r) for r in ours
-                if r["settled_at"] is not None and (end_of(r) < run.submitted_ms) == phase]  # fmt: skip
-        print(f"    ends {label:<22}               {figures(some)}")
-    late = [x for x in lags if x > LATE_MS]
-    print(f"  settled more than {LATE_MS / 1000:.0f} s after the end: {len(late)}")
-    print(f"  tick_fence round trip (sampled all along)   {figures(run.fence_ms)}")
-    passes(ours, len(shards))
-    for status in await asyncio.to_thread(shard_status, shards):
-        print(f"  micro:{status['index']} durable - end (status)    p50 {status['lag_p50_ms']} ms   "
-              f"p99 {status['lag_p99_ms']} ms   max {status['lag_max_ms']} ms   (n {status['settled']}; "
-              f"{status['open']} open)")  # fmt: skip
-    watched = {u.uid for u in users[: args.ws_users]}
-    expected_pushes = [i for i in run.accepted if run.owner[i].uid in watched]
-    arrivals = [run.pushed[i][0] - end_of(run.pushed_order[i]) for i in expected_pushes if i in run.pushed]
-    print(f"  MICRO_CLOSED received - end ({len(watched)} users)   {figures(arrivals)}")
-    for label, phase in (("while submitting", True), ("after the last submit", False)):
-        some = [run.pushed[i][0] - end_of(run.pushed_order[i]) for i in expected_pushes
-                if i in run.pushed and (end_of(run.pushed_order[i]) < run.submitted_ms) == phase]  # fmt: skip
-        print(f"    ends {label:<22}               {figures(some)}")
-    committing = [run.pushed[i][0] - rows[i]["settled_at"] for i in expected_pushes if i in run.pushed and i in rows]
-    print(f"  received - settled_at (the commit, the push) {figures(committing)}")
-    twice = sum(1 for i in run.pushed if len(run.pushed[i]) > 1)
-    print(f"  pushes missing {len(expected_pushes) - len(arrivals)}, received twice {twice}")
-    settles, house = await journal(list(run.accepted))
-    not_once = [i for i in run.accepted if settles[i] != 1]
-    house_twice = [k for k, v in house.items() if v > 1]
-    wrong = await balances_match(api, users, Decimal(args.funds), run, rows)
-    print(f"exactly once: {len(run.accepted) - len(not_once)} of {len(run.accepted)} with one micro_settle row "
-          f"({len(not_once)} not: {not_once[:5]}), house rows twice {len(house_twice)}, "
-          f"users whose micro balance is off {wrong} of {len(users)}")  # fmt: skip
-    sample = random.Random(0).sample(sorted(run.accepted), min(args.verify, len(run.accepted)))  # both shards
-    if sample:
-        with httpx.Client(base_url=str(api.base_url), timeout=30) as sync_api:
-            checked = Counter(check_one(sync_api, i, 6)[0] for i in sample)
-        print(f"verified with bench/verify_micro.py: {dict(checked)} of {len(sample)}")
-
-
 async def main(args: argparse.Namespace) -> None:
     raise_fd_limit(args.ws_users + args.concurrency + 256)
     shards = await asyncio.to_thread(join_cluster)
@@ -471,7 +350,7 @@ async def main(args: argparse.Namespace) -> None:
         await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 30)
         await asyncio.gather(*(s.reset_stats.remote() for s in shards))
         fences = asyncio.create_task(sample_fences(list(symbols.values()), run))
-        took = await submit_all(api, args, users, pairs, run)
+        took = await submit_all(api, args, users, pairs, run, shards)
         ordered = sorted(run.submit_ms)
         print(f"submitted {len(run.accepted)} of {args.contracts} in {took:.1f} s: {len(run.accepted) / took:.1f}/s "
               f"at concurrency {args.concurrency}; latency p50 {pct(ordered, 50):.0f} ms p99 {pct(ordered, 99):.0f} "
@@ -491,7 +370,7 @@ async def main(args: argparse.Namespace) -> None:
         for task in listeners:
             task.cancel()
         await asyncio.gather(*listeners, return_exceptions=True)
-        await report(api, args, users, run, rows, shards)
+        await report(api, args, users, run, rows, await asyncio.to_thread(shard_status, shards))
 
 
 if __name__ == "__main__":
@@ -507,6 +386,8 @@ if __name__ == "__main__":
     parser.add_argument("--pairs", type=lambda s: [int(x) for x in s.split(",")], default=[],
                         help="pair ids (default: every pair offering second contracts)")  # fmt: skip
     parser.add_argument("--concurrency", type=int, default=48, help="submissions in flight")
+    parser.add_argument("--direct", action="store_true",
+                        help="stake on the MicroTimers over Ray (what the API calls), not through the API")  # fmt: skip
     parser.add_argument("--rate", type=float, default=0, help="submissions a second at most (0: as fast as it goes)")
     parser.add_argument("--grace", type=float, default=60, help="seconds to wait past the last end for the rest")
     parser.add_argument("--verify", type=int, default=20, help="how many contracts verify_micro.py checks")
