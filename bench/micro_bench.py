@@ -26,9 +26,8 @@ Measured, for every contract (``microtrade/lists`` of each user once all have en
   (``MicroTimer.status()``: commit done - end, since ``reset_stats()`` at the start; a killed shard
   forgets its figures);
 - where the time goes: the pairs' ``tick_fence`` round trip (sampled twice a second), arrival -
-  ``settled_at`` (the commit and the push), and the settling passes rebuilt from the rows (the
-  contracts of a pass share one ``settled_at``): their sizes and, under a backlog, the time one
-  contract adds to a pass;
+  ``settled_at`` (the commit and the push), and each shard's settling commits (``status()``: how
+  many contracts each took, its transaction and its pushes);
 - MICRO_CLOSED delivery: arrival at the owner's socket - ``end_at`` (this machine's clock);
 - exactly once: every contract closed, one ``micro_settle`` journal row and at most one house row per
   kind each (read from the database with ``store``), no push twice, and each user's micro balance is

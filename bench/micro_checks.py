@@ -109,27 +109,6 @@ def spread(run: Run) -> str:
             f"busiest second {busiest} ends")  # fmt: skip
 
 
-def passes(rows: list[dict[str, Any]], shards: int) -> None:
-    """The settling passes, rebuilt from the rows: a pass stamps one ``settled_at`` on all it settles,
-    so per shard the rows sharing one are a pass. When the next pass holds contracts that had already
-    ended as this one began (a backlog), the time between the two is this pass's work (its commit,
-    then the next fence): that over its size is what one contract costs."""
-    for index in range(shards):
-        mine = [r for r in rows if r["id"] % shards == index and r["settled_at"]]
-        sizes: Counter[int] = Counter(r["settled_at"] for r in mine)
-        first_end: dict[int, int] = {}
-        for r in mine:
-            first_end[r["settled_at"]] = min(first_end.get(r["settled_at"], end_of(r)), end_of(r))
-        times = sorted(sizes)
-        if not times:
-            continue
-        gaps = sorted(b - a for a, b in zip(times, times[1:], strict=False))
-        busy = sorted((b - a) / sizes[a] for a, b in zip(times, times[1:], strict=False) if first_end[b] < a)
-        print(f"  micro:{index} {len(times)} passes, contracts a pass p50 {pct(sorted(sizes.values()), 50):.0f} "
-              f"max {max(sizes.values())}; to the next pass p50 {pct(gaps, 50):.0f} ms max {max(gaps, default=0)} "
-              f"ms; backlogged: {len(busy)} passes, {pct(busy, 50):.1f} ms a contract (p50)")  # fmt: skip
-
-
 async def report(api: httpx.AsyncClient, args: argparse.Namespace, users: list[User], run: Run,
                  rows: dict[int, dict[str, Any]], statuses: list[dict[str, Any]]) -> None:  # fmt: skip
     ours = [rows[i] for i in run.accepted if i in rows]
@@ -144,11 +123,15 @@ async def report(api: httpx.AsyncClient, args: argparse.Namespace, users: list[U
     late = [x for x in lags if x > LATE_MS]
     print(f"  settled more than {LATE_MS / 1000:.0f} s after the end: {len(late)}")
     print(f"  tick_fence round trip (sampled all along)   {figures(run.fence_ms)}")
-    passes(ours, len(statuses))
     for status in statuses:
         print(f"  micro:{status['index']} durable - end (status)    p50 {status['lag_p50_ms']} ms   "
               f"p99 {status['lag_p99_ms']} ms   max {status['lag_max_ms']} ms   (n {status['settled']}; "
               f"{status['open']} open)")  # fmt: skip
+        if status.get("commits"):
+            size, commit, push = (status[k] for k in ("commit_size", "commit_ms", "push_ms"))
+            print(f"    {status['commits']} commits: contracts p50 {size['p50']} max {size['max']}; transaction p50 "
+                  f"{commit['p50']:.0f} p99 {commit['p99']:.0f} max {commit['max']:.0f} ms; pushes p50 "
+                  f"{push['p50']:.1f} p99 {push['p99']:.1f} ms")  # fmt: skip
     watched = {u.uid for u in users[: args.ws_users]}
     expected_pushes = [i for i in run.accepted if run.owner[i].uid in watched]
     arrivals = [run.pushed[i][0] - end_of(run.pushed_order[i]) for i in expected_pushes if i in run.pushed]

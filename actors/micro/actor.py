@@ -32,7 +32,7 @@ from redis.asyncio import Redis
 from actors.engine import Engine
 from actors.micro import settle as rule
 from actors.micro import stakes
-from actors.micro.passes import Decided, Settlements
+from actors.micro.passes import Decided, Settlements, quantiles
 from actors.micro.stakes import Exposure
 from actors.micro.tape import Tape
 from actors.push import channels
@@ -156,17 +156,19 @@ class MicroTimer(DbActor):
         return {"pairs": sorted(self._pairs), "currencies": sorted(self._currencies)}
 
     async def status(self) -> dict[str, Any]:
-        """What the shard holds and how its settlements went (lag = settled - end, ms)."""
-        lags = sorted(self._lags)
-
-        def at(q: float) -> int | None:
-            return lags[min(len(lags) - 1, int(q * len(lags)))] if lags else None
-
+        """What the shard holds and how its settlements went (lag = settled - end, ms; each commit's
+        contracts, its transaction and its pushes: p50, p99, max)."""
+        lags = quantiles(self._lags)
+        commits = list(self._settlements.commits)
+        sizes, commit_ms, push_ms = ([c[i] for c in commits] for i in range(3))
         return {"index": self._index, "healthy": self._healthy, "open": len(self._open), "settled": self._settled,
-                "lag_p50_ms": at(0.5), "lag_p99_ms": at(0.99), "lag_max_ms": lags[-1] if lags else None}  # fmt: skip
+                "lag_p50_ms": lags["p50"], "lag_p99_ms": lags["p99"], "lag_max_ms": lags["max"],
+                "commits": len(sizes), "commit_size": quantiles(sizes), "commit_ms": quantiles(commit_ms),
+                "push_ms": quantiles(push_ms)}  # fmt: skip
 
     async def reset_stats(self) -> None:
         self._lags.clear()
+        self._settlements.commits.clear()
         self._settled = 0
 
     # -- loading ---------------------------------------------------------------------------------------

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -33,6 +35,15 @@ SETTLE_SLICE = 250  # contracts per commit: a backlog settles (and pushes) its o
 Decided = tuple[MicroOrder, rule.Outcome]
 
 
+def quantiles(values: Iterable[float]) -> dict[str, float | None]:
+    """p50, p99 and max of ``values`` (None when there are none)."""
+    ordered = sorted(values)
+    if not ordered:
+        return {"p50": None, "p99": None, "max": None}
+    return {"p50": ordered[len(ordered) // 2], "p99": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+            "max": ordered[-1]}  # fmt: skip
+
+
 class Settlements:
     def __init__(self, index: int, redis: Redis, public: Callable[[MicroOrder], dict[str, Any]],
                  settled: Callable[[MicroOrder], None], failing: Callable[[], None]) -> None:  # fmt: skip
@@ -44,6 +55,7 @@ class Settlements:
         self._commits: GroupCommit[Decided, bool] = GroupCommit(self._commit, max_batch=SETTLE_SLICE)
         self._passes: set[asyncio.Task[None]] = set()
         self.failed: BaseException | None = None  # the first commit that raised since ``drain``
+        self.commits: deque[tuple[int, float, float]] = deque(maxlen=10_000)  # (contracts, commit ms, push ms)
 
     def start(self, ready: list[Decided]) -> None:
         """Settle ``ready`` (in end order) in the background; a commit that raises sets ``failed``."""
@@ -65,6 +77,7 @@ class Settlements:
                 self._failing()
 
     async def _commit(self, ready: list[Decided]) -> list[bool | BaseException]:
+        began = time.perf_counter()
         settled_at = datetime.now(UTC)
         for row, outcome in ready:
             micro.record(row, outcome, settled_at)
@@ -77,6 +90,7 @@ class Settlements:
                 await update_rows(conn, applied, micro.SETTLED_FIELDS)
 
         results = await ledger.apply_debits(ops, then)
+        committed = time.perf_counter()
         answers: list[bool | BaseException] = []
         pushed = []
         for row, result in zip(rows, results, strict=True):
@@ -88,6 +102,7 @@ class Settlements:
             pushed.append(row)
             answers.append(True)
         await self._push(pushed)
+        self.commits.append((len(ready), (committed - began) * 1000, (time.perf_counter() - committed) * 1000))
         return answers
 
     async def _push(self, rows: list[MicroOrder]) -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from actors.micro import settle as rule
 from actors.micro import stakes
-from actors.micro.passes import Settlements
+from actors.micro.passes import Settlements, quantiles
 from actors.push import channels
 from config.settings import Settings
 from store import ledger, micro, users
@@ -75,6 +75,8 @@ async def test_settlements_started_while_others_commit_apply_once_each(db: None,
     await passes.drain()
 
     assert sorted(settled) == sorted(r.id for r in rows) and not failures and passes.failed is None
+    assert sum(size for size, _, _ in passes.commits) == len(rows) and len(passes.commits) < len(rows)  # grouped
+    assert all(commit_ms > 0 and push_ms > 0 for _, commit_ms, push_ms in passes.commits)
     stored = await MicroOrder.filter(id__in=[r.id for r in rows]).order_by("id")
     assert [(s.status, s.outcome) for s in stored] == [(MicroStatus.CLOSED, "win" if r.type == rule.UP else "loss")
                                                        for r in sorted(rows, key=lambda r: r.id)]  # fmt: skip
@@ -131,3 +133,9 @@ async def test_a_commit_that_raises_leaves_its_contracts_open_and_tells_the_shar
     await passes.drain()
     assert settled == [row.id] and failures == [1]
     assert (await MicroOrder.get(id=row.id)).status == MicroStatus.CLOSED
+
+
+def test_quantiles_of_a_shard_s_figures() -> None:
+    assert quantiles([]) == {"p50": None, "p99": None, "max": None}
+    assert quantiles(range(1, 201)) == {"p50": 101, "p99": 199, "max": 200}
+    assert quantiles([7.5]) == {"p50": 7.5, "p99": 7.5, "max": 7.5}
