@@ -159,12 +159,9 @@ class MicroTimer(DbActor):
         """What the shard holds and how its settlements went (lag = settled - end, ms; each commit's
         contracts, its transaction and its pushes: p50, p99, max)."""
         lags = quantiles(self._lags)
-        commits = list(self._settlements.commits)
-        sizes, commit_ms, push_ms = ([c[i] for c in commits] for i in range(3))
         return {"index": self._index, "healthy": self._healthy, "open": len(self._open), "settled": self._settled,
                 "lag_p50_ms": lags["p50"], "lag_p99_ms": lags["p99"], "lag_max_ms": lags["max"],
-                "commits": len(sizes), "commit_size": quantiles(sizes), "commit_ms": quantiles(commit_ms),
-                "push_ms": quantiles(push_ms)}  # fmt: skip
+                **self._settlements.figures()}  # fmt: skip
 
     async def reset_stats(self) -> None:
         self._lags.clear()
@@ -348,14 +345,16 @@ class MicroTimer(DbActor):
         behind = {p: min(map(self._decided_by, rows)) for p, rows in due.items()
                   if max(map(self._decided_by, rows)) >= tapes[p].complete_before}  # fmt: skip
         await asyncio.gather(*(self._complete(p, tapes[p], decided_by, now) for p, decided_by in behind.items()))
-        ready: list[Decided] = []
+        decided: list[tuple[int, Decided]] = []
         for pair_id, rows in due.items():
+            tape = tapes[pair_id]
             for row in rows:
-                if self._decided_by(row) < tapes[pair_id].complete_before:
-                    ready.append((row, rule.settle(self._terms(row), tapes[pair_id].ticks, tapes[pair_id].times)))
+                if (when := self._decided_by(row)) < tape.complete_before:
+                    decided.append((when, (row, rule.settle(self._terms(row), tape.ticks, tape.times))))
                 else:
                     self._schedule(row, not_before=now + RETRY_MS)
-        ready.sort(key=lambda item: self._decided_by(item[0]))  # oldest first across pairs, as commits take them
+        decided.sort(key=lambda item: item[0])  # oldest first across pairs, as commits take them
+        ready = [item for _, item in decided]
         if now - self._trimmed_ms > TRIM_EVERY_MS:
             self._trim()
             self._trimmed_ms = now

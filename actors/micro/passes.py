@@ -57,6 +57,12 @@ class Settlements:
         self.failed: BaseException | None = None  # the first commit that raised since ``drain``
         self.commits: deque[tuple[int, float, float]] = deque(maxlen=10_000)  # (contracts, commit ms, push ms)
 
+    def figures(self) -> dict[str, Any]:
+        """The recent commits: how many, and p50 / p99 / max of their contracts, transaction and pushes (ms)."""
+        commits = list(self.commits)
+        return {"commits": len(commits), "commit_size": quantiles(c[0] for c in commits),
+                "commit_ms": quantiles(c[1] for c in commits), "push_ms": quantiles(c[2] for c in commits)}  # fmt: skip
+
     def start(self, ready: list[Decided]) -> None:
         """Settle ``ready`` (in end order) in the background; a commit that raises sets ``failed``."""
         task = asyncio.get_running_loop().create_task(self._settle(ready))

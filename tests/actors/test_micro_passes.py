@@ -77,6 +77,8 @@ async def test_settlements_started_while_others_commit_apply_once_each(db: None,
     assert sorted(settled) == sorted(r.id for r in rows) and not failures and passes.failed is None
     assert sum(size for size, _, _ in passes.commits) == len(rows) and len(passes.commits) < len(rows)  # grouped
     assert all(commit_ms > 0 and push_ms > 0 for _, commit_ms, push_ms in passes.commits)
+    figures = passes.figures()
+    assert figures["commits"] == len(passes.commits) and figures["commit_size"]["max"] <= len(rows)
     stored = await MicroOrder.filter(id__in=[r.id for r in rows]).order_by("id")
     assert [(s.status, s.outcome) for s in stored] == [(MicroStatus.CLOSED, "win" if r.type == rule.UP else "loss")
                                                        for r in sorted(rows, key=lambda r: r.id)]  # fmt: skip
