@@ -16,7 +16,6 @@ from tortoise import Tortoise, connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import OperationalError
 from tortoise.migrations.api import migrate as run_migrations
-from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
 from config.settings import Settings, get_settings
@@ -142,27 +141,6 @@ async def transaction() -> AsyncIterator[BaseDBAsyncClient]:
 
 
 _TAKE_WRITE_LOCK = "UPDATE id_blocks SET next_id = next_id WHERE 0"
-
-
-async def update_rows(conn: BaseDBAsyncClient, rows: list[Model], fields: tuple[str, ...]) -> None:
-    """Write ``fields`` of many rows of one model: one prepared ``UPDATE … WHERE pk = ?`` executed for
-    all of them (``executemany``). tortoise's ``bulk_update`` builds one ``CASE`` per field with a
-    branch per row, which costs time quadratic in the rows to build and to run (0.43 s for 500
-    settled second contracts); this is linear."""
-    if not rows:
-        return
-    meta = type(rows[0])._meta
-    columns = [meta.fields_map[name].source_field or name for name in fields]
-    if conn.capabilities.dialect == "postgres":
-        marks = [f"${i}" for i in range(1, len(columns) + 2)]
-    else:
-        marks = ["?"] * (len(columns) + 1)
-    sets = ", ".join(f'"{column}" = {mark}' for column, mark in zip(columns, marks, strict=False))
-    query = f'UPDATE "{meta.db_table}" SET {sets} WHERE "{meta.db_pk_column}" = {marks[-1]}'
-    values = [
-        [meta.fields_map[name].to_db_value(getattr(row, name), row) for name in fields] + [row.pk] for row in rows
-    ]
-    await conn.execute_many(query, values)
 
 
 def _rebind(bound: dict[str, BaseDBAsyncClient]) -> bool:

@@ -19,6 +19,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from decimal import Decimal
 from functools import reduce
 from operator import or_
@@ -29,7 +30,8 @@ from tortoise.models import Model
 
 from config.settings import Settings
 from store import users
-from store.db import retry_busy, transaction, update_rows
+from store.bulk import insert_rows, insert_values, update_rows
+from store.db import retry_busy, transaction
 from store.errors import DomainError, ErrorCode
 from store.models import Account, AccountLog, AccountType, Currency, FeeLedger, PendingSettlement
 
@@ -38,6 +40,7 @@ ZERO = Decimal(0)
 
 
 Key = tuple[int, int, int]  # an account: (user id, currency id, account type)
+Facts = tuple[int, int, int, Decimal, Decimal]  # a journal row's (user, currency, type, amount, lock amount)
 
 
 @dataclass(frozen=True)
@@ -152,7 +155,7 @@ async def apply_in(conn: BaseDBAsyncClient, changes: list[Change], fee: Fee | No
         logs.append(_log(change, account.balance))
     for account in accounts.values():
         await account.save(using_db=conn, update_fields=["balance", "lock_balance", "updated_at"])
-    await AccountLog.bulk_create(logs, using_db=conn)
+    await _write_logs(conn, logs)
     if fee is not None:
         await FeeLedger.create(
             trade_id=fee.trade_id, side=fee.side, currency_id=fee.currency_id, amount=fee.amount, using_db=conn
@@ -191,7 +194,7 @@ async def apply_debits(
         accounts = {(a.user_id, a.currency_id, int(a.account_type)): a for a in locked}  # type: ignore[attr-defined]
         journaled = await _journaled([c.ref for op in ops for c in op.changes], conn)  # under the locks
         touched: dict[Key, Account] = {}
-        logs: list[AccountLog] = []
+        logs: list[tuple[object, ...]] = []
         rows: list[Model] = []
         alsos: list[Also] = []
         for index, op in enumerate(ops):
@@ -212,18 +215,15 @@ async def apply_debits(
             for key, (balance, lock) in after.items():
                 accounts[key].balance, accounts[key].lock_balance = balance, lock
                 touched[key] = accounts[key]
-            new_logs = [_log(change, balance) for change, balance in zip(op.changes, balances, strict=True)]
-            journaled.update((log.ref, log) for log in new_logs)  # type: ignore[misc]
-            logs.extend(new_logs)
+            journaled.update((change.ref, _facts(change)) for change in op.changes)
+            logs.extend(_log(change, balance) for change, balance in zip(op.changes, balances, strict=True))
             rows.extend(op.rows)
             if op.also is not None:
                 alsos.append(op.also)
             results[index] = True
         await update_rows(conn, [touched[key] for key in sorted(touched)], ("balance", "lock_balance", "updated_at"))
-        if logs:
-            await AccountLog.bulk_create(logs, using_db=conn)
-        for model in {type(row) for row in rows}:
-            await model.bulk_create([row for row in rows if type(row) is model], using_db=conn)
+        await _write_logs(conn, logs)
+        await insert_rows(conn, rows)
         for also in alsos:
             await also(conn)
         if then is not None:
@@ -231,25 +231,29 @@ async def apply_debits(
     return results
 
 
-async def _journaled(refs: list[str], conn: BaseDBAsyncClient) -> dict[str, AccountLog]:
-    """The journal rows of these refs that exist, by ref."""
-    return {row.ref: row for row in await AccountLog.filter(ref__in=refs).using_db(conn)}  # type: ignore[misc]
+async def _journaled(refs: list[str], conn: BaseDBAsyncClient) -> dict[str, Facts]:
+    """The facts of the journal rows of these refs that exist, by ref."""
+    found = (
+        await AccountLog.filter(ref__in=refs)
+        .using_db(conn)
+        .values_list("ref", "user_id", "currency_id", "account_type", "amount", "lock_amount")
+    )
+    return {ref: (uid, currency_id, int(kind), amount, lock) for ref, uid, currency_id, kind, amount, lock in found}
 
 
-def _replayed(changes: list[Change], journaled: dict[str, AccountLog]) -> bool:
+def _facts(change: Change) -> Facts:
+    return (change.uid, change.currency_id, int(change.account_type), change.balance, change.lock)
+
+
+def _replayed(changes: list[Change], journaled: dict[str, Facts]) -> bool:
     """True if every change is journaled under its ref with the same facts (the batch was applied
     before), False if none is. Raises REF_CONFLICT otherwise: a ref already names another change."""
     found = [journaled.get(c.ref) for c in changes]
     if not any(found):
         return False
-    if all(row is not None and _same(c, row) for c, row in zip(changes, found, strict=True)):
+    if all(facts == _facts(c) for c, facts in zip(changes, found, strict=True)):
         return True
     raise DomainError(ErrorCode.REF_CONFLICT)
-
-
-def _same(change: Change, row: AccountLog) -> bool:
-    facts = (row.user_id, row.currency_id, int(row.account_type), row.amount, row.lock_amount)  # type: ignore[attr-defined]
-    return facts == (change.uid, change.currency_id, int(change.account_type), change.balance, change.lock)
 
 
 def _try(
@@ -272,19 +276,19 @@ def _try(
     return after, balances
 
 
-def _log(change: Change, balance_after: Decimal) -> AccountLog:
-    return AccountLog(
-        user_id=change.uid,
-        currency_id=change.currency_id,
-        account_type=change.account_type,
-        amount=change.balance,
-        lock_amount=change.lock,
-        balance_after=balance_after,
-        log_type=change.log_type,
-        memo=change.memo,
-        ref=change.ref,
-        extra=change.extra,
-    )
+LOG_FIELDS = ("user_id", "currency_id", "account_type", "amount", "lock_amount", "balance_after", "log_type", "memo",
+              "ref", "extra", "created_at")  # fmt: skip
+
+
+def _log(change: Change, balance_after: Decimal) -> tuple[object, ...]:
+    """A journal row's values (``LOG_FIELDS`` but its time, which ``_write_logs`` stamps)."""
+    return (change.uid, change.currency_id, change.account_type, change.balance, change.lock, balance_after,
+            change.log_type, change.memo, change.ref, change.extra)  # fmt: skip
+
+
+async def _write_logs(conn: BaseDBAsyncClient, logs: list[tuple[object, ...]]) -> None:
+    now = datetime.now(UTC)
+    await insert_values(conn, AccountLog, LOG_FIELDS, [(*log, now) for log in logs])
 
 
 def check_max_amount(currency: Currency, amount: Decimal) -> None:

@@ -4,8 +4,9 @@ commit of one that ended before it unless the database is the bottleneck.
 
 Each commit takes what was decided while the previous one ran (at most ``SETTLE_SLICE``, oldest
 first): per contract its ledger change (idempotent by ref ``m<id>:settle``), its house rows and its
-order row's outcome in one transaction (``store.ledger.apply_debits``), then one Redis round trip
-pushes every MICRO_CLOSED of the commit. A commit that raises fails its callers (the loop reloads
+order row's outcome in one transaction (``store.ledger.apply_debits``, each table written with one
+statement), then one Redis round trip pushes every MICRO_CLOSED of the commit while the next commit
+runs. A commit that raises fails its callers (the loop reloads
 the shard); a settlement the ledger refuses (impossible while the stake is held) leaves the
 contract open and is logged.
 """
@@ -16,7 +17,7 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,12 +27,12 @@ from actors.micro import settle as rule
 from actors.push import channels
 from actors.runtime import GroupCommit
 from store import ledger, micro
-from store.db import update_rows
+from store.bulk import update_rows
 from store.errors import DomainError
 from store.models import MicroOrder
 
 log = logging.getLogger(__name__)
-SETTLE_SLICE = 250  # contracts per commit: a backlog settles (and pushes) its oldest without waiting for all
+SETTLE_SLICE = 500  # contracts per commit: a backlog settles (and pushes) its oldest without waiting for all
 Decided = tuple[MicroOrder, rule.Outcome]
 
 
@@ -65,12 +66,15 @@ class Settlements:
 
     def start(self, ready: list[Decided]) -> None:
         """Settle ``ready`` (in end order) in the background; a commit that raises sets ``failed``."""
-        task = asyncio.get_running_loop().create_task(self._settle(ready))
+        self._track(self._settle(ready))
+
+    def _track(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._passes.add(task)
         task.add_done_callback(self._passes.discard)
 
     async def drain(self) -> None:
-        """Wait for every settlement started; then forget any failure (the caller reloads)."""
+        """Wait for every settlement started (and its pushes); then forget any failure (the caller reloads)."""
         while self._passes:
             await asyncio.gather(*self._passes, return_exceptions=True)
         self.failed = None
@@ -107,19 +111,23 @@ class Settlements:
             self._settled(row)
             pushed.append(row)
             answers.append(True)
-        await self._push(pushed)
-        self.commits.append((len(ready), (committed - began) * 1000, (time.perf_counter() - committed) * 1000))
+        self._track(self._push(pushed, len(ready), (committed - began) * 1000))  # the next commit need not wait
         return answers
 
-    async def _push(self, rows: list[MicroOrder]) -> None:
-        """MICRO_CLOSED to each owner, one Redis round trip for all (best effort: the lists are the truth)."""
-        if not rows:
-            return
+    async def _push(self, rows: list[MicroOrder], size: int, commit_ms: float) -> None:
+        """MICRO_CLOSED to each owner, one Redis round trip for all (best effort: the lists are the truth),
+        then the commit's figures."""
+        began = time.perf_counter()
         try:
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for row in rows:
-                    message = channels.encode("micro_closed", {"order": self._public(row)})
-                    pipe.publish(channels.user_topic(row.user_id, "MICRO_CLOSED"), message)  # type: ignore[attr-defined]
-                await pipe.execute()
+            if rows:
+                await self._publish(rows)
         except Exception:
             log.warning("micro timer %d: push failed", self._index, exc_info=True)
+        self.commits.append((size, commit_ms, (time.perf_counter() - began) * 1000))
+
+    async def _publish(self, rows: list[MicroOrder]) -> None:
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for row in rows:
+                message = channels.encode("micro_closed", {"order": self._public(row)})
+                pipe.publish(channels.user_topic(row.user_id, "MICRO_CLOSED"), message)  # type: ignore[attr-defined]
+            await pipe.execute()

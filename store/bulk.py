@@ -1,0 +1,137 @@
+"""Writing many rows of one table in one statement: the group commits' inserts and updates.
+
+On PostgreSQL each write is one statement over one array per column (``INSERT … SELECT FROM unnest``,
+``UPDATE … FROM unnest``): the server plans and runs it once for all the rows, and the client encodes
+one bind message. tortoise's ``bulk_create`` and ``executemany`` run a statement per row (a 250-contract
+settlement commit executed ~1,000 of them), and ``bulk_update`` builds one ``CASE`` per field with a
+branch per row (quadratic: 0.43 s for 500 settled second contracts). SQLite has no arrays: there it is
+one prepared statement run for every row (``executemany``), which costs SQLite little.
+
+Values go through each field's ``to_db_value`` (enums to ints, JSON to text, ``auto_now`` stamps), as
+tortoise's own writes do; ``Decimal`` stays ``Decimal`` (NUMERIC on PostgreSQL, text on SQLite). On
+PostgreSQL a value of a plain field (numbers, text, a datetime the caller set) is handed to the driver
+as it is: the server checks its type and length itself, and ``to_db_value``'s checks cost more than
+the statement (a settlement commit converts ~5,000 values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from tortoise import fields as kinds
+from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.fields import Field
+from tortoise.models import Model
+
+# Field classes (exactly these, not enum or JSON subclasses) whose values PostgreSQL's driver takes as they are.
+_PLAIN = {kinds.IntField, kinds.BigIntField, kinds.SmallIntField, kinds.CharField, kinds.TextField,
+          kinds.DecimalField, kinds.BooleanField}  # fmt: skip
+
+
+def _postgres(conn: BaseDBAsyncClient) -> bool:
+    return bool(conn.capabilities.dialect == "postgres")
+
+
+@cache
+def _fields(model: type[Model], names: tuple[str, ...]) -> tuple[tuple[Field[Any], ...], tuple[str, ...]]:
+    """The fields of ``names`` and their columns."""
+    meta = model._meta
+    found = tuple(meta.fields_map[name] for name in names)
+    return found, tuple(field.source_field or name for field, name in zip(found, names, strict=True))
+
+
+@cache
+def _plain(model: type[Model], names: tuple[str, ...], postgres: bool) -> tuple[bool, ...]:
+    """Per field, whether its values go to the driver unconverted."""
+    found, _ = _fields(model, names)
+    if not postgres:
+        return (False,) * len(found)
+    stamped = (kinds.DatetimeField,)
+    return tuple(
+        type(f) in _PLAIN or (type(f) in stamped and not (f.auto_now or f.auto_now_add))  # type: ignore[attr-defined]
+        for f in found
+    )
+
+
+def _db_values(model: type[Model], names: tuple[str, ...], postgres: bool, values: Sequence[Any],
+               instance: type[Model] | Model) -> list[Any]:  # fmt: skip
+    found, _ = _fields(model, names)
+    plain = _plain(model, names, postgres)
+    return [v if p else f.to_db_value(v, instance) for f, p, v in zip(found, plain, values, strict=True)]
+
+
+@cache
+def _array_types(model: type[Model], names: tuple[str, ...]) -> tuple[str, ...]:
+    """Each field's PostgreSQL array type (``DECIMAL(36,18)[]``), the casts ``unnest`` needs."""
+    fields, _ = _fields(model, names)
+    return tuple(f"{field.get_for_dialect('postgres', 'SQL_TYPE')}[]" for field in fields)
+
+
+@cache
+def _insert_sql(model: type[Model], names: tuple[str, ...], postgres: bool) -> str:
+    _, columns = _fields(model, names)
+    table = model._meta.db_table
+    listed = ", ".join(f'"{column}"' for column in columns)
+    if postgres:
+        arrays = ", ".join(f"${i}::{kind}" for i, kind in enumerate(_array_types(model, names), 1))
+        return f'INSERT INTO "{table}" ({listed}) SELECT * FROM unnest({arrays})'
+    return f'INSERT INTO "{table}" ({listed}) VALUES ({", ".join("?" * len(columns))})'
+
+
+@cache
+def _update_sql(model: type[Model], names: tuple[str, ...], postgres: bool) -> str:
+    meta = model._meta
+    _, columns = _fields(model, names)
+    table, pk = meta.db_table, meta.db_pk_column
+    if postgres:
+        pk_type = f"{meta.pk.get_for_dialect('postgres', 'SQL_TYPE')}[]"
+        arrays = ", ".join(f"${i}::{kind}" for i, kind in enumerate((*_array_types(model, names), pk_type), 1))
+        named = ", ".join(f'"{column}"' for column in (*columns, "_pk"))
+        sets = ", ".join(f'"{column}" = v."{column}"' for column in columns)
+        return f'UPDATE "{table}" AS t SET {sets} FROM unnest({arrays}) AS v({named}) WHERE t."{pk}" = v."_pk"'
+    sets = ", ".join(f'"{column}" = ?' for column in columns)
+    return f'UPDATE "{table}" SET {sets} WHERE "{pk}" = ?'
+
+
+async def _run(conn: BaseDBAsyncClient, query: str, rows: list[list[Any]], postgres: bool) -> None:
+    if postgres:
+        await conn.execute_query(query, [list(column) for column in zip(*rows, strict=True)])
+    else:
+        await conn.execute_many(query, rows)
+
+
+async def insert_values(
+    conn: BaseDBAsyncClient, model: type[Model], names: tuple[str, ...], values: Sequence[Sequence[Any]]
+) -> None:
+    """Insert one row per item of ``values`` (Python values of the fields ``names``, in order)."""
+    if not values:
+        return
+    postgres = _postgres(conn)
+    rows = [_db_values(model, names, postgres, row, model) for row in values]
+    await _run(conn, _insert_sql(model, names, postgres), rows, postgres)
+
+
+async def insert_rows(conn: BaseDBAsyncClient, rows: Sequence[Model]) -> None:
+    """Insert model instances (of any models: one statement per model), their generated keys left to
+    the database, as ``bulk_create`` does."""
+    by_model: dict[type[Model], list[Model]] = {}
+    for row in rows:
+        by_model.setdefault(type(row), []).append(row)
+    postgres = _postgres(conn)
+    for model, instances in by_model.items():
+        meta = model._meta
+        names = tuple(name for name in meta.fields_db_projection if not (name == meta.pk_attr and meta.pk.generated))
+        values = [_db_values(model, names, postgres, [getattr(row, n) for n in names], row) for row in instances]
+        await _run(conn, _insert_sql(model, names, postgres), values, postgres)
+
+
+async def update_rows(conn: BaseDBAsyncClient, rows: Sequence[Model], names: tuple[str, ...]) -> None:
+    """Write the fields ``names`` of many rows of one model (by primary key)."""
+    if not rows:
+        return
+    model = type(rows[0])
+    postgres = _postgres(conn)
+    values = [[*_db_values(model, names, postgres, [getattr(row, n) for n in names], row), row.pk] for row in rows]
+    await _run(conn, _update_sql(model, names, postgres), values, postgres)

@@ -1,0 +1,108 @@
+"""store.bulk writes many rows in one statement (PostgreSQL) or one prepared statement (SQLite), on the
+session's database: what is written reads back exactly (money to the 18th place, enums, JSON, NULLs,
+the times tortoise stamps), only the rows named are updated, and a failing write leaves nothing of its
+transaction."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+from tortoise.exceptions import IntegrityError
+
+from store import users
+from store.bulk import insert_rows, insert_values, update_rows
+from store.db import transaction
+from store.ids import MICRO, reserve
+from store.ledger import LOG_FIELDS
+from store.models import AccountLog, AccountType, Currency, HouseLedger, MicroOrder, MicroStatus
+
+TINY = Decimal("0.000000000000000001")
+
+
+async def _user(email: str) -> int:
+    return (await users.create_user(kind="email", account=email, password_hash="x", area=None, parent=None)).id
+
+
+def _order(order_id: int, uid: int, usdt: Currency) -> MicroOrder:
+    return MicroOrder(id=order_id, user_id=uid, currency_match_id=1, currency_id=usdt.id, type=1, seconds=30,
+                      number=Decimal(5), profit_ratio=Decimal(80), status=MicroStatus.OPEN, accepted_ms=1)  # fmt: skip
+
+
+async def test_inserted_values_read_back_exactly(db: None) -> None:
+    uid = await _user("bulk-values@example.com")
+    usdt = await Currency.get(code="USDT")
+    at = datetime(2026, 11, 25, 12, 0, 0, 123000, tzinfo=UTC)
+    rows = [(uid, usdt.id, AccountType.MICRO, Decimal(i) + TINY, -TINY, Decimal("12345678901234567.123456789012345678"),
+             "bulk", "", f"bulk-values:{i}", {"micro_order_id": i, "note": "é"} if i % 2 else None, at)
+            for i in range(300)]  # fmt: skip
+    async with transaction() as conn:
+        await insert_values(conn, AccountLog, LOG_FIELDS, rows)
+    stored = await AccountLog.filter(ref__startswith="bulk-values:").order_by("id")
+    assert len(stored) == 300
+    for i, log in enumerate(stored):
+        assert (log.user_id, log.currency_id, log.account_type, log.ref) == (uid, usdt.id, AccountType.MICRO,  # type: ignore[attr-defined]
+                                                                             f"bulk-values:{i}")  # fmt: skip
+        assert (log.amount, log.lock_amount) == (Decimal(i) + TINY, -TINY)
+        assert log.balance_after == Decimal("12345678901234567.123456789012345678")
+        assert log.extra == ({"micro_order_id": i, "note": "é"} if i % 2 else None)
+        assert log.created_at == at
+
+
+async def test_inserted_models_of_two_kinds_get_keys_and_stamps(db: None) -> None:
+    uid = await _user("bulk-models@example.com")
+    usdt = await Currency.get(code="USDT")
+    before = datetime.now(UTC) - timedelta(seconds=1)
+    house = [HouseLedger(kind="micro_pnl", currency_id=usdt.id, amount=Decimal(i) / 7, ref=f"bulk-models:{i}",
+                         user_id=uid, position_id=None) for i in range(5)]  # fmt: skip
+    first = await reserve(MICRO, 3)
+    orders = [_order(first + i, uid, usdt) for i in range(3)]
+    async with transaction() as conn:
+        await insert_rows(conn, [*house, *orders])
+    stored = await HouseLedger.filter(ref__startswith="bulk-models:").order_by("ref")
+    assert [h.amount for h in stored] == [(Decimal(i) / 7).quantize(TINY) for i in range(5)]
+    assert len({h.id for h in stored}) == 5 and all(h.position_id is None for h in stored)
+    assert all(h.created_at >= before for h in stored)  # auto_now_add stamped by the write
+    saved = await MicroOrder.filter(id__in=[o.id for o in orders]).order_by("id")
+    assert [(o.id, o.status, o.fee_rate, o.outcome) for o in saved] == [
+        (o.id, MicroStatus.OPEN, Decimal(0), "") for o in orders
+    ]
+
+
+async def test_update_writes_the_named_fields_of_the_rows_given_only(db: None) -> None:
+    uid = await _user("bulk-update@example.com")
+    usdt = await Currency.get(code="USDT")
+    first = await reserve(MICRO, 4)
+    orders = [_order(first + i, uid, usdt) for i in range(4)]
+    async with transaction() as conn:
+        await insert_rows(conn, orders)
+    at = datetime(2026, 11, 25, 13, 0, tzinfo=UTC)
+    changed = orders[:3]
+    for i, row in enumerate(changed):
+        row.status, row.outcome, row.payout, row.end_price, row.settled_at = (MicroStatus.CLOSED, "win",
+                                                                              Decimal("9.0") + TINY * i, None, at)  # fmt: skip
+        row.seconds = 999  # not among the fields written
+    async with transaction() as conn:
+        await update_rows(conn, changed, ("status", "outcome", "payout", "end_price", "settled_at"))
+    saved = await MicroOrder.filter(id__in=[o.id for o in orders]).order_by("id")
+    assert [(s.status, s.outcome, s.payout, s.end_price, s.settled_at, s.seconds) for s in saved] == [
+        *[(MicroStatus.CLOSED, "win", Decimal("9.0") + TINY * i, None, at, 30) for i in range(3)],
+        (MicroStatus.OPEN, "", Decimal(0), None, None, 30),
+    ]
+
+
+async def test_a_failing_write_leaves_nothing_of_its_transaction(db: None) -> None:
+    uid = await _user("bulk-fail@example.com")
+    usdt = await Currency.get(code="USDT")
+    taken = (uid, usdt.id, AccountType.MICRO, Decimal(1), Decimal(0), Decimal(1), "bulk", "", "bulk-fail:taken", None,
+             datetime.now(UTC))  # fmt: skip
+    async with transaction() as conn:
+        await insert_values(conn, AccountLog, LOG_FIELDS, [taken])
+    fresh = (*taken[:8], "bulk-fail:fresh", *taken[9:])
+    with pytest.raises(IntegrityError):
+        async with transaction() as conn:
+            await insert_values(conn, AccountLog, LOG_FIELDS, [fresh])
+            await insert_values(conn, AccountLog, LOG_FIELDS, [fresh, taken])  # the ref is used
+    assert not await AccountLog.filter(ref="bulk-fail:fresh").exists()
+    assert await AccountLog.filter(ref="bulk-fail:taken").count() == 1
