@@ -83,7 +83,11 @@ class HouseLedger(Model):
 
     id = fields.BigIntField(primary_key=True)
     kind = fields.CharField(max_length=16)
-    currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField("models.Currency", related_name="house")
+    # No foreign-key constraint, as the journal's (``AccountLog``): append-only history, written with the
+    # user's side whose account or order names the currency.
+    currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
+        "models.Currency", related_name="house", db_constraint=False
+    )
     amount = MoneyField()
     ref = fields.CharField(max_length=128, unique=True)
     user_id = fields.IntField(null=True)
