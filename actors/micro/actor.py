@@ -43,7 +43,6 @@ from store.errors import DomainError, ErrorCode
 from store.models import Currency, MicroOrder, MicroStatus
 
 log = logging.getLogger(__name__)
-RETRY_MS = 200  # a pair that did not answer its fence: ask again this much later
 GIVE_UP_MS = 30_000  # a pair silent this long after a decision time: the log as it is decides
 PAGE = 2000
 RECOVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)
@@ -294,8 +293,8 @@ class MicroTimer(DbActor):
         terms = self._terms(row)
         return rule.decided_by(terms, tape.ticks, tape.times) if tape else terms.entry_deadline_ms
 
-    def _schedule(self, row: MicroOrder, not_before: int = 0) -> None:
-        heapq.heappush(self._heap, (max(self._decided_by(row) + 1, not_before), row.id))
+    def _schedule(self, row: MicroOrder) -> None:
+        heapq.heappush(self._heap, (self._decided_by(row) + 1, row.id))
         self._wake.set()
 
     async def _serve(self) -> None:
@@ -332,7 +331,7 @@ class MicroTimer(DbActor):
 
     async def _decide_due(self, now: int) -> list[Decided]:
         """The outcomes of every contract due by ``now`` whose pair's ticks are known past its end
-        (the fences of its pairs asked at once); the rest are tried again RETRY_MS later."""
+        (the fences of its pairs asked at once); the rest wait (``Tape.wake_at``)."""
         due: dict[int, list[MicroOrder]] = defaultdict(list)
         seen: set[int] = set()
         while self._heap and self._heap[0][0] <= now:
@@ -349,10 +348,11 @@ class MicroTimer(DbActor):
         for pair_id, rows in due.items():
             tape = tapes[pair_id]
             for row in rows:
-                if (when := self._decided_by(row)) < tape.complete_before:
+                when = self._decided_by(row)
+                if (wake := tape.wake_at(when, now)) is None:
                     decided.append((when, (row, rule.settle(self._terms(row), tape.ticks, tape.times))))
                 else:
-                    self._schedule(row, not_before=now + RETRY_MS)
+                    heapq.heappush(self._heap, (wake, row.id))
         decided.sort(key=lambda item: item[0])  # oldest first across pairs, as commits take them
         ready = [item for _, item in decided]
         if now - self._trimmed_ms > TRIM_EVERY_MS:

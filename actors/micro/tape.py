@@ -7,6 +7,8 @@ from bisect import bisect_right
 
 from actors.micro.settle import TickView
 
+RETRY_MS = 200  # a pair that has not confirmed its ticks up to a decision time: look again this much later
+
 
 class Tape:
     def __init__(self) -> None:
@@ -38,6 +40,15 @@ class Tape:
             return False
         self.complete_before = max(self.complete_before, as_of_ms)
         return True
+
+    def wake_at(self, decided_by: int, now: int) -> int | None:
+        """When to look again at a due contract whose outcome can be decided at ``decided_by``: None
+        if the tape decides it now; ``decided_by`` + 1 if that is still to come (it was woken at its
+        entry deadline and its entry tick has come since: it is due at its end, however soon); else
+        RETRY_MS later (the pair has not confirmed its ticks that far)."""
+        if decided_by < self.complete_before:
+            return None
+        return decided_by + 1 if decided_by >= now else now + RETRY_MS
 
     def trim(self, keep_after_ms: int) -> None:
         """Forget ticks no open contract can need: keep the last one at or before ``keep_after_ms``

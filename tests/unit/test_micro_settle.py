@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from actors.micro import settle as rule
-from actors.micro.tape import Tape
+from actors.micro.tape import RETRY_MS, Tape
 
 T0 = 1_700_000_000_000
 
@@ -129,3 +129,20 @@ def test_a_trimmed_tape_settles_as_the_whole_log(terms: rule.Terms, path: list[r
     assert not path or tape.complete_before == path[-1].time_ms + 1
     assert tape.fenced(tape.last_seq, T0 + 10**7) and tape.complete_before == T0 + 10**7
     assert not tape.fenced(tape.last_seq + 1, T0 + 10**8)
+
+
+def test_a_contract_whose_entry_came_after_it_was_scheduled_wakes_at_its_end() -> None:
+    """A contract is first scheduled at its entry deadline (its entry is still to come); woken there with
+    its entry on the tape 50 ms after acceptance, it is due at its end, not a retry later (on a pair
+    whose marks tick every 100 ms that retry made most contracts settle up to 200 ms late)."""
+    terms = _terms(seconds=30)
+    tape = Tape()
+    assert all(tape.append(tick) for tick in _ticks((-50, "90"), (50, "100")))
+    now = terms.entry_deadline_ms + 1  # woken at the deadline
+    end = rule.decided_by(terms, tape.ticks, tape.times)
+    assert end == T0 + 50 + 30_000
+    assert tape.wake_at(end, now) == end + 1
+    assert tape.fenced(tape.last_seq, end + 5) and tape.wake_at(end, end + 6) is None  # then decided
+    behind = Tape()  # a pair that has not confirmed its ticks up to a decision time already past
+    assert behind.append(_ticks((-50, "90"))[0])
+    assert behind.wake_at(T0 + 1_000, T0 + 1_010) == T0 + 1_010 + RETRY_MS
