@@ -19,6 +19,12 @@ figures of a run through the API measure the API as much as the timers. ``--dire
 --durations 120`` is the issue's shape: 10,000 open at once, then ending over 60 s with nothing
 being submitted.
 
+``--walk 0.002`` keeps the market maker walking every pair's price 0.2 % up and down while it runs
+(``bench/mark_walker.py``), so marks tick several times a second as a live market's do; without it the
+marks are ``make run``'s idle maker's, which can stand still for tens of seconds, and every contract
+accepted on a pair meanwhile shares one entry tick and ends in the same millisecond (the report prints
+how many end together).
+
 Measured, for every contract (``microtrade/lists`` of each user once all have ended):
 
 - settlement lag: ``settled_at - end_at`` (the row's stamp, taken as the settling pass starts its
@@ -40,6 +46,7 @@ reports how many settled more than 5 s after their end.
 
     .venv/bin/python bench/micro_bench.py [--host http://127.0.0.1:8000] [--contracts 10000] [--users 100]
         [--ws-users 30] [--durations 300] [--concurrency 48] [--rate 0] [--stake 1] [--direct] [--kill]
+        [--walk 0.002]
 
 Run it with the environment of the ``make run`` it measures (the same ``var/`` or DATABASE_URL): it
 joins that Ray (``var/ray-address``) for the shards' status and the kill, and reads the database.
@@ -56,6 +63,7 @@ import logging
 import sys
 import time
 import uuid
+from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -65,6 +73,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx  # noqa: E402
 from harness import raise_fd_limit  # noqa: E402
+from mark_walker import walk_marks  # noqa: E402
 from measure import pct  # noqa: E402
 from micro_checks import USDT, Run, data, end_of, report, spread  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
@@ -105,6 +114,11 @@ async def offered_pairs(api: httpx.AsyncClient, wanted: list[int]) -> dict[int, 
     if not chosen:
         raise SystemExit(f"none of the pairs {wanted} offers second contracts (offered: {sorted(offered)})")
     return chosen
+
+
+async def price_decimals(api: httpx.AsyncClient, symbols: list[str]) -> dict[str, int]:
+    groups = data(await api.get("market/currency_matches"))
+    return {m["symbol"]: m["price_decimals"] for g in groups for m in g["matches"] if m["symbol"] in symbols}
 
 
 async def listen(ws_url: str, user: User, run: Run, ready: asyncio.Event) -> None:
@@ -349,6 +363,12 @@ async def main(args: argparse.Namespace) -> None:
         await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 30)
         await asyncio.gather(*(s.reset_stats.remote() for s in shards))
         fences = asyncio.create_task(sample_fences(list(symbols.values()), run))
+        walks: Counter[str] = Counter()
+        walker = None
+        if args.walk:
+            decimals = await price_decimals(api, list(symbols.values()))
+            walker = asyncio.create_task(walk_marks(decimals, Decimal(args.walk), walks))
+            await asyncio.sleep(2)  # the first steps of the walks are under way
         took = await submit_all(api, args, users, pairs, run, shards)
         ordered = sorted(run.submit_ms)
         print(f"submitted {len(run.accepted)} of {args.contracts} in {took:.1f} s: {len(run.accepted) / took:.1f}/s "
@@ -365,6 +385,10 @@ async def main(args: argparse.Namespace) -> None:
         if killer is not None:
             await killer
         fences.cancel()
+        if walker is not None:
+            walker.cancel()
+            await asyncio.gather(walker, return_exceptions=True)
+            print(f"  marks walked by the market maker (--walk {args.walk}): {dict(walks)}")
         await asyncio.sleep(2)  # the last pushes
         for task in listeners:
             task.cancel()
@@ -392,4 +416,10 @@ if __name__ == "__main__":
     parser.add_argument("--verify", type=int, default=20, help="how many contracts verify_micro.py checks")
     parser.add_argument("--kill", action="store_true", help="kill a MicroTimer shard when half have ended")
     parser.add_argument("--kill-shard", type=int, default=0)
+    parser.add_argument(
+        "--walk",
+        default="",
+        help="keep the market maker walking each pair's price this "
+        "fraction up and down (0.002: 0.2 %%): marks tick as a live market's (mark_walker.py)",
+    )
     asyncio.run(main(parser.parse_args()))

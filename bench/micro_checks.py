@@ -22,11 +22,11 @@ USDT = 1
 LATE_MS = 5000  # the bound with a shard killed
 
 
-def figures(values: list[float]) -> str:
+def figures(values: list[float], unit: str = " ms") -> str:
     if not values:
         return "none"
     ordered = sorted(values)
-    return (f"p50 {pct(ordered, 50):8.1f} ms   p99 {pct(ordered, 99):8.1f} ms   max {ordered[-1]:8.1f} ms"
+    return (f"p50 {pct(ordered, 50):8.1f}{unit}   p99 {pct(ordered, 99):8.1f}{unit}   max {ordered[-1]:8.1f}{unit}"
             f"   (n {len(ordered)})")  # fmt: skip
 
 
@@ -115,6 +115,9 @@ async def report(api: httpx.AsyncClient, args: argparse.Namespace, users: list[U
     lags = [r["settled_at"] - end_of(r) for r in ours if r["settled_at"] is not None]
     outcomes = Counter(r["outcome"] for r in ours)
     print(f"closed {len(ours)} of {len(run.accepted)}: {dict(outcomes)}")
+    ending = Counter((r["match_id"], end_of(r)) for r in ours)  # contracts that share an entry tick end together
+    print(f"  contracts ending in the same millisecond on a pair, seen from each contract   "
+          f"{figures([ending[(r['match_id'], end_of(r))] for r in ours], unit='')}")  # fmt: skip
     print(f"  settlement lag, settled_at - end (rows)    {figures(lags)}")
     for label, phase in (("while submitting", True), ("after the last submit", False)):
         some = [r["settled_at"] - end_of(r) for r in ours
