@@ -8,10 +8,7 @@ branch per row (quadratic: 0.43 s for 500 settled second contracts). SQLite has 
 one prepared statement run for every row (``executemany``), which costs SQLite little.
 
 Values go through each field's ``to_db_value`` (enums to ints, JSON to text, ``auto_now`` stamps), as
-tortoise's own writes do; ``Decimal`` stays ``Decimal`` (NUMERIC on PostgreSQL, text on SQLite). On
-PostgreSQL a value of a plain field (numbers, text, a datetime the caller set) is handed to the driver
-as it is: the server checks its type and length itself, and ``to_db_value``'s checks cost more than
-the statement (a settlement commit converts ~5,000 values).
+tortoise's own writes do; ``Decimal`` stays ``Decimal`` (NUMERIC on PostgreSQL, text on SQLite).
 """
 
 from __future__ import annotations
@@ -20,14 +17,9 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from tortoise import fields as kinds
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.fields import Field
 from tortoise.models import Model
-
-# Field classes (exactly these, not enum or JSON subclasses) whose values PostgreSQL's driver takes as they are.
-_PLAIN = {kinds.IntField, kinds.BigIntField, kinds.SmallIntField, kinds.CharField, kinds.TextField,
-          kinds.DecimalField, kinds.BooleanField}  # fmt: skip
 
 
 def _postgres(conn: BaseDBAsyncClient) -> bool:
@@ -42,24 +34,11 @@ def _fields(model: type[Model], names: tuple[str, ...]) -> tuple[tuple[Field[Any
     return found, tuple(field.source_field or name for field, name in zip(found, names, strict=True))
 
 
-@cache
-def _plain(model: type[Model], names: tuple[str, ...], postgres: bool) -> tuple[bool, ...]:
-    """Per field, whether its values go to the driver unconverted."""
+def _db_values(
+    model: type[Model], names: tuple[str, ...], values: Sequence[Any], instance: type[Model] | Model
+) -> list[Any]:
     found, _ = _fields(model, names)
-    if not postgres:
-        return (False,) * len(found)
-    stamped = (kinds.DatetimeField,)
-    return tuple(
-        type(f) in _PLAIN or (type(f) in stamped and not (f.auto_now or f.auto_now_add))  # type: ignore[attr-defined]
-        for f in found
-    )
-
-
-def _db_values(model: type[Model], names: tuple[str, ...], postgres: bool, values: Sequence[Any],
-               instance: type[Model] | Model) -> list[Any]:  # fmt: skip
-    found, _ = _fields(model, names)
-    plain = _plain(model, names, postgres)
-    return [v if p else f.to_db_value(v, instance) for f, p, v in zip(found, plain, values, strict=True)]
+    return [field.to_db_value(value, instance) for field, value in zip(found, values, strict=True)]
 
 
 @cache
@@ -109,7 +88,7 @@ async def insert_values(
     if not values:
         return
     postgres = _postgres(conn)
-    rows = [_db_values(model, names, postgres, row, model) for row in values]
+    rows = [_db_values(model, names, row, model) for row in values]
     await _run(conn, _insert_sql(model, names, postgres), rows, postgres)
 
 
@@ -123,7 +102,7 @@ async def insert_rows(conn: BaseDBAsyncClient, rows: Sequence[Model]) -> None:
     for model, instances in by_model.items():
         meta = model._meta
         names = tuple(name for name in meta.fields_db_projection if not (name == meta.pk_attr and meta.pk.generated))
-        values = [_db_values(model, names, postgres, [getattr(row, n) for n in names], row) for row in instances]
+        values = [_db_values(model, names, [getattr(row, n) for n in names], row) for row in instances]
         await _run(conn, _insert_sql(model, names, postgres), values, postgres)
 
 
@@ -133,5 +112,5 @@ async def update_rows(conn: BaseDBAsyncClient, rows: Sequence[Model], names: tup
         return
     model = type(rows[0])
     postgres = _postgres(conn)
-    values = [[*_db_values(model, names, postgres, [getattr(row, n) for n in names], row), row.pk] for row in rows]
+    values = [[*_db_values(model, names, [getattr(row, n) for n in names], row), row.pk] for row in rows]
     await _run(conn, _update_sql(model, names, postgres), values, postgres)
