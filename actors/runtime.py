@@ -50,11 +50,17 @@ class GroupCommit(Generic[T, R]):
         self._runner: asyncio.Task[None] | None = None
 
     async def submit(self, item: T) -> R:
-        future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
-        self._pending.append((item, future))
+        return await self.submit_many([item])[0]
+
+    def submit_many(self, items: list[T]) -> list[asyncio.Future[R]]:
+        """Queue ``items`` (in order, committed with whatever else is queued); one future each, no task
+        per item (a MicroTimer hands over hundreds of settlements at once)."""
+        loop = asyncio.get_running_loop()
+        futures: list[asyncio.Future[R]] = [loop.create_future() for _ in items]
+        self._pending.extend(zip(items, futures, strict=True))
         if self._runner is None or self._runner.done():
-            self._runner = asyncio.get_running_loop().create_task(self._run())
-        return await future
+            self._runner = loop.create_task(self._run())
+        return futures
 
     async def _run(self) -> None:
         while self._pending:

@@ -80,7 +80,7 @@ class Settlements:
         self.failed = None
 
     async def _settle(self, ready: list[Decided]) -> None:
-        results = await asyncio.gather(*(self._commits.submit(item) for item in ready), return_exceptions=True)
+        results = await asyncio.gather(*self._commits.submit_many(ready), return_exceptions=True)
         for result in results:
             if isinstance(result, BaseException) and self.failed is None:
                 self.failed = result

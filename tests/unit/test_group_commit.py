@@ -45,3 +45,25 @@ async def test_a_failed_commit_fails_its_whole_batch_and_the_next_batch_still_ru
     with pytest.raises(ConnectionError):
         await group.submit("a")
     assert await group.submit("b") == "B"
+
+
+async def test_many_items_handed_over_at_once_queue_in_order_behind_the_running_commit() -> None:
+    batches: list[list[int]] = []
+    gate = asyncio.Event()
+
+    async def commit(items: list[int]) -> list[int | BaseException]:
+        batches.append(items)
+        if len(batches) == 1:
+            await gate.wait()
+        return [ValueError(i) if i < 0 else i + 100 for i in items]
+
+    group: GroupCommit[int, int] = GroupCommit(commit, max_batch=4)
+    first = group.submit_many([1, 2])
+    await asyncio.sleep(0)  # the first commit runs with both
+    later = group.submit_many([3, -4, 5, 6, 7])
+    assert not any(f.done() for f in later)
+    gate.set()
+    assert await asyncio.gather(*first) == [101, 102]
+    outcomes = await asyncio.gather(*later, return_exceptions=True)
+    assert outcomes[0] == 103 and isinstance(outcomes[1], ValueError) and outcomes[2:] == [105, 106, 107]
+    assert batches == [[1, 2], [3, -4, 5, 6], [7]]
