@@ -341,24 +341,34 @@ class MicroTimer(DbActor):
                 seen.add(order_id)
                 due[row.currency_match_id].append(row)  # type: ignore[attr-defined]
         tapes = {pair_id: self._tapes.setdefault(pair_id, Tape()) for pair_id in due}
-        behind = {p: min(map(self._decided_by, rows)) for p, rows in due.items()
-                  if max(map(self._decided_by, rows)) >= tapes[p].complete_before}  # fmt: skip
-        await asyncio.gather(*(self._complete(p, tapes[p], decided_by, now) for p, decided_by in behind.items()))
         decided: list[tuple[int, Decided]] = []
-        for pair_id, rows in due.items():
-            tape = tapes[pair_id]
-            for row in rows:
-                when = self._decided_by(row)
-                if (wake := tape.wake_at(when, now)) is None:
-                    decided.append((when, (row, rule.settle(self._terms(row), tape.ticks, tape.times))))
-                else:
-                    heapq.heappush(self._heap, (wake, row.id))
+        unconfirmed: dict[int, list[MicroOrder]] = defaultdict(list)
+        self._take(due, tapes, now, decided, unconfirmed)
+        behind = {p: min(map(self._decided_by, rows)) for p, rows in unconfirmed.items()}
+        await asyncio.gather(*(self._complete(p, tapes[p], decided_by, now) for p, decided_by in behind.items()))
+        self._take(unconfirmed, tapes, now, decided, None)
         decided.sort(key=lambda item: item[0])  # oldest first across pairs, as commits take them
         ready = [item for _, item in decided]
         if now - self._trimmed_ms > TRIM_EVERY_MS:
             self._trim()
             self._trimmed_ms = now
         return ready
+
+    def _take(self, due: dict[int, list[MicroOrder]], tapes: dict[int, Tape], now: int,
+              decided: list[tuple[int, Decided]], unconfirmed: dict[int, list[MicroOrder]] | None) -> None:  # fmt: skip
+        """Decide each of ``due`` whose tape holds the ticks past its decision time; one whose decision
+        time is still to come (woken at its entry deadline, its entry came since) waits for it without a
+        fence; the rest go to ``unconfirmed`` (their pairs' fences are asked) or, once asked, wait."""
+        for pair_id, rows in due.items():
+            tape = tapes[pair_id]
+            for row in rows:
+                when = self._decided_by(row)
+                if (wake := tape.wake_at(when, now)) is None:
+                    decided.append((when, (row, rule.settle(self._terms(row), tape.ticks, tape.times))))
+                elif unconfirmed is not None and when < now:
+                    unconfirmed[pair_id].append(row)
+                else:
+                    heapq.heappush(self._heap, (wake, row.id))
 
     async def _complete(self, pair_id: int, tape: Tape, decided_by: int, now: int) -> None:
         """Make the tape complete past ``decided_by`` if the pair can say so: its fence, read up to; a
