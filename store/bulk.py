@@ -34,10 +34,14 @@ def _fields(model: type[Model], names: tuple[str, ...]) -> tuple[tuple[Field[Any
     return found, tuple(field.source_field or name for field, name in zip(found, names, strict=True))
 
 
-def _db_values(
-    model: type[Model], names: tuple[str, ...], values: Sequence[Any], instance: type[Model] | Model
-) -> list[Any]:
-    found, _ = _fields(model, names)
+@cache
+def _inserted(model: type[Model]) -> tuple[str, ...]:
+    """The fields an insert of ``model`` writes: all but a key the database generates."""
+    meta = model._meta
+    return tuple(name for name in meta.fields_db_projection if not (name == meta.pk_attr and meta.pk.generated))
+
+
+def _db_values(found: tuple[Field[Any], ...], values: Sequence[Any], instance: type[Model] | Model) -> list[Any]:
     return [field.to_db_value(value, instance) for field, value in zip(found, values, strict=True)]
 
 
@@ -88,7 +92,8 @@ async def insert_values(
     if not values:
         return
     postgres = _postgres(conn)
-    rows = [_db_values(model, names, row, model) for row in values]
+    found, _ = _fields(model, names)
+    rows = [_db_values(found, row, model) for row in values]
     await _run(conn, _insert_sql(model, names, postgres), rows, postgres)
 
 
@@ -100,9 +105,9 @@ async def insert_rows(conn: BaseDBAsyncClient, rows: Sequence[Model]) -> None:
         by_model.setdefault(type(row), []).append(row)
     postgres = _postgres(conn)
     for model, instances in by_model.items():
-        meta = model._meta
-        names = tuple(name for name in meta.fields_db_projection if not (name == meta.pk_attr and meta.pk.generated))
-        values = [_db_values(model, names, [getattr(row, n) for n in names], row) for row in instances]
+        names = _inserted(model)
+        found, _ = _fields(model, names)
+        values = [_db_values(found, [getattr(row, n) for n in names], row) for row in instances]
         await _run(conn, _insert_sql(model, names, postgres), values, postgres)
 
 
@@ -112,5 +117,6 @@ async def update_rows(conn: BaseDBAsyncClient, rows: Sequence[Model], names: tup
         return
     model = type(rows[0])
     postgres = _postgres(conn)
-    values = [[*_db_values(model, names, [getattr(row, n) for n in names], row), row.pk] for row in rows]
+    found, _ = _fields(model, names)
+    values = [[*_db_values(found, [getattr(row, n) for n in names], row), row.pk] for row in rows]
     await _run(conn, _update_sql(model, names, postgres), values, postgres)
