@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from actors.engine import Engine
+from actors.runtime import freeze_startup_objects
 from config.settings import Settings
 from serve.api.deps import Services
 from serve.api.routes import (
@@ -95,6 +96,7 @@ def lifespan_for(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContext
         app.state.engine = Engine(
             settings.wallet_shards, redis, lever_shards=settings.lever_shards, micro_shards=settings.micro_shards
         )
+        freeze_startup_objects()
         try:
             yield
         finally:

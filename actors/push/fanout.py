@@ -42,6 +42,7 @@ from websockets.exceptions import ConnectionClosed
 
 from actors.push.channels import REDIS_PREFIX, USER_CHANNELS, is_user_topic, topic_for, use_database
 from actors.push.registry import Registry
+from actors.runtime import freeze_startup_objects
 from config.settings import Settings
 from serve.i18n import normalize_lang
 from serve.ws_orders import DeskLine, OrderDesk
@@ -68,6 +69,7 @@ def _reply(kind: str, **fields: Any) -> str:
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
 class Fanout:
     def __init__(self, settings: dict[str, Any], symbols: Sequence[str] = ()) -> None:
+        freeze_startup_objects()
         self._settings = Settings.model_validate(settings)
         self._symbols = frozenset(symbols)  # the pairs whose public channels exist
         use_database(redis_db(self._settings))
