@@ -8,18 +8,26 @@ branch per row (quadratic: 0.43 s for 500 settled second contracts). SQLite has 
 one prepared statement run for every row (``executemany``), which costs SQLite little.
 
 Values go through each field's ``to_db_value`` (enums to ints, JSON to text, ``auto_now`` stamps), as
-tortoise's own writes do; ``Decimal`` stays ``Decimal`` (NUMERIC on PostgreSQL, text on SQLite).
+tortoise's own writes do, except where that is only a type check: a field of a plain kind (a number, a
+decimal, a foreign key's id) with no validator takes a value of its type as it is. ``Decimal`` stays
+``Decimal`` (text on SQLite); on PostgreSQL a DECIMAL column travels as text and the statement casts it
+(``$1::text[]::DECIMAL(36,18)[]``): asyncpg's binary encoding of 500 numbers took 0.7 ms, their text
+0.26 ms, and a settlement commit sends ten such columns. The cast rounds to the column's scale exactly
+as the binary value would be.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
-from tortoise.fields import Field
+from tortoise.fields import DecimalField, Field
 from tortoise.models import Model
+
+Convert = Callable[[Any, "type[Model] | Model"], Any]
 
 
 def _postgres(conn: BaseDBAsyncClient) -> bool:
@@ -41,15 +49,42 @@ def _inserted(model: type[Model]) -> tuple[str, ...]:
     return tuple(name for name in meta.fields_db_projection if not (name == meta.pk_attr and meta.pk.generated))
 
 
-def _db_values(found: tuple[Field[Any], ...], values: Sequence[Any], instance: type[Model] | Model) -> list[Any]:
-    return [field.to_db_value(value, instance) for field, value in zip(found, values, strict=True)]
+def _converter(field: Field[Any]) -> Convert:
+    """``field.to_db_value``, or the same check done inline where that is all it does (``Field``'s own
+    with no validator to run: a value of the field's type as it is, another converted to it)."""
+    if type(field).to_db_value is not Field.to_db_value or field.validators:
+        return field.to_db_value
+    kind = field.field_type
+
+    def plain(value: Any, _instance: type[Model] | Model) -> Any:
+        return value if value is None or isinstance(value, kind) else kind(value)
+
+    return plain
+
+
+@cache
+def _converters(model: type[Model], names: tuple[str, ...]) -> tuple[Convert, ...]:
+    return tuple(_converter(field) for field in _fields(model, names)[0])
+
+
+def _db_values(converters: tuple[Convert, ...], values: Sequence[Any], instance: type[Model] | Model) -> list[Any]:
+    return [convert(value, instance) for convert, value in zip(converters, values, strict=True)]
+
+
+@cache
+def _texts(model: type[Model], names: tuple[str, ...]) -> tuple[int, ...]:
+    """The positions of the fields sent as text on PostgreSQL (decimals)."""
+    return tuple(i for i, field in enumerate(_fields(model, names)[0]) if isinstance(field, DecimalField))
 
 
 @cache
 def _array_types(model: type[Model], names: tuple[str, ...]) -> tuple[str, ...]:
-    """Each field's PostgreSQL array type (``DECIMAL(36,18)[]``), the casts ``unnest`` needs."""
+    """Each field's PostgreSQL array type (``DECIMAL(36,18)[]``, sent as ``text[]``), the casts ``unnest`` needs."""
     fields, _ = _fields(model, names)
-    return tuple(f"{field.get_for_dialect('postgres', 'SQL_TYPE')}[]" for field in fields)
+    sent = ("text[]::" if isinstance(field, DecimalField) else "" for field in fields)
+    return tuple(
+        f"{text}{field.get_for_dialect('postgres', 'SQL_TYPE')}[]" for text, field in zip(sent, fields, strict=True)
+    )
 
 
 @cache
@@ -78,11 +113,20 @@ def _update_sql(model: type[Model], names: tuple[str, ...], postgres: bool) -> s
     return f'UPDATE "{table}" SET {sets} WHERE "{pk}" = ?'
 
 
-async def _run(conn: BaseDBAsyncClient, query: str, rows: list[list[Any]], postgres: bool) -> None:
-    if postgres:
-        await conn.execute_query(query, [list(column) for column in zip(*rows, strict=True)])
-    else:
+def _text(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+async def _run(
+    conn: BaseDBAsyncClient, query: str, rows: list[list[Any]], postgres: bool, texts: tuple[int, ...]
+) -> None:
+    if not postgres:
         await conn.execute_many(query, rows)
+        return
+    columns = [list(column) for column in zip(*rows, strict=True)]
+    for index in texts:
+        columns[index] = [_text(value) for value in columns[index]]
+    await conn.execute_query(query, columns)
 
 
 async def insert_values(
@@ -92,9 +136,9 @@ async def insert_values(
     if not values:
         return
     postgres = _postgres(conn)
-    found, _ = _fields(model, names)
-    rows = [_db_values(found, row, model) for row in values]
-    await _run(conn, _insert_sql(model, names, postgres), rows, postgres)
+    converters = _converters(model, names)
+    rows = [_db_values(converters, row, model) for row in values]
+    await _run(conn, _insert_sql(model, names, postgres), rows, postgres, _texts(model, names))
 
 
 async def insert_rows(conn: BaseDBAsyncClient, rows: Sequence[Model]) -> None:
@@ -106,9 +150,9 @@ async def insert_rows(conn: BaseDBAsyncClient, rows: Sequence[Model]) -> None:
     postgres = _postgres(conn)
     for model, instances in by_model.items():
         names = _inserted(model)
-        found, _ = _fields(model, names)
-        values = [_db_values(found, [getattr(row, n) for n in names], row) for row in instances]
-        await _run(conn, _insert_sql(model, names, postgres), values, postgres)
+        converters = _converters(model, names)
+        values = [_db_values(converters, [getattr(row, n) for n in names], row) for row in instances]
+        await _run(conn, _insert_sql(model, names, postgres), values, postgres, _texts(model, names))
 
 
 async def update_rows(conn: BaseDBAsyncClient, rows: Sequence[Model], names: tuple[str, ...]) -> None:
@@ -117,6 +161,6 @@ async def update_rows(conn: BaseDBAsyncClient, rows: Sequence[Model], names: tup
         return
     model = type(rows[0])
     postgres = _postgres(conn)
-    found, _ = _fields(model, names)
-    values = [[*_db_values(found, [getattr(row, n) for n in names], row), row.pk] for row in rows]
-    await _run(conn, _update_sql(model, names, postgres), values, postgres)
+    converters = _converters(model, names)
+    values = [[*_db_values(converters, [getattr(row, n) for n in names], row), row.pk] for row in rows]
+    await _run(conn, _update_sql(model, names, postgres), values, postgres, _texts(model, names))

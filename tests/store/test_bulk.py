@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
-from tortoise.exceptions import IntegrityError
+from tortoise.exceptions import IntegrityError, ValidationError
 
 from store import users
 from store.bulk import insert_rows, insert_values, update_rows
@@ -106,3 +106,34 @@ async def test_a_failing_write_leaves_nothing_of_its_transaction(db: None) -> No
             await insert_values(conn, AccountLog, LOG_FIELDS, [fresh, taken])  # the ref is used
     assert not await AccountLog.filter(ref="bulk-fail:fresh").exists()
     assert await AccountLog.filter(ref="bulk-fail:taken").count() == 1
+
+
+async def test_values_of_another_type_are_converted_and_validators_still_run(db: None) -> None:
+    """A plain field's value of another type is converted as tortoise converts it (text to a number, an
+    int to a decimal); a field with a validator (a CharField's length) still refuses, before any write."""
+    uid = await _user("bulk-convert@example.com")
+    usdt = await Currency.get(code="USDT")
+    at = datetime(2026, 11, 25, 14, 0, tzinfo=UTC)
+    row = (
+        str(uid),
+        str(usdt.id),
+        AccountType.MICRO,
+        7,
+        "-0.5",
+        Decimal("1E+2"),
+        "bulk",
+        "",
+        "bulk-convert:1",
+        None,
+        at,
+    )
+    async with transaction() as conn:
+        await insert_values(conn, AccountLog, LOG_FIELDS, [row])
+    stored = await AccountLog.get(ref="bulk-convert:1")
+    assert (stored.user_id, stored.currency_id) == (uid, usdt.id)  # type: ignore[attr-defined]
+    assert (stored.amount, stored.lock_amount, stored.balance_after) == (Decimal(7), Decimal("-0.5"), Decimal(100))
+    too_long = (*row[:8], "x" * 200, *row[9:])
+    with pytest.raises(ValidationError):
+        async with transaction() as conn:
+            await insert_values(conn, AccountLog, LOG_FIELDS, [too_long])
+    assert await AccountLog.filter(ref__startswith="xxx").count() == 0
