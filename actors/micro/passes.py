@@ -27,9 +27,9 @@ from actors.micro import settle as rule
 from actors.push import channels
 from actors.runtime import GroupCommit
 from store import ledger, micro
-from store.bulk import update_rows
+from store.bulk import insert_values, update_rows
 from store.errors import DomainError
-from store.models import MicroOrder
+from store.models import HouseLedger, MicroOrder
 
 log = logging.getLogger(__name__)
 SETTLE_SLICE = 500  # contracts per commit: a backlog settles (and pushes) its oldest without waiting for all
@@ -91,13 +91,15 @@ class Settlements:
         settled_at = datetime.now(UTC)
         for row, outcome in ready:
             micro.record(row, outcome, settled_at)
-        ops = [ledger.Op(micro.settle_change(row, o), rows=tuple(micro.house_rows(row, o))) for row, o in ready]
+        ops = [ledger.Op(micro.settle_change(row, outcome)) for row, outcome in ready]
         rows = [row for row, _ in ready]
 
         async def then(conn: Any, results: list[bool | DomainError]) -> None:
-            applied = [row for row, result in zip(rows, results, strict=True) if result is True]
-            if applied:
-                await update_rows(conn, applied, micro.SETTLED_FIELDS)
+            """The applied contracts' outcomes and their house rows."""
+            applied = [decided for decided, result in zip(ready, results, strict=True) if result is True]
+            await update_rows(conn, [row for row, _ in applied], micro.SETTLED_FIELDS)
+            house = [values for row, outcome in applied for values in micro.house_values(row, outcome, settled_at)]
+            await insert_values(conn, HouseLedger, micro.HOUSE_FIELDS, house)
 
         results = await ledger.apply_debits(ops, then)
         committed = time.perf_counter()
