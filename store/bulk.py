@@ -164,3 +164,40 @@ async def update_rows(conn: BaseDBAsyncClient, rows: Sequence[Model], names: tup
     converters = _converters(model, names)
     values = [[*_db_values(converters, [getattr(row, n) for n in names], row), row.pk] for row in rows]
     await _run(conn, _update_sql(model, names, postgres), values, postgres, _texts(model, names))
+
+
+SQLITE_CHUNK = 500  # keys per SQLite query (its bound variables are limited)
+
+
+@cache
+def _select_sql(model: type[Model], names: tuple[str, ...], key: str, postgres: bool, count: int) -> str:
+    _, columns = _fields(model, names)
+    (key_field,), (key_column,) = _fields(model, (key,))
+    listed = ", ".join(f'"{column}"' for column in columns)
+    table = model._meta.db_table
+    if postgres:
+        key_type = key_field.get_for_dialect("postgres", "SQL_TYPE")
+        return f'SELECT {listed} FROM "{table}" WHERE "{key_column}" = ANY($1::{key_type}[])'
+    return f'SELECT {listed} FROM "{table}" WHERE "{key_column}" IN ({", ".join("?" * count)})'
+
+
+async def select_in(
+    conn: BaseDBAsyncClient, model: type[Model], names: tuple[str, ...], key: str, keys: Sequence[Any]
+) -> list[tuple[Any, ...]]:
+    """The fields ``names`` (Python values, as ``values_list`` answers them) of the rows whose ``key``
+    is among ``keys``: one statement over an array on PostgreSQL (tortoise's ``__in`` builds a
+    parameter per key, 2 ms of Python for 500 refs where the query takes 0.4), a few on SQLite."""
+    if not keys:
+        return []
+    found, _ = _fields(model, names)
+    postgres = _postgres(conn)
+    if postgres:
+        chunks = [list(keys)]
+    else:
+        chunks = [list(keys[i : i + SQLITE_CHUNK]) for i in range(0, len(keys), SQLITE_CHUNK)]
+    rows: list[tuple[Any, ...]] = []
+    for chunk in chunks:
+        query = _select_sql(model, names, key, postgres, 0 if postgres else len(chunk))
+        _, records = await conn.execute_query(query, [chunk] if postgres else chunk)
+        rows.extend(tuple(field.to_python_value(record[i]) for i, field in enumerate(found)) for record in records)
+    return rows

@@ -30,7 +30,7 @@ from tortoise.models import Model
 
 from config.settings import Settings
 from store import users
-from store.bulk import insert_rows, insert_values, update_rows
+from store.bulk import insert_rows, insert_values, select_in, update_rows
 from store.db import retry_busy, transaction
 from store.errors import DomainError, ErrorCode
 from store.models import Account, AccountLog, AccountType, Currency, FeeLedger, PendingSettlement
@@ -41,6 +41,7 @@ ZERO = Decimal(0)
 
 Key = tuple[int, int, int]  # an account: (user id, currency id, account type)
 Facts = tuple[int, int, int, Decimal, Decimal]  # a journal row's (user, currency, type, amount, lock amount)
+FACT_FIELDS = ("ref", "user_id", "currency_id", "account_type", "amount", "lock_amount")  # a ref and its facts
 
 
 @dataclass(frozen=True)
@@ -233,11 +234,7 @@ async def apply_debits(
 
 async def _journaled(refs: list[str], conn: BaseDBAsyncClient) -> dict[str, Facts]:
     """The facts of the journal rows of these refs that exist, by ref."""
-    found = (
-        await AccountLog.filter(ref__in=refs)
-        .using_db(conn)
-        .values_list("ref", "user_id", "currency_id", "account_type", "amount", "lock_amount")
-    )
+    found = await select_in(conn, AccountLog, FACT_FIELDS, "ref", refs)
     return {ref: (uid, currency_id, int(kind), amount, lock) for ref, uid, currency_id, kind, amount, lock in found}
 
 

@@ -12,7 +12,7 @@ import pytest
 from tortoise.exceptions import IntegrityError, ValidationError
 
 from store import users
-from store.bulk import insert_rows, insert_values, update_rows
+from store.bulk import SQLITE_CHUNK, insert_rows, insert_values, select_in, update_rows
 from store.db import transaction
 from store.ids import MICRO, reserve
 from store.ledger import LOG_FIELDS
@@ -137,3 +137,24 @@ async def test_values_of_another_type_are_converted_and_validators_still_run(db:
         async with transaction() as conn:
             await insert_values(conn, AccountLog, LOG_FIELDS, [too_long])
     assert await AccountLog.filter(ref__startswith="xxx").count() == 0
+
+
+async def test_select_in_answers_the_rows_of_the_keys_given_as_python_values(db: None) -> None:
+    """More keys than one SQLite statement takes, half of them stored: exactly those rows come back,
+    with the values ``values_list`` would give (decimals, enums)."""
+    uid = await _user("bulk-select@example.com")
+    usdt = await Currency.get(code="USDT")
+    at = datetime(2026, 11, 25, 15, 0, tzinfo=UTC)
+    stored = [(uid, usdt.id, AccountType.MICRO, Decimal(i) + TINY, -TINY, Decimal(0), "bulk", "", f"bulk-select:{i}",
+               None, at) for i in range(0, 1200, 2)]  # fmt: skip
+    async with transaction() as conn:
+        await insert_values(conn, AccountLog, LOG_FIELDS, stored)
+    keys = [f"bulk-select:{i}" for i in range(1200)]
+    async with transaction() as conn:
+        found = await select_in(conn, AccountLog, ("ref", "account_type", "amount", "lock_amount"), "ref", keys)
+        assert await select_in(conn, AccountLog, ("ref",), "ref", []) == []
+    assert len(keys) > SQLITE_CHUNK
+    assert sorted(found, key=lambda row: int(row[0].split(":")[1])) == [
+        (f"bulk-select:{i}", AccountType.MICRO, Decimal(i) + TINY, -TINY) for i in range(0, 1200, 2)
+    ]
+    assert all(isinstance(kind, AccountType) for _, kind, _, _ in found)
