@@ -32,7 +32,7 @@ from store.errors import DomainError
 from store.models import HouseLedger, MicroOrder
 
 log = logging.getLogger(__name__)
-SETTLE_SLICE = 500  # contracts per commit: a backlog settles (and pushes) its oldest without waiting for all
+SETTLE_SLICE = 1000  # contracts per commit: a backlog settles (and pushes) its oldest without waiting for all
 Decided = tuple[MicroOrder, rule.Outcome]
 
 
