@@ -53,14 +53,22 @@ class GroupCommit(Generic[T, R]):
     At low load each item commits alone with no added wait; under load, items queue behind the
     running transaction and share the next one. ``commit`` answers one result per item, in order;
     an exception in a result is raised to that item's caller alone, one raised by ``commit`` itself
-    to every caller of the batch.
+    to every caller of the batch. With ``concurrency`` above 1, items that arrive while a commit runs
+    start another at once (up to that many at a time, each on its own connection) instead of waiting
+    for it; the oldest items still go first.
     """
 
-    def __init__(self, commit: Callable[[list[T]], Awaitable[list[R | BaseException]]], max_batch: int = 256) -> None:
+    def __init__(
+        self,
+        commit: Callable[[list[T]], Awaitable[list[R | BaseException]]],
+        max_batch: int = 256,
+        concurrency: int = 1,
+    ) -> None:
         self._commit = commit
         self._max_batch = max_batch
+        self._concurrency = concurrency
         self._pending: list[tuple[T, asyncio.Future[R]]] = []
-        self._runner: asyncio.Task[None] | None = None
+        self._runners: list[asyncio.Task[None]] = []
 
     async def submit(self, item: T) -> R:
         return await self.submit_many([item])[0]
@@ -71,8 +79,9 @@ class GroupCommit(Generic[T, R]):
         loop = asyncio.get_running_loop()
         futures: list[asyncio.Future[R]] = [loop.create_future() for _ in items]
         self._pending.extend(zip(items, futures, strict=True))
-        if self._runner is None or self._runner.done():
-            self._runner = loop.create_task(self._run())
+        self._runners = [runner for runner in self._runners if not runner.done()]
+        if len(self._runners) < self._concurrency:
+            self._runners.append(loop.create_task(self._run()))
         return futures
 
     async def _run(self) -> None:

@@ -53,7 +53,7 @@ class Settlements:
         self._public = public  # the contract as answers and pushes show it
         self._settled = settled  # told of each contract once its settlement is durable
         self._failing = failing  # told when a commit raised (``failed`` is set)
-        self._commits: GroupCommit[Decided, bool] = GroupCommit(self._commit, max_batch=SETTLE_SLICE)
+        self._commits: GroupCommit[Decided, bool] = GroupCommit(self._commit, max_batch=SETTLE_SLICE, concurrency=2)
         self._passes: set[asyncio.Task[None]] = set()
         self.failed: BaseException | None = None  # the first commit that raised since ``drain``
         self.commits: deque[tuple[int, float, float]] = deque(maxlen=10_000)  # (contracts, commit ms, push ms)

@@ -67,3 +67,34 @@ async def test_many_items_handed_over_at_once_queue_in_order_behind_the_running_
     outcomes = await asyncio.gather(*later, return_exceptions=True)
     assert outcomes[0] == 103 and isinstance(outcomes[1], ValueError) and outcomes[2:] == [105, 106, 107]
     assert batches == [[1, 2], [3, -4, 5, 6], [7]]
+
+
+async def test_with_two_at_a_time_items_arriving_during_a_commit_start_the_second_at_once() -> None:
+    """A second commit starts while the first is held open; a third waits for one of them, and takes
+    everything queued meanwhile, oldest first."""
+    batches: list[list[int]] = []
+    gates = [asyncio.Event(), asyncio.Event(), asyncio.Event()]
+
+    async def commit(items: list[int]) -> list[int | BaseException]:
+        index = len(batches)
+        batches.append(items)
+        await gates[min(index, 2)].wait()
+        return [i * 2 for i in items]
+
+    group: GroupCommit[int, int] = GroupCommit(commit, max_batch=10, concurrency=2)
+    first = group.submit_many([1, 2])
+    await asyncio.sleep(0)
+    second = group.submit_many([3])
+    await asyncio.sleep(0)
+    assert batches == [[1, 2], [3]]  # both running: the second did not wait for the first
+    third = group.submit_many([4, 5])
+    fourth = group.submit_many([6])
+    await asyncio.sleep(0)
+    assert batches == [[1, 2], [3]]  # no third commit while two run
+    gates[1].set()
+    assert await asyncio.gather(*second) == [6]
+    await asyncio.sleep(0)
+    assert batches == [[1, 2], [3], [4, 5, 6]]
+    gates[2].set()
+    gates[0].set()
+    assert await asyncio.gather(*first, *third, *fourth) == [2, 4, 8, 10, 12]
