@@ -81,10 +81,9 @@ def _texts(model: type[Model], names: tuple[str, ...]) -> tuple[int, ...]:
 def _array_types(model: type[Model], names: tuple[str, ...]) -> tuple[str, ...]:
     """Each field's PostgreSQL array type (``DECIMAL(36,18)[]``, sent as ``text[]``), the casts ``unnest`` needs."""
     fields, _ = _fields(model, names)
-    sent = ("text[]::" if isinstance(field, DecimalField) else "" for field in fields)
-    return tuple(
-        f"{text}{field.get_for_dialect('postgres', 'SQL_TYPE')}[]" for text, field in zip(sent, fields, strict=True)
-    )
+    texts = _texts(model, names)
+    return tuple(f"{'text[]::' if i in texts else ''}{field.get_for_dialect('postgres', 'SQL_TYPE')}[]"
+                 for i, field in enumerate(fields))  # fmt: skip
 
 
 @cache
