@@ -260,15 +260,13 @@ class LeverEvents:
         await self._push_many([row], channel)
 
     async def _push_many(self, rows: list[LeverPosition], channel: str) -> None:
-        """Push the rows to their owners on ``channel``, one Redis round trip for all (a tick that closes
+        """Push the rows to their owners on ``channel``, one Redis command for all (a tick that closes
         a hundred positions does not keep the last waiting behind ninety-nine publishes)."""
         kind = "lever_trade" if channel == "LEVER_TRADE" else "lever_closed"
         try:
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for row in rows:
-                    message = channels.encode(kind, {"position": self._public(row)})
-                    pipe.publish(channels.user_topic(row.user_id, channel), message)  # type: ignore[attr-defined]
-                await pipe.execute()
+            await channels.publish_all(self._redis, ((channels.user_topic(row.user_id, channel),  # type: ignore[attr-defined]
+                                                      channels.encode(kind, {"position": self._public(row)}))
+                                                     for row in rows))  # fmt: skip
         except Exception:  # pushes are best effort: the lists are the truth
             log.warning("lever shard %d: push failed", self._index, exc_info=True)
 

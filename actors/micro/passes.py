@@ -117,7 +117,7 @@ class Settlements:
         return answers
 
     async def _push(self, rows: list[MicroOrder], size: int, commit_ms: float) -> None:
-        """MICRO_CLOSED to each owner, one Redis round trip for all (best effort: the lists are the truth),
+        """MICRO_CLOSED to each owner, one Redis command for all (best effort: the lists are the truth),
         then the commit's figures."""
         began = time.perf_counter()
         try:
@@ -128,8 +128,6 @@ class Settlements:
         self.commits.append((size, commit_ms, (time.perf_counter() - began) * 1000))
 
     async def _publish(self, rows: list[MicroOrder]) -> None:
-        async with self._redis.pipeline(transaction=False) as pipe:
-            for row in rows:
-                message = channels.encode("micro_closed", {"order": self._public(row)})
-                pipe.publish(channels.user_topic(row.user_id, "MICRO_CLOSED"), message)  # type: ignore[attr-defined]
-            await pipe.execute()
+        await channels.publish_all(self._redis, ((channels.user_topic(row.user_id, "MICRO_CLOSED"),  # type: ignore[attr-defined]
+                                                  channels.encode("micro_closed", {"order": self._public(row)}))
+                                                 for row in rows))  # fmt: skip

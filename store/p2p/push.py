@@ -16,7 +16,7 @@ CHANNEL = "LEGAL_ORDER"
 
 
 async def notify(redis: Redis, orders: list[P2POrder]) -> None:
-    """One Redis round trip for all of ``orders``."""
+    """One Redis command for all of ``orders``."""
     if not orders:
         return
     # The API's replicas, the Scheduler and the CLI push here without having named their Redis database
@@ -25,13 +25,10 @@ async def notify(redis: Redis, orders: list[P2POrder]) -> None:
     channels.use_database(int(redis.connection_pool.connection_kwargs.get("db") or 0))
     try:
         codes = await views.codes({o.currency_id for o in orders})
-        async with redis.pipeline(transaction=False) as pipe:
-            for order in orders:
-                message = channels.encode(
-                    "legal_order", {"order": views.summary(order, codes.get(order.currency_id, ""))}
-                )
-                for uid in {order.buyer_id, order.seller_id}:
-                    pipe.publish(channels.user_topic(uid, CHANNEL), message)  # type: ignore[attr-defined]
-            await pipe.execute()
+        messages = []
+        for order in orders:
+            message = channels.encode("legal_order", {"order": views.summary(order, codes.get(order.currency_id, ""))})
+            messages.extend((channels.user_topic(uid, CHANNEL), message) for uid in {order.buyer_id, order.seller_id})
+        await channels.publish_all(redis, messages)
     except Exception:
         log.warning("p2p: push of %d orders failed", len(orders), exc_info=True)
