@@ -20,7 +20,7 @@ from ray.exceptions import RayActorError
 from redis.asyncio import Redis
 
 from actors.lever.actor import lever_name
-from actors.micro import contract_id, micro_name
+from actors.micro import micro_name
 from actors.pair.actor import pair_name
 from actors.pair.state import BUY
 from actors.wallet.legs import shard_of
@@ -81,12 +81,6 @@ class Engine:
         if not self._micro_shards:
             raise RuntimeError("this Engine was made without micro_shards")
         return self._get(micro_name(shard_of(order_id, self._micro_shards)))
-
-    async def next_micro_id(self, uid: int) -> int:
-        """The id of the user's next second contract: one the user's MicroTimer holds (``contract_id``)."""
-        if not self._micro_shards:
-            raise RuntimeError("this Engine was made without micro_shards")
-        return contract_id(await self.micro_ids.next(), uid, self._micro_shards)
 
     def lever(self, uid: int) -> Any:
         """The LeverShard holding the user's lever account (shard ``uid % lever_shards``)."""

@@ -77,7 +77,6 @@ from micro_checks import USDT, Run, data, end_of, report, spread  # noqa: E402
 from micro_shards import join_cluster, kill, sample_fences, shard_status, wait_restarted  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
-from actors.micro import contract_id  # noqa: E402
 from config.settings import get_settings  # noqa: E402
 from tests.utils.users import Member as User  # noqa: E402
 
@@ -159,8 +158,8 @@ def terms(i: int, n: int, users: list[User], pairs: list[int], durations: list[i
 
 
 async def first_ids(count: int) -> int:
-    """Reserve ``count`` numbers from the exchange's own contract id allocator (``store.ids``, kind
-    micro), as the API would one by one; answers the first (``contract_id`` makes each an id)."""
+    """Reserve ``count`` contract ids from the exchange's own allocator (``store.ids``, kind micro), as
+    the API would one by one; answers the first."""
     from store.db import close_db, init_db
     from store.ids import MICRO, reserve
 
@@ -187,7 +186,7 @@ async def submit_all(api: httpx.AsyncClient, args: argparse.Namespace, users: li
         return ("", body["data"]) if body.get("code") == 1 else (f"{answer.status_code} {body.get('msg')}", None)
 
     async def to_shard(i: int, user: User) -> tuple[str, dict[str, Any] | None]:
-        order_id = contract_id(first_id + i, user.uid, len(shards))  # what the API gives MicroTimer.submit
+        order_id = first_id + i  # what MicroTimer.submit is given by the API after its format checks
         try:
             order = terms(i, n, users, pairs, durations, args.stake)
             placed = await shards[order_id % len(shards)].submit.remote(user.uid, order_id, order)

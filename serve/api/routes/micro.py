@@ -149,7 +149,7 @@ async def submit(body: MicroSubmitIn, uid: CurrentUid, request: Request, lang: L
     number = parse_amount(body.number, missing=ErrorCode.QUANTITY_REQUIRED, places=currency.decimals,
                           maximum=currency.micro_max)  # fmt: skip
     engine = request.app.state.engine
-    order_id = await engine.next_micro_id(uid)
+    order_id = await engine.micro_ids.next()
     order = {"match_id": body.match_id, "currency_id": currency.id, "type": body.type, "lx": body.lx,
              "seconds": body.seconds, "number": str(number)}  # fmt: skip
     try:
