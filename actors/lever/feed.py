@@ -10,10 +10,10 @@ terms copied onto them, and a pair newly opened is followed from its last tick o
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from decimal import Decimal
+from typing import Any
 
 from redis.asyncio import Redis
 from tortoise.expressions import Q
@@ -180,30 +180,15 @@ class LeverFeed:
         self._loops["ticks"] = now_ms()
 
     async def _listen(self) -> None:
-        """Subscribe to every followed pair's MARK channel; hand each tick to the serving loop. Subscribed
-        again when the followed pairs change (a reload of the terms, a load)."""
+        """Every followed pair's MARK channel, each tick handed to the serving loop. Subscribed again when
+        the followed pairs change (a reload of the terms, a load)."""
         await self._loaded.wait()
-        while True:
-            version = self._followed_version
-            by_symbol = {t.symbol: t.id for t in self._pairs.values()}
-            if not by_symbol:
-                await asyncio.sleep(1)
-                continue
-            try:
-                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(*(channels.public_topic(f"MARK.{s}") for s in by_symbol))
-                while version == self._followed_version:
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                    if message is None or message.get("type") != "message":
-                        continue
-                    tick = json.loads(message["data"])
-                    pair_id = by_symbol.get(tick.get("symbol", ""))
-                    if pair_id is not None:
-                        self._ticks.put_nowait((pair_id, int(tick["seq"]), Decimal(tick["price"]), int(tick["id"])))
-                await pubsub.aclose()
-            except Exception:
-                log.warning("lever shard %d: mark feed lost; subscribing again", self._index, exc_info=True)
-                await asyncio.sleep(1)
+
+        async def take(pair_id: int, tick: dict[str, Any]) -> None:
+            self._ticks.put_nowait((pair_id, int(tick["seq"]), Decimal(tick["price"]), int(tick["id"])))
+
+        await channels.listen_marks(self._redis, lambda: {t.symbol: t.id for t in self._pairs.values()}, take,
+                                    f"lever shard {self._index}", lambda: self._followed_version)  # fmt: skip
 
     async def _flush_loop(self) -> None:
         while True:

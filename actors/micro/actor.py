@@ -2,13 +2,13 @@
 
 Each open contract is a timer: a heap entry at the moment its outcome can be decided (its end, or,
 while no entry tick has come, its entry deadline). The shard keeps a tape of each pair's ticks since
-its oldest open contract (Redis pub/sub as they come, the tick log for any gap). When a timer is due
-it asks the pair for a fence (``PairActor.tick_fence``: every tick stamped before then is durable),
-completes the tape up to it (the fences of a pass's pairs at once), and decides with the pure rule
-(``actors.micro.settle``); the outcomes go to group commits (``actors.micro.passes``: oldest first,
-each idempotent by its ref ``m<id>:settle`` with its order row and house rows in the same
-transaction, then pushed as MICRO_CLOSED) while the loop decides the next due. Nothing but the order
-and the ticks decides an outcome. Stakes share transactions too (``actors.micro.stakes``).
+its oldest open contract (``actors.micro.feed``: Redis pub/sub as they come, the log for any gap).
+When a timer is due it asks the pair for a fence (``PairActor.tick_fence``: every tick stamped before
+then is durable), completes the tape up to it (the fences of a pass's pairs at once), and decides with
+the pure rule (``actors.micro.settle``); the outcomes go to group commits (``actors.micro.passes``:
+oldest first, each idempotent by its ref ``m<id>:settle`` with its order row and house rows in the
+same transaction, then pushed as MICRO_CLOSED) while the loop decides the next due. Nothing but the
+order and the ticks decides an outcome. Stakes share transactions too (``actors.micro.stakes``).
 
 Open contracts are durable from the stake on: a restarted shard loads them and the ticks since the
 oldest, and settles the overdue ones from the ticks at their own end time. A settlement applied by a
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import heapq
-import json
 import logging
 from collections import defaultdict, deque
 from decimal import Decimal
@@ -32,19 +31,19 @@ from redis.asyncio import Redis
 from actors.engine import Engine
 from actors.micro import settle as rule
 from actors.micro import stakes
+from actors.micro.feed import TickFeed
 from actors.micro.passes import Decided, Settlements, quantiles
 from actors.micro.stakes import Exposure
 from actors.micro.tape import Tape
 from actors.push import channels
 from actors.runtime import DbActor, GroupCommit
-from store import ledger, marks, micro, ticks
+from store import ledger, marks, micro
 from store.cache import connect_redis, redis_db
 from store.errors import DomainError, ErrorCode
 from store.models import Currency, MicroOrder, MicroStatus
 
 log = logging.getLogger(__name__)
 GIVE_UP_MS = 30_000  # a pair silent this long after a decision time: the log as it is decides
-PAGE = 2000
 RECOVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)
 TRIM_EVERY_MS = 5_000
 OFFERS_TTL_MS = 2_000  # pair and currency terms are read again this often (an operator's change)
@@ -61,8 +60,7 @@ class MicroTimer(DbActor):
         self._engine = Engine(self._settings.wallet_shards, self._redis)
         self._open: dict[int, MicroOrder] = {}
         self._heap: list[tuple[int, int]] = []  # (when its outcome can be decided + 1 ms, order id)
-        self._tapes: dict[int, Tape] = {}
-        self._tape_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._feed = TickFeed(index, self._redis)
         self._exposure: defaultdict[tuple[int, int, int], Exposure] = defaultdict(Exposure)
         self._stakes: GroupCommit[ledger.Op, bool] = GroupCommit(ledger.apply_debits)
         self._pairs: dict[int, micro.PairOffer] = {}  # the pairs offered now
@@ -140,8 +138,8 @@ class MicroTimer(DbActor):
             if row.status != MicroStatus.OPEN or row.id in self._open:
                 return self._public(row, None)
             self._exposure[(pair.id, row.seconds, currency.id)].add(row, 1)
-        if pair.id not in self._tapes:  # a pair offered since the shard loaded: its log from now on
-            await self._start_tape(pair.id, row.accepted_ms)
+        if pair.id not in self._feed.tapes:  # a pair offered since the shard loaded: its log from now on
+            await self._feed.start(pair.id, row.accepted_ms)
         self._open[row.id] = row
         self._schedule(row)
         return self._public(row, None)
@@ -209,75 +207,22 @@ class MicroTimer(DbActor):
         for row in self._open.values():
             pair_id = row.currency_match_id  # type: ignore[attr-defined]
             oldest[pair_id] = min(oldest.get(pair_id, row.accepted_ms), row.accepted_ms)
-        self._tapes = {}
+        self._feed.tapes = {}
         for pair_id in {*self._pairs, *oldest}:
-            await self._start_tape(pair_id, oldest.get(pair_id))
+            await self._feed.start(pair_id, oldest.get(pair_id))
         for row in self._open.values():
             self._schedule(row)
-
-    async def _start_tape(self, pair_id: int, since_ms: int | None) -> None:
-        """The pair's tape from the tick in force at ``since_ms`` (None: from its last tick), read up
-        to the log's end."""
-        async with self._tape_locks[pair_id]:
-            tape = self._tapes.setdefault(pair_id, Tape())
-            if since_ms is not None:
-                anchor = await ticks.tick_at(pair_id, since_ms)
-                tape.reset(anchor.seq - 1 if anchor else 0)
-            else:
-                last = await ticks.last_tick(pair_id)
-                tape.reset(last.seq if last else 0)
-            await self._read_log(pair_id, tape, None)
-
-    async def _read_log(self, pair_id: int, tape: Tape, upto_seq: int | None) -> None:
-        """Append the log's ticks after the tape's last (up to ``upto_seq``, or all). Under its lock."""
-        while upto_seq is None or tape.last_seq < upto_seq:
-            page = await ticks.ticks_after(pair_id, tape.last_seq, PAGE)
-            for tick in page:
-                tape.append(rule.TickView(tick.id, tick.seq, tick.time_ms, tick.price))
-            if len(page) < PAGE:
-                return
 
     # -- the tick feed ---------------------------------------------------------------------------------
 
     def _followed(self) -> dict[str, int]:
         """The pairs whose ticks the shard takes: those offered, and those with a tape (open contracts
         on a pair closed for new ones still settle from its ticks)."""
-        return {self._symbols[p]: p for p in {*self._pairs, *self._tapes} if p in self._symbols}
+        return {self._symbols[p]: p for p in {*self._pairs, *self._feed.tapes} if p in self._symbols}
 
     async def _listen(self) -> None:
-        """Every followed pair's MARK channel onto its tape (a gap is read from the log); subscribed
-        again when the followed pairs change."""
         await self._loaded.wait()
-        while True:
-            by_symbol = self._followed()
-            if not by_symbol:
-                await asyncio.sleep(1)
-                continue
-            try:
-                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(*(channels.public_topic(f"MARK.{s}") for s in by_symbol))
-                while by_symbol == self._followed():
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                    if message is None or message.get("type") != "message":
-                        continue
-                    tick = json.loads(message["data"])
-                    pair_id = by_symbol.get(tick.get("symbol", ""))
-                    if pair_id is not None:
-                        seq, time_ms, price = int(tick["seq"]), int(tick["time"]), Decimal(tick["price"])
-                        await self._on_tick(pair_id, rule.TickView(int(tick["id"]), seq, time_ms, price))
-                await pubsub.aclose()
-            except Exception:
-                log.warning("micro timer %d: mark feed lost; subscribing again", self._index, exc_info=True)
-                await asyncio.sleep(1)
-
-    async def _on_tick(self, pair_id: int, tick: rule.TickView) -> None:
-        tape = self._tapes.get(pair_id)
-        if tape is None or tick.seq <= tape.last_seq:
-            return
-        async with self._tape_locks[pair_id]:
-            if tick.seq > tape.last_seq + 1:
-                await self._read_log(pair_id, tape, tick.seq - 1)
-            tape.append(tick)
+        await self._feed.listen(self._followed)
 
     # -- the timers ------------------------------------------------------------------------------------
 
@@ -289,7 +234,7 @@ class MicroTimer(DbActor):
         return currency.decimals if currency is not None else 8
 
     def _decided_by(self, row: MicroOrder) -> int:
-        tape = self._tapes.get(row.currency_match_id)  # type: ignore[attr-defined]
+        tape = self._feed.tapes.get(row.currency_match_id)  # type: ignore[attr-defined]
         terms = self._terms(row)
         return rule.decided_by(terms, tape.ticks, tape.times) if tape else terms.entry_deadline_ms
 
@@ -340,12 +285,12 @@ class MicroTimer(DbActor):
             if row is not None and order_id not in seen:
                 seen.add(order_id)
                 due[row.currency_match_id].append(row)  # type: ignore[attr-defined]
-        tapes = {pair_id: self._tapes.setdefault(pair_id, Tape()) for pair_id in due}
+        tapes = {pair_id: self._feed.tape(pair_id) for pair_id in due}
         decided: list[tuple[int, Decided]] = []
         unconfirmed: dict[int, list[MicroOrder]] = defaultdict(list)
         self._take(due, tapes, now, decided, unconfirmed)
         behind = {p: min(map(self._decided_by, rows)) for p, rows in unconfirmed.items()}
-        await asyncio.gather(*(self._complete(p, tapes[p], decided_by, now) for p, decided_by in behind.items()))
+        await asyncio.gather(*(self._complete(p, decided_by, now) for p, decided_by in behind.items()))
         self._take(unconfirmed, tapes, now, decided, None)
         decided.sort(key=lambda item: item[0])  # oldest first across pairs, as commits take them
         ready = [item for _, item in decided]
@@ -370,7 +315,7 @@ class MicroTimer(DbActor):
                 else:
                     heapq.heappush(self._heap, (wake, row.id))
 
-    async def _complete(self, pair_id: int, tape: Tape, decided_by: int, now: int) -> None:
+    async def _complete(self, pair_id: int, decided_by: int, now: int) -> None:
         """Make the tape complete past ``decided_by`` if the pair can say so: its fence, read up to; a
         pair that has not answered for GIVE_UP_MS past it is taken as halted (its log as it is)."""
         symbol = self._symbols.get(pair_id)
@@ -380,13 +325,7 @@ class MicroTimer(DbActor):
                 fence = await asyncio.wait_for(self._engine.ask(symbol, "tick_fence"), 5)
             except Exception as exc:
                 log.warning("micro timer %d: no fence from %s: %r", self._index, symbol, exc)
-        async with self._tape_locks[pair_id]:
-            if fence is not None:
-                await self._read_log(pair_id, tape, int(fence["seq"]))
-                tape.fenced(int(fence["seq"]), int(fence["as_of_ms"]))
-            elif now - decided_by > GIVE_UP_MS:
-                await self._read_log(pair_id, tape, None)
-                tape.complete_before = max(tape.complete_before, decided_by + 1)
+        await self._feed.confirm(pair_id, fence, decided_by + 1 if now - decided_by > GIVE_UP_MS else None)
 
     def _on_settled(self, row: MicroOrder) -> None:
         """A settlement is durable: the contract is no longer open here."""
@@ -401,8 +340,7 @@ class MicroTimer(DbActor):
         for row in self._open.values():
             pair_id = row.currency_match_id  # type: ignore[attr-defined]
             oldest[pair_id] = min(oldest.get(pair_id, row.accepted_ms), row.accepted_ms)
-        for pair_id, tape in self._tapes.items():
-            tape.trim(oldest.get(pair_id, micro.now_ms() - 1000))
+        self._feed.trim(oldest, micro.now_ms() - 1000)
 
     def _public(self, row: MicroOrder, entry: rule.TickView | None) -> dict[str, Any]:
         symbol = self._symbols.get(row.currency_match_id, "")  # type: ignore[attr-defined]

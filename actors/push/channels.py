@@ -13,12 +13,15 @@ server with their own databases never receive each other's pushes.
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Collection, Iterable
+import logging
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from typing import Any
 
 from redis.asyncio import Redis
 
+log = logging.getLogger(__name__)
 REDIS_PREFIX = "ex:push:"
 _prefix = f"{REDIS_PREFIX}0:"
 USER_CHANNELS = frozenset({"TX_MATCHED", "TX_SUBMIT", "LEVER_TRADE", "LEVER_CLOSED", "MICRO_CLOSED", "LEGAL_ORDER"})
@@ -75,3 +78,37 @@ async def publish_all(redis: Redis, messages: Iterable[tuple[str, str]]) -> None
     args = [part for message in messages for part in message]
     if args:
         await redis.register_script(PUBLISH_ALL)(args=args)
+
+
+async def listen_marks(
+    redis: Redis,
+    followed: Callable[[], dict[str, int]],
+    take: Callable[[int, dict[str, Any]], Awaitable[None]],
+    who: str,
+    version: Callable[[], object] | None = None,
+) -> None:
+    """Hand each tick pushed on a followed pair's MARK channel to ``take(pair id, the push)``, forever.
+    ``followed()`` names the pairs (symbol -> id); the channels are subscribed again when ``version()``
+    changes (by default, when ``followed()`` does) and after a lost connection (``who`` logs it)."""
+    current = version or followed
+    while True:
+        subscribed = current()
+        by_symbol = followed()
+        if not by_symbol:
+            await asyncio.sleep(1)
+            continue
+        try:
+            pubsub = redis.pubsub(ignore_subscribe_messages=True)
+            await pubsub.subscribe(*(public_topic(f"MARK.{s}") for s in by_symbol))
+            while current() == subscribed:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                if message is None or message.get("type") != "message":
+                    continue
+                tick = json.loads(message["data"])
+                pair_id = by_symbol.get(tick.get("symbol", ""))
+                if pair_id is not None:
+                    await take(pair_id, tick)
+            await pubsub.aclose()
+        except Exception:
+            log.warning("%s: mark feed lost; subscribing again", who, exc_info=True)
+            await asyncio.sleep(1)
