@@ -159,6 +159,11 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.LEVER_MARGIN_IN_USE: Outcome(
         CODE_ERROR, 400, N_("At most {max} can leave the lever account while its positions are open")
     ),
+    ErrorCode.LEVER_ACCOUNT_AT_RISK: Outcome(
+        CODE_ERROR,
+        400,
+        N_("This would take your lever account to the liquidation level: close or add funds first"),
+    ),
     ErrorCode.MICRO_SWITCHED_OFF: Outcome(CODE_ERROR, 403, N_("Second contracts are not offered here")),
     ErrorCode.MICRO_NOT_OFFERED: Outcome(CODE_ERROR, 400, N_("Second contracts are not offered on this pair")),
     ErrorCode.MICRO_SECONDS_INVALID: Outcome(CODE_ERROR, 400, N_("This pair offers the durations {seconds} seconds")),

@@ -127,6 +127,7 @@ class ErrorCode(IntEnum):
     LEVER_STOP_LOSS_BELOW = 4014  # a long's stop-loss must be below the mark
     LEVER_STOP_LOSS_ABOVE = 4015
     LEVER_MARGIN_IN_USE = 4016  # a transfer out of the lever account beyond what positions leave free
+    LEVER_ACCOUNT_AT_RISK = 4017  # an open or entrustment that would put the account at the liquidation level
     # 42xx: second contracts
     MICRO_SWITCHED_OFF = 4201  # the site setting micro_open is 0
     MICRO_NOT_OFFERED = 4202  # the pair has no second contracts

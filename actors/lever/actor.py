@@ -20,8 +20,9 @@ import asyncio
 import copy
 import logging
 from collections import defaultdict
+from dataclasses import replace
 from datetime import UTC, datetime
-from decimal import ROUND_DOWN, Decimal
+from decimal import Decimal
 from typing import Any
 
 import ray
@@ -31,8 +32,8 @@ from actors.lever import ledger as lever_ledger
 from actors.lever import settle, terms
 from actors.lever.events import LeverEvents
 from actors.lever.feed import LeverFeed
-from actors.lever.state import DAY_MS, PairTerms, lever_name, now_ms
-from actors.lever.terms import LONG, QUOTE_PLACES
+from actors.lever.state import DAY_MS, PairTerms, lever_name, now_ms, position_of
+from actors.lever.terms import LONG
 from actors.push import channels
 from actors.runtime import DbActor
 from actors.wallet.legs import transfer as transfer_legs
@@ -113,7 +114,10 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         return row
 
     async def submit(self, uid: int, order: dict[str, Any]) -> dict[str, Any]:
-        """Open at the market, or entrust at a target. Raises DomainError; durable when it answers."""
+        """Open at the market, or entrust at a target. Durable when it answers. Raises DomainError, among
+        others LEVER_EXPOSURE when the order's worst case (every pending entrustment on its side filled
+        too) takes the shard past its share of the pair's cap, INSUFFICIENT_BALANCE, and
+        LEVER_ACCOUNT_AT_RISK when it would put the account at or below the liquidation level."""
         await self._serving()
         pair = self._pair(int(order["pair_id"]))
         side, hands, multiple = int(order["side"]), int(order["hands"]), int(order["multiple"])
@@ -128,7 +132,9 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
             self._check_target(pair, mark.price, side, target)
         async with self._locks[uid]:
             balance = await self._fresh_balance(uid)
-            self._check_exposure(pair, side, hands, mark.price)
+            qty = terms.quantity(hands, pair.share_num)
+            if self._book.past_cap(pair.id, side, qty, mark.price, pair.max_exposure / self._shards, pending=True):
+                raise DomainError(ErrorCode.LEVER_EXPOSURE)
             position_id = await self._ids.next()
             row = LeverPosition(
                 id=position_id, user_id=uid, currency_match_id=pair.id, type=side, share=hands, multiple=multiple,
@@ -142,6 +148,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
                 moved = settle.entrusting(frozen)
                 row.status, row.frozen, row.armed_seq = LeverStatus.ENTRUSTED, frozen, max(mark.seq, self._seq(pair))
                 log_type, memo = "lever_entrust", f"{pair.symbol} entrustment"
+                equity, margins = -frozen, Decimal(0)  # frozen funds are not equity until it opens
             else:
                 price = terms.open_price(mark.price, pair.point_rate, side, pair.places)
                 margin = terms.margin(price, hands, pair.share_num, multiple)
@@ -156,8 +163,11 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
                 row.trade_fee, row.opened_at, row.open_tick_id = fee, datetime.now(UTC), mark.tick_id
                 row.stop_seq = max(mark.seq, self._seq(pair))
                 log_type, memo = "lever_open", f"{pair.symbol} position opened"
+                equity, margins = terms.unrealised(side, price, mark.price, hands, pair.share_num) - fee, margin
             if balance + moved.balance < 0:
                 raise DomainError(ErrorCode.INSUFFICIENT_BALANCE)
+            if self._book.at_risk_after(uid, equity, margins):
+                raise DomainError(ErrorCode.LEVER_ACCOUNT_AT_RISK)
             ref = f"lv{position_id}:{'entrust' if limit else 'open'}"
             await lever_ledger.commit(lever_ledger.change(uid, self._usdt, moved, log_type, ref, memo), [row],
                                       lever_ledger.house(moved, self._usdt, uid, position_id, ref))  # fmt: skip
@@ -184,14 +194,6 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
             raise DomainError(ErrorCode.PRICE_OUT_OF_BAND, low=money(low), high=money(high))
         if -target.as_tuple().exponent > pair.places:  # type: ignore[operator]
             raise DomainError(ErrorCode.PRICE_PRECISION, places=pair.places)
-
-    def _check_exposure(self, pair: PairTerms, side: int, hands: int, mark: Decimal) -> None:
-        """The house's net position on the pair may not pass its cap (this shard's share of it)."""
-        now = self._book.exposure(pair.id)
-        after = now + (1 if side == LONG else -1) * terms.quantity(hands, pair.share_num)
-        cap = pair.max_exposure / self._shards
-        if abs(after) * mark > cap and abs(after) > abs(now):
-            raise DomainError(ErrorCode.LEVER_EXPOSURE)
 
     async def cancel(self, uid: int, position_id: int) -> dict[str, Any]:
         """Cancel an entrustment: its frozen funds go back. Durable when it answers."""
@@ -260,13 +262,15 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
     async def transfer(self, uid: int, currency_id: int, amount: Decimal, source: int, target: int, ref: str) -> bool:
         """Move funds between the lever account and another account of the user, both legs in one
-        batch. Out of the lever account, at most what the open positions leave free (the risk rate
-        stays at 100 % or more): LEVER_MARGIN_IN_USE beyond. Idempotent by ``ref``."""
+        batch. Out of the lever account, at most what the open positions leave free (``LeverBook.free``:
+        equity at the close prices stays at the margins they opened with): LEVER_MARGIN_IN_USE beyond.
+        Idempotent by ``ref``."""
         await self._serving()
         async with self._locks[uid]:
-            balance = await self._fresh_balance(uid) if currency_id == self._usdt else Decimal(0)
+            if currency_id == self._usdt:
+                await self._fresh_balance(uid)  # the free balance as stored, before the book counts it
             if source == int(AccountType.LEVER) and currency_id == self._usdt:
-                free = self._free(uid, balance)
+                free = self._book.free(uid, {pair_id: pair.places for pair_id, pair in self._pairs.items()})
                 if amount > free:
                     raise DomainError(ErrorCode.LEVER_MARGIN_IN_USE, max=money(free))
             done = await ledger.apply(
@@ -275,14 +279,6 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
             if currency_id == self._usdt:
                 await self._fresh_balance(uid)
             return done
-
-    def _free(self, uid: int, balance: Decimal) -> Decimal:
-        """What may leave the lever account: the balance, less what keeps equity at the margins."""
-        margins = self._book.margins(uid)
-        if not margins:
-            return balance
-        spare = self._book.equity(uid) - margins
-        return max(Decimal(0), min(balance, spare)).quantize(terms.step(QUOTE_PLACES), rounding=ROUND_DOWN)
 
     async def overview(self, uid: int, pair_id: int | None = None) -> dict[str, Any]:
         """The account's free balance, margins, risk rate and unrealised profit at the marks."""
@@ -302,7 +298,9 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
     async def overnight(self, day: int) -> dict[str, int]:
         """Charge the overnight fee of every position open at 00:00 UTC of ``day`` (days since
-        1970-01-01), at the mark of that moment (the tick log), once per (position, day)."""
+        1970-01-01), at the mark of that moment (the tick log), once per (position, day): from the
+        free balance, then from the margin down to its floor (``terms.floor``); a fee those cannot pay
+        liquidates the position instead (``_overnight_close``)."""
         await self._serving()
         midnight = day * DAY_MS
         charged = 0
@@ -318,24 +316,52 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
                 at = await ticks.tick_at(row.currency_match_id, midnight)  # type: ignore[attr-defined]
                 mark = at.price if at else self._book.marks.get(row.currency_match_id, row.price)  # type: ignore[attr-defined]
                 fee = terms.overnight(mark, row.share, row.share_num, row.overnight_rate)
-                moved, from_margin = settle.overnight(self._book.account(uid).balance, row.caution_money, fee)
-                new = copy.copy(row)
-                new.overnight_money += moved.house.get(settle.OVERNIGHT, Decimal(0))
-                new.caution_money -= from_margin
-                new.overnight_day = day
+                floor = terms.floor(row.origin_caution_money, self._book.level)
+                found = settle.overnight(self._book.account(uid).balance, row.caution_money, floor, fee)
                 ref = f"lv{row.id}:night:{day}"
-                await lever_ledger.commit(
-                    lever_ledger.change(uid, self._usdt, moved, "lever_overnight", ref, "overnight fee"),
-                    [new],
-                    lever_ledger.house(moved, self._usdt, uid, row.id, ref),
-                )
-                self._after(new, moved)
+                if found is None:
+                    await self._overnight_close(row, day, fee, ref, at.id if at else 0)
+                else:
+                    moved, from_margin = found
+                    new = copy.copy(row)
+                    new.overnight_money += fee
+                    new.caution_money -= from_margin
+                    new.overnight_day = day
+                    await lever_ledger.commit(
+                        lever_ledger.change(uid, self._usdt, moved, "lever_overnight", ref, "overnight fee"),
+                        [new],
+                        lever_ledger.house(moved, self._usdt, uid, row.id, ref),
+                    )
+                    self._after(new, moved)
+                    await self._push(new, "LEVER_TRADE")
                 charged += 1
-                await self._push(new, "LEVER_TRADE")
                 if self._book.at_risk(uid):
                     await self._liquidate(uid, at.id if at else 0)
         self._loops["overnight"] = now_ms()
         return {"charged": charged}
+
+    async def _overnight_close(self, row: LeverPosition, day: int, fee: Decimal, ref: str, tick_id: int) -> None:
+        """A fee the balance and the margin above its floor cannot pay: the position is liquidated
+        instead, at what a close pays now (the mark the shard holds, moved by the spread; a loss it
+        cannot pay is the rest of the account's first, ``_cover``), and the fee is taken from what it
+        returns to the balance, as far as that goes, in the same transaction."""
+        uid = row.user_id  # type: ignore[attr-defined]
+        pair_id = row.currency_match_id  # type: ignore[attr-defined]
+        closing = (row, self._close_price(position_of(row)), "liquidation", self._tick_of(pair_id, tick_id))
+        now = datetime.now(UTC)
+        plan = self._cover(closing, now) or self._plan(uid, [closing], [], "liquidation", keep=True, now=now,
+                                                      ref=f"cv{uid}:{row.id}")  # fmt: skip
+        paid = min(fee, plan.balance)
+        moved = settle.Movement(balance=-paid, house={settle.OVERNIGHT: paid})
+        closed = next(r for r in plan.rows if r.id == row.id)
+        closed.overnight_money += paid
+        closed.overnight_day = day
+        await self._carry_out_plan(replace(
+            plan,
+            changes=plan.changes + lever_ledger.change(uid, self._usdt, moved, "lever_overnight", ref, "overnight fee"),
+            houses=plan.houses + lever_ledger.house(moved, self._usdt, uid, row.id, ref),
+            balance=plan.balance - paid,
+        ))  # fmt: skip
 
     async def status(self) -> dict[str, Any]:
         """The loops' last runs, the cursors, and what the shard holds (tests, `exchange` commands)."""

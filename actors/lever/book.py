@@ -19,13 +19,18 @@ above the level. An account on one pair has no other marks: its price is exact a
 So a tick costs O(log n) plus O(pairs held) for each account whose band or trigger it crosses; the
 risk rate, equity and liquidation price read per-pair sums kept with the positions (net quantity,
 cost, margin), O(pairs held), never a pass over an account's positions.
+
+The book also answers what the house's money needs before the actor moves any: what may leave an
+account or back a new position (``free``, ``at_risk_after``) and whether an order or a fill takes
+the shard past its share of a pair's exposure cap (``past_cap``, counting pending entrustments).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 
 from actors.lever import terms
 from actors.lever.terms import HUNDRED, LONG, SHORT
@@ -56,6 +61,8 @@ class Position:
     sl: Decimal = ZERO  # stop-loss, 0: none
     armed_seq: int = 0  # the pair's tick seq when the entrustment was made
     stop_seq: int = 0  # ... and when its take-profit and stop-loss were set
+    origin_margin: Decimal = ZERO  # its margin when it opened (overnight fees may have taken some since)
+    point_rate: Decimal = ZERO  # its spread, percent: what a close pays
 
     @property
     def qty(self) -> Decimal:
@@ -125,6 +132,7 @@ class LeverBook:
         self._books: dict[int, TriggerBook] = defaultdict(TriggerBook)
         self._holders: dict[int, set[int]] = defaultdict(set)  # pair -> users with open positions on it
         self._net: dict[int, Decimal] = defaultdict(Decimal)  # pair -> net signed quantity of this shard
+        self._pending: dict[tuple[int, int], Decimal] = defaultdict(Decimal)  # (pair, side) -> entrusted quantity
 
     # -- what the actor tells the book ---------------------------------------------------------------
 
@@ -143,15 +151,14 @@ class LeverBook:
         old = account.positions.get(position.id)
         if old is not None:
             self._disarm(old)
-            if old.status == OPEN:
-                self._hold(account, old, -1)
+            self._hold(account, old, -1)
         account.positions[position.id] = position
+        self._hold(account, position, 1)
         book = self._books[position.pair_id]
         if position.status == ENTRUSTED:
             direction = Direction.DOWN if position.side == LONG else Direction.UP
             book.arm(("entrust", position.id), position.target, direction, position.armed_seq)
         elif position.status == OPEN:
-            self._hold(account, position, 1)
             if position.tp:
                 direction = Direction.UP if position.side == LONG else Direction.DOWN
                 book.arm(("tp", position.id), position.tp, direction, position.stop_seq)
@@ -166,8 +173,7 @@ class LeverBook:
         position = account.positions.pop(position_id, None)
         if position is not None:
             self._disarm(position)
-            if position.status == OPEN:
-                self._hold(account, position, -1)
+            self._hold(account, position, -1)
             self._rearm_liquidation(uid)
         return position
 
@@ -218,6 +224,42 @@ class LeverBook:
         """The house's net position on the pair from this shard's users: longs minus shorts, in base."""
         return self._net.get(pair_id, ZERO)
 
+    def pending(self, pair_id: int, side: int) -> Decimal:
+        """The quantity of this shard's entrustments on that side of the pair, in base."""
+        return self._pending.get((pair_id, side), ZERO)
+
+    def past_cap(self, pair_id: int, side: int, qty: Decimal, mark: Decimal, cap: Decimal, *, pending: bool) -> bool:
+        """Whether ``qty`` more on ``side`` takes the shard's exposure that way past ``cap`` (valued at
+        ``mark``) and further from zero than it was. With ``pending``, the exposure is the worst case of
+        an order: every entrustment on that side filled too; without, what a fill makes it now."""
+        net = self.exposure(pair_id)
+        before = (net if side == LONG else -net) + (self.pending(pair_id, side) if pending else ZERO)
+        after = before + qty
+        return after * mark > cap and after > abs(before)
+
+    def free(self, uid: int, places: Mapping[int, int]) -> Decimal:
+        """What may leave the account: its free balance, as far as the equity counted at what closing
+        every open position now would pay (the mark moved by its spread, ``places`` the pairs' price
+        places) stays at or above the margins the positions were opened with (the part overnight fees
+        took from a margin is owed before anything leaves). Rounded down to USDT's places. A pass over
+        the account's open positions (a transfer is rare)."""
+        account = self.account(uid)
+        worth = account.balance
+        for p in account.open_positions():
+            mark = self.marks.get(p.pair_id, p.price)
+            price = terms.close_price(mark, p.point_rate, p.side, places[p.pair_id])
+            owed = max(p.origin_margin, p.margin) - p.margin
+            worth += terms.unrealised(p.side, p.price, price, p.hands, p.share_num) - owed
+        spare = max(ZERO, min(account.balance, worth))
+        return spare.quantize(terms.step(terms.QUOTE_PLACES), rounding=ROUND_DOWN)
+
+    def at_risk_after(self, uid: int, equity: Decimal, margins: Decimal) -> bool:
+        """Whether the account would be at or below the level with ``equity`` and ``margins`` more
+        (an entrustment's frozen funds leave the equity; an open adds its margin and costs its fee and
+        spread): such an order is refused rather than liquidated at once."""
+        total = self.margins(uid) + margins
+        return total > 0 and (self.equity(uid) + equity) / total * HUNDRED <= self.level
+
     # -- a tick ------------------------------------------------------------------------------------
 
     def on_tick(self, pair_id: int, mark: Decimal, seq: int) -> list[Decision]:
@@ -259,8 +301,14 @@ class LeverBook:
             book.disarm((kind, position.id))
 
     def _hold(self, account: Account, position: Position, sign: int) -> None:
-        """Count an open position into (``sign`` 1) or out of (-1) its account's holding on its pair."""
+        """Count a position into (``sign`` 1) or out of (-1) what the book sums: an entrustment into the
+        pair's pending quantity, an open position into its account's holding on its pair."""
         pair_id = position.pair_id
+        if position.status == ENTRUSTED:
+            self._pending[(pair_id, position.side)] += sign * position.qty
+            return
+        if position.status != OPEN:
+            return
         holding = account.holdings.setdefault(pair_id, Holding())
         holding.add(position, sign)
         account.margins += sign * position.margin

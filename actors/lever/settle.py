@@ -3,7 +3,9 @@
 Each function answers a ``Movement``: the changes to the owner's lever account (free balance and
 lock) and to the house ledger's kinds. The deltas of one movement always sum to zero (conservation),
 and no movement takes a balance or a lock below zero: a loss larger than what the account holds is
-paid by the insurance fund (``insurance`` goes negative), never by a negative balance.
+paid by the insurance fund (``insurance`` goes negative), never by a negative balance. What the
+account holds includes its entrustments' frozen funds: whoever settles a loss that passes the
+margins and the free balance cancels them first and counts them in the ``balance`` it passes here.
 """
 
 from __future__ import annotations
@@ -54,16 +56,14 @@ def fill(
     p: Position, mark: Decimal, point_rate: Decimal, fee_rate: Decimal, places: int, balance: Decimal
 ) -> tuple[Decimal, Decimal, Decimal]:
     """Price, margin and fee of an entrustment that the mark reached: the spread price, never worse
-    than the target. A better price can need more margin than was frozen at the target (a short filled
-    higher); the difference comes from the free balance, and when that is short the fill is at the
-    target itself, which the frozen funds cover exactly."""
+    than the target, and the fee at that price. A better price can need more margin than was frozen
+    at the target (a short filled higher): the difference comes from the free ``balance``, and what
+    that cannot add the position goes without (its margin a little under price x quantity / multiple).
+    It never opens at the target while the mark is past it: that would start it with a loss the
+    margin may not hold, which the insurance fund would pay."""
     price = terms.entrusted_price(mark, p.target, point_rate, p.side, places)
-    margin = terms.margin(price, p.hands, p.share_num, p.multiple)
     fee = terms.fee(price, p.hands, p.share_num, fee_rate)
-    if margin + fee - p.frozen > balance:
-        price = p.target
-        margin = terms.margin(price, p.hands, p.share_num, p.multiple)
-        fee = terms.fee(price, p.hands, p.share_num, fee_rate)
+    margin = min(terms.margin(price, p.hands, p.share_num, p.multiple), p.frozen + balance - fee)
     return price, margin, fee
 
 
@@ -81,21 +81,23 @@ def closing(balance: Decimal, margin: Decimal, profit: Decimal) -> Movement:
     return Movement(balance=back + shortfall, lock=-margin, house={PNL: -profit, INSURANCE: -shortfall})
 
 
-def liquidating(
-    balance: Decimal, positions: Iterable[Position], marks: dict[int, Decimal]
+def settling(
+    balance: Decimal, closes: Iterable[tuple[Position, Decimal]], *, keep: bool
 ) -> tuple[Movement, list[Closed]]:
-    """Every open position of an account closes at its pair's mark. What the positions leave
-    (margins + profits, if positive) goes to the insurance fund; a loss beyond the margins comes out
-    of the free balance, and beyond that out of the insurance fund. Entrustments are cancelled
-    separately (``cancelling``)."""
+    """Positions of one account closed together, each at its price, their margins and profits summed
+    (one position's profit pays another's loss). A loss beyond the margins comes out of the
+    ``balance`` (the free balance and the frozen funds of the entrustments cancelled with them), and
+    only beyond that out of the insurance fund. What they leave goes back to the balance with
+    ``keep`` (closes), to the insurance fund without (a liquidation: the remainder is the fund's)."""
     closed = []
     margins = profits = ZERO
-    for p in positions:
-        mark = marks[p.pair_id]
-        profit = terms.profit(p.side, p.price, mark, p.hands, p.share_num)
-        closed.append(Closed(p.id, mark, profit))
+    for p, price in closes:
+        profit = terms.profit(p.side, p.price, price, p.hands, p.share_num)
+        closed.append(Closed(p.id, price, profit))
         margins += p.margin
         profits += profit
+    if keep:
+        return closing(balance, margins, profits), closed
     left = margins + profits
     if left >= 0:
         return Movement(lock=-margins, house={PNL: -profits, INSURANCE: left}), closed
@@ -103,9 +105,20 @@ def liquidating(
     return Movement(balance=-taken, lock=-margins, house={PNL: -profits, INSURANCE: left + taken}), closed
 
 
-def overnight(balance: Decimal, margin: Decimal, fee: Decimal) -> tuple[Movement, Decimal]:
-    """An overnight fee: from the free balance, the rest from the position's margin (as far as it
-    goes). Answers the movement and how much of the margin it took."""
-    charged = min(fee, balance + margin)
-    from_margin = max(ZERO, charged - balance)
-    return Movement(balance=-(charged - from_margin), lock=-from_margin, house={OVERNIGHT: charged}), from_margin
+def liquidating(
+    balance: Decimal, positions: Iterable[Position], marks: dict[int, Decimal]
+) -> tuple[Movement, list[Closed]]:
+    """Every open position of an account closes at its pair's mark (``settling`` without ``keep``):
+    the remainder is the insurance fund's, a loss beyond the margins is taken from ``balance`` first.
+    Entrustments are cancelled separately (``cancelling``), their refunds counted in ``balance``."""
+    return settling(balance, [(p, marks[p.pair_id]) for p in positions], keep=False)
+
+
+def overnight(balance: Decimal, margin: Decimal, floor: Decimal, fee: Decimal) -> tuple[Movement, Decimal] | None:
+    """An overnight fee: from the free balance, the rest from the position's margin as far as its
+    ``floor`` (``terms.floor``). Answers the movement and how much of the margin it took, or None when
+    the two cannot pay it (or the margin is already below its floor): the position is liquidated then."""
+    from_margin = max(ZERO, fee - balance)
+    if margin - from_margin < floor:
+        return None
+    return Movement(balance=-(fee - from_margin), lock=-from_margin, house={OVERNIGHT: fee}), from_margin

@@ -85,6 +85,8 @@ def position_of(row: LeverPosition) -> Position:
         sl=row.stop_loss_price,
         armed_seq=row.armed_seq,
         stop_seq=row.stop_seq,
+        origin_margin=row.origin_caution_money,
+        point_rate=row.point_rate,
     )
 
 

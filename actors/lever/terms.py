@@ -6,9 +6,11 @@ A position of ``hands`` hands of ``share_num`` base units each, at ``multiple`` 
   against the trader to the pair's price places; an entrustment never worse than its target;
 - margin = price x hands x share_num / multiple and fee = price x hands x share_num x fee_rate, each
   rounded up to the quote currency's places (USDT: 6);
-- it closes at the mark moved by the spread against the trader (a manual close) or at the mark itself
-  (take-profit, stop-loss, liquidation); profit = (close - open) x hands x share_num, negated for a
-  short, rounded down (towards minus infinity) to the quote's places.
+- it closes at the mark moved by the spread against the trader (a manual close, a take-profit or a
+  stop-loss) or at the mark itself (a liquidation); profit = (close - open) x hands x share_num,
+  negated for a short, rounded down (towards minus infinity) to the quote's places;
+- overnight fees may take its margin down to its floor: the share of its opening margin that the
+  liquidation level keeps (``floor``), never below.
 """
 
 from __future__ import annotations
@@ -74,3 +76,9 @@ def unrealised(side: int, opened: Decimal, mark: Decimal, hands: int, share_num:
 def overnight(mark: Decimal, hands: int, share_num: Decimal, rate: Decimal) -> Decimal:
     """One day's overnight fee: rate x the position's value at the mark, rounded up."""
     return (mark * quantity(hands, share_num) * rate).quantize(step(QUOTE_PLACES), rounding=ROUND_CEILING)
+
+
+def floor(origin_margin: Decimal, level: Decimal) -> Decimal:
+    """The least margin overnight fees may leave a position: ``level`` percent (the liquidation level)
+    of its margin at the open, rounded up. Below it the position is liquidated instead."""
+    return (origin_margin * level / HUNDRED).quantize(step(QUOTE_PLACES), rounding=ROUND_CEILING)

@@ -1,6 +1,6 @@
 """The LeverShard through Ray with the real pairs and their mark ticks: a market open holds its
 margin and pays its fee to the house, an entrustment fills when the mark reaches it, a take-profit
-closes at the mark that crossed it, an account at the liquidation level is liquidated with the
+closes at the mark that crossed it less the spread, an account at the liquidation level is liquidated with the
 insurance fund covering the gap, and the money of it all is conserved."""
 
 from __future__ import annotations
@@ -82,8 +82,9 @@ async def test_open_take_profit_and_the_house(stack: Stack, api: httpx.Client, t
         return row if row.status == LeverStatus.CLOSED else None
 
     row = await until(closed, "the take-profit to close the position")
-    assert (row.close_reason, row.close_price) == ("take_profit", target)
-    profit = ((target - price) * Decimal("0.02")).quantize(Decimal("0.000001"), "ROUND_FLOOR")
+    at = (target * Decimal("0.9995")).quantize(Decimal("0.0001"), "ROUND_FLOOR")  # the spread, as a market close
+    assert (row.close_reason, row.close_price) == ("take_profit", at)
+    profit = ((at - price) * Decimal("0.02")).quantize(Decimal("0.000001"), "ROUND_FLOOR")
     assert row.profits == profit and row.close_tick_id > 0
     assert await lever_account(holder.uid) == (Decimal(10000) - fee + profit, 0)
     pnl = await HouseLedger.get(ref=f"lv{opened['id']}:close:lever_pnl")
@@ -171,7 +172,8 @@ async def test_a_restarted_shard_fires_what_the_mark_crossed_while_it_was_down(
         return row if row.status == LeverStatus.CLOSED else None
 
     row = await until(closed, "the restarted shard to replay the ticks", within=60)
-    assert row.close_reason == "stop_loss" and row.close_price == stop - 10
+    at = ((stop - 10) * Decimal("0.9995")).quantize(Decimal("0.0001"), "ROUND_FLOOR")  # less the spread
+    assert row.close_reason == "stop_loss" and row.close_price == at
     crossing = (
         await MarkTick.filter(currency_match_id=BTC_USDT, seq__gt=row.stop_seq, price__lte=stop).order_by("seq").first()
     )

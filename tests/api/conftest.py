@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from decimal import Decimal
 
+import httpx
 import pytest
 import ray
 
@@ -17,7 +19,10 @@ from store.errors import DomainError
 from store.models import Order, SiteSetting
 from store.spot import OPEN_STATUSES
 from tests.utils.p2p_api import Clocks
+from tests.utils.prices import mark_to
 from tests.utils.sales import Sweeper, sweeper
+from tests.utils.users import Member, member
+from tests.utils.wallets import fund
 
 
 @pytest.fixture
@@ -63,3 +68,20 @@ async def quiet_books(db: None) -> None:
                 await actor.cancel.remote(order_id, uid)
             except DomainError:  # filled or cancelled meanwhile
                 pass
+
+
+@pytest.fixture
+async def movers(api: httpx.Client, db: None) -> tuple[Member, Member]:
+    """A seller of BTC and ETH and a buyer with USDT: their trades set the marks (tests.utils.prices)."""
+    seller, buyer = member(api), member(api)
+    await fund(seller, "BTC", "100")
+    await fund(seller, "ETH", "1000")
+    await fund(buyer, "USDT", "10000000")
+    return seller, buyer
+
+
+@pytest.fixture
+def btc_at_60000(api: httpx.Client, movers: tuple[Member, Member]) -> tuple[Member, Member]:
+    """BTC/USDT's mark at 60000 (and fresh): every lever price in tests/api/test_lever*.py follows from it."""
+    mark_to(api, *movers, 1, Decimal(60000))
+    return movers

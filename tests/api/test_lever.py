@@ -11,7 +11,6 @@ from decimal import Decimal
 from typing import Any
 
 import httpx
-import pytest
 from websockets.asyncio.client import connect
 
 from config.settings import Settings
@@ -56,23 +55,6 @@ def lever_records(api: httpx.Client, m: Member) -> list[dict[str, Any]]:
 
 def lever_balance(api: httpx.Client, m: Member) -> tuple[Decimal, Decimal]:
     return balance(api, m, USDT, LEVER)
-
-
-@pytest.fixture
-async def movers(api: httpx.Client, db: None) -> tuple[Member, Member]:
-    """A seller of BTC and ETH and a buyer with USDT: their trades set the marks (tests.utils.prices)."""
-    seller, buyer = member(api), member(api)
-    await fund(seller, "BTC", "100")
-    await fund(seller, "ETH", "1000")
-    await fund(buyer, "USDT", "10000000")
-    return seller, buyer
-
-
-@pytest.fixture
-def btc_at_60000(api: httpx.Client, movers: tuple[Member, Member]) -> tuple[Member, Member]:
-    """BTC/USDT's mark at 60000 (and fresh): every price below follows from it."""
-    mark_to(api, *movers, BTC_USDT, Decimal(60000))
-    return movers
 
 
 async def lever_trader(api: httpx.Client, usdt: str) -> Member:
@@ -173,7 +155,8 @@ async def test_alice_opens_entrusts_sets_stops_and_closes(
     assert (cleared["target_profit_price"], cleared["stop_loss_price"]) == ("0", "0")
     ok(setstop(long, "61000", None))
 
-    # the market rises to 61000: the long's take-profit closes it at that mark, and alice is told
+    # the market rises to 61000: the long's take-profit closes it as a market close at that mark would
+    # (61000 less the spread: 60969.5), and alice is told
     url = f"ws://{stack.settings.http_host}:{stack.settings.ws_port}/ws"
     async with connect(url) as ws:
         await ws.send(json.dumps({"type": "login", "token": alice.token}))
@@ -184,7 +167,11 @@ async def test_alice_opens_entrusts_sets_stops_and_closes(
         pushed = (await next_of(ws, "lever_closed", wait=20))["position"]
     assert (pushed["id"], pushed["close_reason"]) == (long["id"], "take_profit")
     closed = await asyncio.to_thread(wait_closed, api, alice, long["id"])
-    assert (closed["close_price"], closed["profits"], closed["close_reason_name"]) == ("61000", "19.4", "Take-profit")
+    assert (closed["close_price"], closed["profits"], closed["close_reason_name"]) == (
+        "60969.5",
+        "18.79",
+        "Take-profit",
+    )
     assert closed["close_tick_id"] > 0 and closed["status_name"] == "Closed"
 
     # alice closes the short herself, at the mark plus the spread (61030.5)
@@ -199,7 +186,7 @@ async def test_alice_opens_entrusts_sets_stops_and_closes(
     assert my_trade(api, alice, 1)["data"] == []
 
     # what is left: the balance plus each margin and its profit; the records add up to it
-    final = free + Decimal("120.06") + Decimal("19.4") + Decimal("29.985") - Decimal("10.605")
+    final = free + Decimal("120.06") + Decimal("18.79") + Decimal("29.985") - Decimal("10.605")
     assert lever_balance(api, alice) == (final, 0)
     records = lever_records(api, alice)
     assert sum(Decimal(r["value"]) for r in records) == final

@@ -159,8 +159,86 @@ def test_money_movements_conserve_and_never_go_below_zero() -> None:
     assert moved.total() == 0 and moved.balance == D("-3") and moved.house["insurance"] == D(-97)
     moved, _ = settle.liquidating(D("3"), [p], {BTC: D("95")})  # 50 left to the fund
     assert moved.balance == 0 and moved.house["insurance"] == D(50) and moved.total() == 0
-    charged, from_margin = settle.overnight(balance=D("1"), margin=D("10"), fee=D("3"))
+    found = settle.overnight(balance=D("1"), margin=D("10"), floor=D("5"), fee=D("3"))
+    assert found is not None
+    charged, from_margin = found
     assert (charged.balance, charged.lock, from_margin, charged.total()) == (D(-1), D(-2), D(2), 0)
+
+
+def test_an_overnight_fee_takes_a_margin_down_to_its_floor_never_below() -> None:
+    # the floor is the share of the opening margin the liquidation level keeps, rounded up
+    assert terms.floor(D("3.0015"), D(50)) == D("1.50075") and terms.floor(D("0.000001"), D(50)) == D("0.000001")
+    found = settle.overnight(balance=D(0), margin=D("5.3"), floor=D(5), fee=D("0.3"))
+    assert found is not None and found[0].lock == D("-0.3") and found[0].house == {"overnight": D("0.3")}
+    assert settle.overnight(balance=D(0), margin=D("5.2"), floor=D(5), fee=D("0.3")) is None  # would be 4.9
+    assert settle.overnight(balance=D("0.1"), margin=D("5.1"), floor=D(5), fee=D("0.3")) is None
+    assert settle.overnight(balance=D(1), margin=D(0), floor=D(5), fee=D("0.3")) is None  # below it already
+
+
+def test_positions_closed_together_net_their_profits_before_the_fund_pays() -> None:
+    long = opened(1, 7, BTC, LONG, "100", hands=10, multiple=10)  # margin 100
+    short = opened(2, 7, BTC, SHORT, "100", hands=10, multiple=10)
+    # a hedge at 125: the short alone loses 250 on 100 of margin and 1 of balance ...
+    assert settle.closing(D(1), short.margin, D(-250)).house["insurance"] == D(-149)
+    # ... together the long's 250 pays it: everything back, nothing from the fund
+    moved, closed = settle.settling(D(1), [(short, D(125)), (long, D(125))], keep=True)
+    assert [c.profit for c in closed] == [D(-250), D(250)]
+    assert (moved.balance, moved.lock, moved.house, moved.total()) == (
+        D(200),
+        D(-200),
+        {"lever_pnl": D(0), "insurance": D(0)},
+        0,
+    )
+    # a liquidation's remainder is the fund's; a loss past the margins is the balance's (with the
+    # frozen funds of the entrustments it cancels) before it is the fund's
+    moved, _ = settle.settling(D(3) + D(40), [(long, D(80))], keep=False)  # -200 on 100 of margin
+    assert (moved.balance, moved.house["insurance"], moved.total()) == (D(-43), D(-57), 0)
+
+
+def test_a_fill_past_the_target_opens_near_the_mark_never_at_the_target() -> None:
+    # a short entrusted at 100 that the mark jumped past to 110: frozen margin 10 + fee 0.1 at 100
+    entrusted = Position(1, 7, BTC, SHORT, ENTRUSTED, 10, D(1), 10, frozen=D("10.1"), target=D(100))
+    price, margin, fee = settle.fill(entrusted, D(110), D("0.05"), D("0.001"), 4, balance=D(1000))
+    assert (price, margin, fee) == (D("109.945"), D("109.945"), D("1.09945"))  # the spread price, fully held
+    price, margin, fee = settle.fill(entrusted, D(110), D("0.05"), D("0.001"), 4, balance=D(0))
+    assert (price, margin, fee) == (D("109.945"), D("9.00055"), D("1.09945"))  # what the frozen funds hold
+    assert settle.filling(entrusted.frozen, margin, fee).balance == 0
+
+
+def test_what_may_leave_counts_the_close_spread_and_the_opening_margins() -> None:
+    book = LeverBook(level=D(50))
+    long = opened(1, 7, BTC, LONG, "100", hands=10, multiple=10, point_rate=D("0.5"))  # margin 100
+    book.put(replace(long, margin=D(80), origin_margin=D(100)))  # overnight fees took 20 of it
+    book.put(opened(2, 7, ETH, SHORT, "10", hands=10, multiple=10, point_rate=D("1"), origin_margin=D(10)))
+    book.marks.update({BTC: D(100), ETH: D(10)})
+    book.set_balance(7, D(50))
+    places = {BTC: 4, ETH: 4}
+    # closing now: the long at 99.5 (-5), the short at 10.1 (-1); the 20 the fees took is owed first
+    assert book.free(7, places) == D(24)
+    book.marks[ETH] = D(8)  # the short's profit at 8.08 (19.2) backs the long's loss, up to the balance
+    assert book.free(7, places) == D("44.2") and book.at_risk_after(7, D(0), D(0)) is False
+    book.marks[ETH] = D(7)
+    assert book.free(7, places) == D(50)
+    book.marks[BTC] = D(90)  # -104.5 at 89.55, 29.3 from the short at 7.07: nothing may leave
+    assert book.free(7, places) == 0
+    # 50 + (80 - 100) + (10 + 30) = 70 of equity on 90 of margins at the marks: an entrustment that
+    # freezes 25 would leave 50 %, the level; 24, 51.1 %
+    assert book.at_risk_after(7, D(-25), D(0)) and not book.at_risk_after(7, D(-24), D(0))
+
+
+def test_the_exposure_cap_counts_the_worst_case_of_pending_entrustments() -> None:
+    book = LeverBook(level=D(50))
+    book.put(opened(1, 7, BTC, LONG, "100", hands=30))  # 30 long, worth 3,000 at 100
+    book.put(Position(2, 7, BTC, LONG, ENTRUSTED, 10, D(1), 10, frozen=D(100), target=D(90)))  # 10 more pending
+    assert book.pending(BTC, LONG) == D(10) and book.pending(BTC, SHORT) == 0
+    cap = D(4500)
+    assert not book.past_cap(BTC, LONG, D(5), D(100), cap, pending=True)  # 45 in the worst case
+    assert book.past_cap(BTC, LONG, D(6), D(100), cap, pending=True)  # 46
+    assert not book.past_cap(BTC, LONG, D(6), D(100), cap, pending=False)  # 36 filled now
+    assert not book.past_cap(BTC, SHORT, D(75), D(100), cap, pending=True)  # 45 short (the longs may not fill)
+    assert book.past_cap(BTC, SHORT, D(76), D(100), cap, pending=True)
+    book.drop(2, 7)
+    assert book.pending(BTC, LONG) == 0 and not book.past_cap(BTC, LONG, D(15), D(100), cap, pending=True)
 
 
 # -- random price paths ----------------------------------------------------------------------------

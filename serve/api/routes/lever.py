@@ -48,6 +48,8 @@ REASON_NAMES = {
     "stop_loss": N_("Stop-loss"),
     "liquidation": N_("Liquidated"),
     "cancelled": N_("Cancelled"),
+    "cover": N_("Closed to cover a loss"),  # the account's other positions and entrustments paid a close's loss
+    "exposure": N_("Cancelled: the pair's position limit was reached"),  # an entrustment the cap refused at its fill
 }
 PLACED = N_("Order placed")
 CANCELLED = N_("Order cancelled")

@@ -12,7 +12,15 @@ export type Side = typeof LONG | typeof SHORT;
 /** Position states (spec §4): 0 entrusted, 1 open, 2 closing, 3 closed, 4 cancelled. */
 export const STATUS = { entrusted: 0, open: 1, closing: 2, closed: 3, cancelled: 4 } as const;
 
-export type CloseReason = 'manual' | 'batch' | 'take_profit' | 'stop_loss' | 'liquidation' | 'cancelled';
+export type CloseReason =
+  | 'manual'
+  | 'batch'
+  | 'take_profit'
+  | 'stop_loss'
+  | 'liquidation'
+  | 'cancelled'
+  | 'cover'
+  | 'exposure';
 
 export interface Position {
   id: number;
