@@ -58,3 +58,17 @@ async def test_every_operator_sees_the_dashboard(api: httpx.Client, db: None) ->
     assert set(board["queues"]) == {"real_names", "withdrawals", "p2p_appeals", "merchants"}
     assert all(isinstance(v, int) for v in board["queues"].values())
     assert error(get(api, "admin/dashboard"), 401, code=999)
+
+
+async def test_the_cny_rate_is_a_plain_number_in_a_sane_range(api: httpx.Client, db: None) -> None:
+    op, secret = await make_operator("content")
+    auth = token_of(api, op, secret)
+    for value in ("1e999999", "7E0", "0", "-6.8", "1000.01", "NaN", "Infinity", "", "6,8"):
+        said = error(post(api, "admin/settings/save", json={"key": "usd_cny_rate", "value": value}, headers=auth), 400)
+        assert said == "usd_cny_rate must be a number from 0.01 to 1000", (value, said)
+    said = error(post(api, "admin/settings/save", json={"key": "usd_cny_rate", "value": "6.123456789"}, headers=auth),
+                 400)  # fmt: skip
+    assert said == "usd_cny_rate can have at most 8 decimal places"
+    assert (await SiteSetting.get(key="usd_cny_rate")).value == "6.8"  # nothing was stored
+    saved = ok(post(api, "admin/settings/save", json={"key": "usd_cny_rate", "value": " 6.80 "}, headers=auth))
+    assert saved == {"key": "usd_cny_rate", "value": "6.8"}

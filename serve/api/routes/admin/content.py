@@ -5,13 +5,13 @@ settings the shell reads. Every change writes its audit row in the change's tran
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
 
 import nh3
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
+from serve.api.routes.admin import fields
 from serve.api.routes.admin.auth import Console, role
 from serve.api.routes.news import news_public
 from serve.errors import envelope
@@ -19,6 +19,8 @@ from store.admin import audit
 from store.db import transaction
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, News, NewsCategory, SiteSetting
+from store.money import money
+from store.prices import CNY_RATE_KEY, CNY_RATE_MAX, CNY_RATE_MIN, CNY_RATE_PLACES
 
 router = APIRouter(tags=["back office"])
 Content = Annotated[Console, Depends(role("content"))]
@@ -29,7 +31,7 @@ SETTINGS = {
     "login_use_sms": "0 or 1",
     "contact_mobile": "a phone number",
     "contact_email": "an e-mail address",
-    "usd_cny_rate": "a positive number",
+    "usd_cny_rate": f"a number from {money(CNY_RATE_MIN)} to {money(CNY_RATE_MAX)}",
     "micro_open": "0 or 1",
 }
 LINK_REL = "noopener noreferrer"
@@ -61,18 +63,16 @@ class SettingIn(BaseModel):
 
 
 def _valid(key: str, value: str) -> str:
-    """The value as stored, or BAD_REQUEST when it does not fit the setting."""
+    """The value as stored, or BAD_REQUEST (a number out of its range: ADMIN_NUMBER_RANGE or
+    ADMIN_NUMBER_PLACES, naming the setting) when it does not fit the setting."""
     value = value.strip()
     if key not in SETTINGS:
         raise DomainError(ErrorCode.SETTING_UNKNOWN)
     ok = True
     if key in ("login_use_sms", "micro_open"):
         ok = value in ("0", "1")
-    elif key == "usd_cny_rate":
-        try:
-            ok = Decimal(value) > 0 and Decimal(value).is_finite()
-        except InvalidOperation:
-            ok = False
+    elif key == CNY_RATE_KEY:
+        return money(fields.number(key, value, low=CNY_RATE_MIN, high=CNY_RATE_MAX, places=CNY_RATE_PLACES))
     elif key == "kefu":
         ok = value == "" or value.startswith("https://")
     elif key == "contact_email":
