@@ -32,7 +32,11 @@ def positive_amount(value: str) -> Decimal:
 
 
 async def price_book() -> Any:
-    """The USD prices at the marks, as the API reads them (Redis), for the two-operator rules."""
+    """The USD prices at the marks, as the API reads them (Redis), for the two-operator rules. Raises
+    ValueError (the command says so and exits 1) when Redis does not answer: no rule is decided on a
+    guess."""
+    from redis.exceptions import RedisError
+
     from store.cache import connect_redis
     from store.prices import UsdPrices
 
@@ -40,6 +44,8 @@ async def price_book() -> Any:
     redis = connect_redis(settings)
     try:
         return await UsdPrices(redis, settings.mark_stale_seconds).book()
+    except RedisError as exc:
+        raise ValueError(f"the USD prices come from Redis, which did not answer ({exc}): is it up?") from exc
     finally:
         await redis.aclose()
 
@@ -87,8 +93,8 @@ def deposit(
         kind = account_type_of(to)
         reference, why = ref or f"cli:{uuid.uuid4()}", reason.strip() or "exchange deposit"
         ask = credits.CreditAsk(user, coin, kind, value, reference, why)
-        if login is None:  # development and test: at once, as dev/credit
-            done = await credits.request(ask, actor=actor, usd_price=Decimal(0), limit=None)
+        if login is None:  # development and test: at once, as dev/credit (valued at the seed, for the record)
+            done = await credits.request(ask, actor=actor, usd_price=coin.usd_price, limit=None)
         else:
             price = (await price_book()).usd_price(coin.code)
             limit = await approvals.threshold(get_settings(), approvals.CREDIT_KEY)
