@@ -82,8 +82,12 @@ class Settings(BaseSettings):
     reset_window_seconds: int = Field(default=3600, ge=60)
     # Withdrawals wait this long after a contact is bound or the deal or login password set or changed.
     security_cooldown_hours: float = Field(default=24.0, ge=0, le=720)
-    # A withdrawal worth at least this much (USD) needs the approval of two different operators.
+    # Two-operator rules (docs/decisions.md "Operator controls over money"): a user's withdrawals worth
+    # at least this much (USD) within 24 h need the approval of two different operators ...
     second_approval_usd: Decimal = Field(default=Decimal(10_000), ge=0)
+    # ... and so does an operator's manual credit worth more than this. Both are ceilings: the console
+    # may lower them (site settings of the same names), never raise them.
+    credit_second_approval_usd: Decimal = Field(default=Decimal(1_000), ge=0)
     invite_code_required: bool = False
 
     smtp_host: str | None = None

@@ -8,16 +8,16 @@ import ipaddress
 import logging
 import signal
 import threading
-from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
 
 import typer
 
 from config.settings import get_settings
 from serve.commands.cluster import AddressOption, named_actor, on_cluster
+from serve.commands.credits import credit_app, credit_list, deposit, positive_amount
 from serve.commands.maker import maker_app
 from serve.commands.micro import micro_app
-from serve.commands.operator import OperatorOption, audit_cli, operator_app
+from serve.commands.operator import operator_app
 from serve.commands.p2p import merchant_app, p2p_app
 from serve.commands.products import products_app
 from serve.commands.queues import feedback, real_name_app, withdrawal_app, withdrawals
@@ -121,48 +121,6 @@ def migrate() -> None:
     typer.echo("migrations applied")
 
 
-def _amount(value: str) -> Decimal:
-    try:
-        amount = Decimal(value)
-    except InvalidOperation as exc:
-        raise typer.BadParameter(f"not a number: {value}") from exc
-    if not amount.is_finite() or amount <= 0:
-        raise typer.BadParameter("the amount must be a positive number")
-    return amount
-
-
-@app.command()
-def deposit(
-    account: Annotated[str, typer.Argument(help="the user's e-mail or phone number")],
-    currency: Annotated[str, typer.Argument(help="currency code, e.g. USDT")],
-    amount: Annotated[str, typer.Argument(help="amount, e.g. 1000 or 0.5")],
-    to: Annotated[
-        str, typer.Option("--account", help="account type: change, legal, lever, micro, financial")
-    ] = "change",
-    ref: Annotated[str | None, typer.Option(help="idempotency reference (default: a new one)")] = None,
-    operator: OperatorOption = "",
-) -> None:
-    """Credit a user's account through the ledger, as a confirmed chain deposit does."""
-    from store.errors import DomainError
-    from store.ledger import manual_deposit
-    from store.money import money
-
-    value = _amount(amount)
-    try:
-        log = asyncio.run(
-            manual_deposit(get_settings(), account=account, currency=currency, amount=value, account_code=to, ref=ref)
-        )
-    except (LookupError, ValueError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from exc
-    except DomainError as exc:  # REF_CONFLICT: the only one a credit raises
-        typer.echo(f"error: the reference {ref} was already used for another credit", err=True)
-        raise typer.Exit(1) from exc
-    audit_cli(operator, "deposit.manual", f"user:{log.user_id}", after={"currency": currency.upper(),
-              "amount": money(value), "account": to, "ref": log.ref})  # fmt: skip
-    typer.echo(f"credited {value} {currency.upper()} to {account} ({to}); balance now {money(log.balance_after)}")
-
-
 @app.command("chain-deposit")
 def chain_deposit(
     address: Annotated[str, typer.Argument(help="the deposit address the transfer went to")],
@@ -179,7 +137,7 @@ def chain_deposit(
     from store.db import close_db, init_db
     from store.money import money
 
-    value = _amount(amount)
+    value = positive_amount(amount)
     tx_hash = tx or "0x" + uuid.uuid4().hex + uuid.uuid4().hex
 
     async def run() -> deposits.Outcome:
@@ -201,6 +159,9 @@ def chain_deposit(
     typer.echo(f"tx {tx_hash}: {money(value)} with {outcome.deposit.confirmations} confirmation(s): {state}{note}")
 
 
+app.command()(deposit)
+app.command("credits")(credit_list)
+app.add_typer(credit_app, name="credit")
 app.command()(withdrawals)
 app.add_typer(withdrawal_app, name="withdrawal")
 app.add_typer(real_name_app, name="real-name")

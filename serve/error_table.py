@@ -335,6 +335,17 @@ ERRORS: dict[ErrorCode, Outcome] = {
         CODE_ERROR, 400, N_("Only pairs quoted in USDT can offer leveraged or second contracts")
     ),
     ErrorCode.ADMIN_NOTHING_TO_CHANGE: Outcome(CODE_ERROR, 400, N_("Nothing to change: give at least one setting")),
+    ErrorCode.MANUAL_CREDIT_REF_USED: Outcome(
+        CODE_ERROR, 409, N_("The reference {ref} was already used for another credit")
+    ),
+    ErrorCode.MANUAL_CREDIT_NOT_PENDING: Outcome(CODE_ERROR, 409, N_("This credit has already been decided")),
+    ErrorCode.SECOND_OPERATOR_REQUIRED: Outcome(
+        CODE_ERROR, 403, N_("Another finance operator must approve this: you requested it")
+    ),
+    ErrorCode.MANUAL_CREDIT_ACCOUNT: Outcome(CODE_ERROR, 400, N_("{currency} cannot be held in the {account} account")),
+    ErrorCode.WITHDRAWAL_USER_FROZEN: Outcome(
+        CODE_ERROR, 409, N_("This user's withdrawals are frozen: reject the request, or unfreeze them first")
+    ),
     ErrorCode.ACCOUNT_FROZEN: Outcome(CODE_ERROR, 403, N_("This account is frozen; please contact support")),
     ErrorCode.WITHDRAWALS_FROZEN: Outcome(
         CODE_ERROR, 403, N_("Withdrawals are frozen on this account; please contact support")

@@ -7,6 +7,8 @@
   get more than ``code_max_attempts`` comparisons; wrong guesses are also limited per target and per
   client address within a window. A phone target carries its dialling code (``code_target``).
 - Throttles: login failures, and failed password resets, counted per account and per client address.
+- Operators (the back office): e-mail, password and a current TOTP code, throttled like users' logins,
+  for the console's login and the command line's money commands in production.
 """
 
 from __future__ import annotations
@@ -23,10 +25,21 @@ from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
 
 from config.settings import Settings
+from store.admin import operators
 from store.errors import DomainError, ErrorCode
+from store.models import Operator
 from store.sessions import PREFIX, Sessions
 
-__all__ = ["Codes", "LoginThrottle", "ResetThrottle", "Sessions", "code_target", "hash_password", "verify_password"]
+__all__ = [
+    "Codes",
+    "LoginThrottle",
+    "ResetThrottle",
+    "Sessions",
+    "code_target",
+    "hash_password",
+    "operator_login",
+    "verify_password",
+]
 
 _hasher = PasswordHasher()
 # Verified against when the account does not exist, so both paths cost the same.
@@ -191,3 +204,19 @@ class ResetThrottle(LoginThrottle):
     def _limits(self) -> tuple[int, int, int]:
         s = self.settings
         return s.reset_max_failures, s.reset_ip_max_failures, s.reset_window_seconds
+
+
+async def operator_login(throttle: LoginThrottle, email: str, password: str, otp: str, address: str) -> Operator:
+    """The active operator ``email`` whose password and current two-factor code these are. One refusal
+    for every failure (ADMIN_BAD_LOGIN: no hint which part was wrong, or whether the operator exists),
+    counted per operator (``op:<email>``) and per ``address``; LOGIN_THROTTLED after too many."""
+    email = email.strip().lower()
+    key = f"op:{email}"
+    await throttle.check(key, address)
+    operator = await operators.by_email(email) if email else None
+    password_ok = await verify_password(operator.password_hash if operator else None, password)
+    if operator is None or not operator.active or not password_ok or not operators.otp_ok(operator.totp_secret, otp):
+        await throttle.failed(key, address)
+        raise DomainError(ErrorCode.ADMIN_BAD_LOGIN)
+    await throttle.succeeded(key)
+    return operator

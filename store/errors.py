@@ -88,6 +88,11 @@ class ErrorCode(IntEnum):
     ADMIN_BOUNDS_ORDER = 1626  # a minimum above its maximum
     ADMIN_USDT_PAIR_ONLY = 1627  # lever or second contracts on a pair not quoted in USDT
     ADMIN_NOTHING_TO_CHANGE = 1628
+    # 163x: operator controls over money (manual credits, second approvals)
+    MANUAL_CREDIT_REF_USED = 1630  # the reference names another credit (another user, currency or amount)
+    MANUAL_CREDIT_NOT_PENDING = 1631
+    SECOND_OPERATOR_REQUIRED = 1632  # the operator who asked cannot be the one who approves
+    MANUAL_CREDIT_ACCOUNT = 1633  # the currency cannot be held in that account type
     # 3xxx: matching and orders
     PAIR_NOT_FOUND = 3001
     PAIR_CLOSED = 3002
@@ -109,6 +114,7 @@ class ErrorCode(IntEnum):
     TOO_MANY_OPEN_ORDERS = 3018
     ORDERS_TOO_FAST = 3019  # a websocket connection over its order rate
     DEPOSIT_AMOUNT_REQUIRED = 2040  # the console's manual deposit without a valid amount
+    WITHDRAWAL_USER_FROZEN = 2041  # approving a request of a user whose withdrawals an operator froze since
     PAIR_MOVE_FAILED = 3020  # the console asked to move a pair's actor and the placement could not
     # 4xxx: leveraged contracts
     LEVER_NOT_OFFERED = 4001

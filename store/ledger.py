@@ -15,7 +15,6 @@ the operator's deposit.
 
 from __future__ import annotations
 
-import uuid
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -28,8 +27,6 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q
 from tortoise.models import Model
 
-from config.settings import Settings
-from store import users
 from store.bulk import insert_rows, insert_values, select_in, update_rows
 from store.db import retry_busy, transaction
 from store.errors import DomainError, ErrorCode
@@ -313,35 +310,3 @@ async def credit(
     change = Change(user_id, currency.id, account_type, amount, ZERO, log_type, ref, memo)
     await apply([change])
     return await AccountLog.get(ref=ref)
-
-
-async def manual_deposit(
-    settings: Settings, *, account: str, currency: str, amount: Decimal, account_code: str, ref: str | None
-) -> AccountLog:
-    """The operator's `exchange deposit`: find the user and currency, then credit through the ledger.
-
-    Raises LookupError (no such user or currency), ValueError (above the currency's ``max_amount``)
-    and DomainError(REF_CONFLICT) for a ``ref`` already used for another credit."""
-    from store.db import close_db, init_db
-
-    account_type = account_type_of(account_code)
-    await init_db(settings)
-    try:
-        user = await users.find_by_contact(account.strip())
-        if user is None:
-            raise LookupError(f"no user with e-mail or phone {account!r}")
-        coin = await Currency.get_or_none(code=currency.upper())
-        if coin is None:
-            raise LookupError(f"unknown currency {currency!r}")
-        check_max_amount(coin, amount)
-        return await credit(
-            user_id=user.id,
-            currency=coin,
-            account_type=account_type,
-            amount=amount,
-            log_type=LOG_DEPOSIT,
-            ref=ref or f"manual:{uuid.uuid4()}",
-            memo="manual deposit",
-        )
-    finally:
-        await close_db()

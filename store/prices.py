@@ -29,12 +29,15 @@ from redis.asyncio import Redis
 from store import marks
 from store.marks import Mark
 from store.models import Currency, CurrencyMatch, SiteSetting
-from store.money import money
+from store.money import money, plain
 
 USD = "USDT"  # the exchange's dollar: priced at 1
 BRIDGES = ("BTC", "ETH")  # a currency without a USDT pair is priced through these, in this order
 DEFAULT_CNY_RATE = Decimal("6.8")  # spec: the CNY rate when the site setting is missing or unreadable
 CNY_RATE_KEY = "usd_cny_rate"
+# A CNY rate is a plain decimal in this range: what the console saves, and what is read as one (anything
+# else stored is read as the default; ``1e999999`` once made every priced page fail).
+CNY_RATE_MIN, CNY_RATE_MAX, CNY_RATE_PLACES = Decimal("0.01"), Decimal(1000), 8
 TTL_S = 1.0  # marks are re-read at most this often per process
 CATALOG_TTL_S = 10.0  # currencies, pairs and the CNY rate change only by an operator
 PLACES = 8  # shown USD and CNY prices: 8 decimal places ...
@@ -126,12 +129,10 @@ class PriceBook:
 
 
 def parse_cny_rate(text: str | None) -> Decimal:
-    """The site setting's CNY rate, or the default when it is missing, unreadable or not positive."""
-    try:
-        rate = Decimal((text or "").strip())
-    except ArithmeticError:
-        return DEFAULT_CNY_RATE
-    return rate if rate.is_finite() and rate > 0 else DEFAULT_CNY_RATE
+    """The site setting's CNY rate, or the default when it is missing or not a plain decimal from
+    ``CNY_RATE_MIN`` to ``CNY_RATE_MAX`` (a value stored before the console checked it, or by hand)."""
+    rate = plain(text or "", low=CNY_RATE_MIN, high=CNY_RATE_MAX, places=CNY_RATE_PLACES)
+    return DEFAULT_CNY_RATE if rate is None else rate
 
 
 async def cny_rate() -> Decimal:

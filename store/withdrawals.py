@@ -1,19 +1,23 @@
 """Withdrawal requests: lock the amount and write the request in one transaction; an operator then
 approves (the locked amount leaves the system) or rejects (it returns to the balance). Each step is one
-ledger batch, idempotent by its ref, and a request is decided at most once."""
+ledger batch, idempotent by its ref, and a request is decided at most once. An approval is refused
+while an operator has the user's withdrawals frozen, whenever the freeze was set."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from datetime import timedelta
 from decimal import Decimal
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from store import deposits, ledger
 from store.errors import DomainError, ErrorCode
-from store.models import AccountType, Withdrawal, WithdrawalStatus
+from store.models import AccountType, User, Withdrawal, WithdrawalStatus
 
 CHANGE = AccountType.CHANGE
 LOG_REQUEST, LOG_DONE, LOG_BACK = "draw", "draw_done", "draw_back"
+DAY = timedelta(hours=24)  # the two-operator rule's window: a user's withdrawals requested within it add up
 
 
 async def request(
@@ -57,8 +61,10 @@ async def decide(withdrawal_id: int, *, approve: bool, also: ledger.Also | None 
     """Approve (the lock is spent) or reject (the lock returns to the balance) a pending request;
     ``also`` writes with the decision, in its transaction (the console's audit row).
 
-    Raises LookupError for an unknown id and DomainError(WITHDRAWAL_NOT_PENDING) for one already decided
-    the other way; deciding the same way twice changes nothing."""
+    Raises LookupError for an unknown id, DomainError(WITHDRAWAL_NOT_PENDING) for one already decided
+    the other way and, for an approval, WITHDRAWAL_USER_FROZEN while the user's withdrawals are frozen
+    (read under the user's row lock: a freeze that commits first is seen); deciding the same way twice
+    changes nothing. A refused approval leaves the request pending, its amount locked."""
     row = await Withdrawal.get_or_none(id=withdrawal_id)
     if row is None:
         raise LookupError(f"no withdrawal {withdrawal_id}")
@@ -69,6 +75,8 @@ async def decide(withdrawal_id: int, *, approve: bool, also: ledger.Also | None 
     currency_id = row.currency_id  # type: ignore[attr-defined]
 
     async def mark(conn: BaseDBAsyncClient) -> None:
+        if approve and await frozen(uid, conn):
+            raise DomainError(ErrorCode.WITHDRAWAL_USER_FROZEN)
         # Conditional on PENDING: of an approval and a rejection racing, the second finds nothing and
         # rolls its ledger batch back.
         if not await Withdrawal.filter(id=row.id, status=WithdrawalStatus.PENDING).using_db(conn).update(status=target):
@@ -95,3 +103,29 @@ async def decide(withdrawal_id: int, *, approve: bool, also: ledger.Also | None 
     if row.status != target:
         raise DomainError(ErrorCode.WITHDRAWAL_NOT_PENDING)
     return row
+
+
+async def frozen(uid: int, conn: BaseDBAsyncClient | None = None) -> bool:
+    """Whether an operator froze the user's withdrawals. In a transaction (``conn``) the user's row is
+    locked (FOR NO KEY UPDATE: it waits for a freeze being written, not for rows that merely refer to
+    the user), so a decision and a freeze are ordered one way or the other."""
+    query = User.filter(id=uid)
+    if conn is not None:
+        query = query.select_for_update(no_key=True).using_db(conn)
+    found = await query.values_list("withdraw_frozen", flat=True)
+    return bool(found and found[0])
+
+
+async def day_amounts(row: Withdrawal) -> dict[str, Decimal]:
+    """By currency code: what the user asked to withdraw in the 24 h up to ``row``'s request, ``row``
+    included and rejected requests left out (their funds came back). The two-operator rule values
+    this, so a withdrawal split into parts under the threshold adds up like one."""
+    uid = row.user_id  # type: ignore[attr-defined]
+    found = await Withdrawal.filter(
+        user_id=uid, id__lte=row.id, created_at__gt=row.created_at - DAY,
+        status__in=[WithdrawalStatus.PENDING, WithdrawalStatus.COMPLETED],
+    ).values_list("currency__code", "amount")  # fmt: skip
+    sums: defaultdict[str, Decimal] = defaultdict(Decimal)
+    for code, amount in found:
+        sums[str(code)] += amount
+    return dict(sums)

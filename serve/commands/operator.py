@@ -1,16 +1,30 @@
 """`exchange operator`: back-office operators (issue 16): add one (a one-time password and the TOTP
 enrolment URI are printed once), list, change roles, disable, end sessions. Each change is written to
-the audit trail as the machine's user (or ``--operator``)."""
+the audit trail as the machine's user (or ``--operator``).
+
+Also who a money command (credit, approve, resolve) acts as (``MoneyOperator``, ``acting``): in
+production an operator account, after its password and a current two-factor code, holding the
+console's role for the action, so the console's rules (second operator, roles) hold there too; in
+development and test a name recorded, so `exchange deposit me@example.com USDT 1000` stays one command
+(docs/decisions.md "Operator controls over money")."""
 
 from __future__ import annotations
 
 import getpass
+import os
 import socket
-from typing import Annotated, Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any
 
+import click
 import typer
 
+from config.settings import get_settings
 from serve.commands.database import db_run
+
+if TYPE_CHECKING:
+    from store.admin.audit import Actor
 
 operator_app = typer.Typer(help="Back-office operators: accounts, roles, sessions.", no_args_is_help=True)
 EmailArg = Annotated[str, typer.Argument(help="the operator's e-mail")]
@@ -19,13 +33,27 @@ RoleOption = Annotated[
     typer.Option("--role", help="support, finance, risk, content, markets, products, admin (repeat for several)"),
 ]
 OperatorOption = Annotated[str, typer.Option(help="who does this (recorded); the machine's user by default")]
+MoneyOperator = Annotated[
+    str,
+    typer.Option(
+        "--operator",
+        help="in production: your operator login (e-mail), its password and two-factor code read from "
+        "EXCHANGE_OPERATOR_PASSWORD and EXCHANGE_OPERATOR_OTP or asked for. Elsewhere a name recorded "
+        "(the machine's user by default)",
+    ),
+]
+PASSWORD_ENV, OTP_ENV = "EXCHANGE_OPERATOR_PASSWORD", "EXCHANGE_OPERATOR_OTP"
 
 
-def cli_actor(operator: str = "") -> Any:
+def cli_address() -> str:
+    return f"cli@{socket.gethostname()}"
+
+
+def cli_actor(operator: str = "") -> Actor:
     """The audit trail's actor of a command: ``--operator`` or the machine's user, from this host."""
     from store.admin.audit import Actor
 
-    return Actor(operator or getpass.getuser(), "cli", f"cli@{socket.gethostname()}")
+    return Actor(operator or getpass.getuser(), "cli", cli_address())
 
 
 def audit_cli(operator: str, action: str, target: str, **values: Any) -> None:
@@ -36,6 +64,59 @@ def audit_cli(operator: str, action: str, target: str, **values: Any) -> None:
         await audit.record(cli_actor(operator), action, target, **values)
 
     db_run(write)
+
+
+@dataclass(frozen=True)
+class Login:
+    """An operator's credentials, as a production money command was given them."""
+
+    email: str
+    password: str
+    otp: str
+
+
+def _ask(prompt: Callable[[], str]) -> str:
+    try:
+        return prompt()
+    except (EOFError, KeyboardInterrupt, click.exceptions.Abort):  # no terminal, or the operator gave up
+        return ""
+
+
+def login_of(operator: str) -> Login | None:
+    """In production, the credentials of the operator ``--operator`` names (from the environment, or
+    asked for); exits 2 without one. None elsewhere: the command acts as a name (``cli_actor``)."""
+    if get_settings().env != "production":
+        return None
+    if not operator.strip():
+        typer.echo("error: in production this command acts as an operator account: give --operator <login> "
+                   f"(its password and two-factor code in {PASSWORD_ENV} and {OTP_ENV}, or typed when asked)",
+                   err=True)  # fmt: skip
+        raise typer.Exit(2)
+    password = os.environ.get(PASSWORD_ENV) or _ask(lambda: getpass.getpass(f"password of {operator}: "))
+    otp = os.environ.get(OTP_ENV) or _ask(lambda: str(typer.prompt("two-factor code")))
+    return Login(operator.strip(), password, otp)
+
+
+async def acting(operator: str, login: Login | None, role: str) -> Actor:
+    """Who the command acts as: with ``login`` (production) the operator account, once its password and
+    code are right (throttled as the console's login) and it holds ``role`` with its own password set,
+    else raising the console's DomainError; without, ``cli_actor(operator)``."""
+    if login is None:
+        return cli_actor(operator)
+    from serve.security import LoginThrottle, operator_login
+    from store.admin.audit import Actor
+    from store.admin.operators import check_access
+    from store.cache import connect_redis
+
+    settings = get_settings()
+    redis = connect_redis(settings)
+    try:
+        found = await operator_login(LoginThrottle(redis, settings), login.email, login.password, login.otp,
+                                     cli_address())  # fmt: skip
+    finally:
+        await redis.aclose()
+    check_access(found, (role,))
+    return Actor(found.email, role, cli_address(), found.id)
 
 
 def _run(work: Any) -> Any:

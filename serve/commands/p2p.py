@@ -10,8 +10,8 @@ from typing import Annotated, Any
 
 import typer
 
-from serve.commands.database import db_run
-from serve.commands.operator import OperatorOption, audit_cli
+from serve.commands.database import checked_run
+from serve.commands.operator import MoneyOperator, OperatorOption, acting, audit_cli, login_of
 
 merchant_app = typer.Typer(help="Merchant applications of the P2P market.", no_args_is_help=True)
 p2p_app = typer.Typer(help="P2P orders, appeals and the escrow audit.", no_args_is_help=True)
@@ -29,19 +29,7 @@ def _operator(name: str) -> str:
 
 def _run(work: Any) -> Any:
     """``work`` on the database; a refusal is shown (in English) and exits 1."""
-    from serve.error_table import ERRORS
-    from store.errors import DomainError
-
-    try:
-        return db_run(work)
-    except DomainError as exc:
-        outcome = ERRORS.get(exc.code)
-        text = outcome.message.format(**exc.params) if outcome else exc.code.name
-        typer.echo(f"error: {text}", err=True)
-        raise typer.Exit(1) from exc
-    except LookupError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from exc
+    return checked_run(work)
 
 
 async def _now() -> int:
@@ -167,27 +155,32 @@ def p2p_resolve(
     order_id: Annotated[int, typer.Argument(help="the order (see `exchange p2p appeals`)")],
     to: Annotated[str, typer.Argument(help="buyer (release the coins to the buyer) or seller (return them)")],
     note: Annotated[str, typer.Option(help="recorded on the order's journal")] = "",
-    operator: OperatorOption = "",
+    operator: MoneyOperator = "",
 ) -> None:
-    """Decide an appeal; both sides are told on LEGAL_ORDER."""
+    """Decide an appeal; both sides are told on LEGAL_ORDER. In production as the operator account
+    ``--operator`` names, with the console's risk role."""
     if to not in ("buyer", "seller"):
         raise typer.BadParameter("to must be buyer or seller")
     from config.settings import get_settings
+    from store.admin import audit
     from store.cache import connect_redis
     from store.p2p import orders, push
 
+    login = login_of(operator)
+
     async def work() -> Any:
-        order = await orders.resolve(order_id, to, _operator(operator), await _now(), note[:500])
+        actor = await acting(operator, login, "risk")
+        order = await orders.resolve(order_id, to, actor.name, await _now(), note[:500])
         redis = connect_redis(get_settings())
         try:
             await push.notify(redis, [order])
         finally:
             await redis.aclose()
+        await audit.record(actor, "p2p.resolve", f"p2p_order:{order.id}", before={"state": "appeal"},
+                           after={"state": STATES[order.state], "resolved_to": to}, reason=note)  # fmt: skip
         return order
 
     order = _run(work)
-    audit_cli(operator, "p2p.resolve", f"p2p_order:{order.id}", before={"state": "appeal"},
-              after={"state": STATES[order.state], "resolved_to": to}, reason=note)  # fmt: skip
     typer.echo(f"order {order.id}: {STATES[order.state]} (resolved to the {to})")
 
 

@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
-from serve.commands.database import db_run
-from serve.commands.operator import OperatorOption, audit_cli
+from serve.commands.credits import price_book
+from serve.commands.database import checked_run, db_run
+from serve.commands.operator import MoneyOperator, OperatorOption, acting, audit_cli, login_of
 
 withdrawal_app = typer.Typer(help="Decide a withdrawal request.", no_args_is_help=True)
 
@@ -41,40 +42,68 @@ def withdrawals(
         typer.echo(f"no {status} withdrawals" if status != "all" else "no withdrawals")
 
 
-def _decide(withdrawal_id: int, approve: bool, operator: str) -> None:
-    from store import withdrawals as store_withdrawals
-    from store.errors import DomainError
+def _decide(withdrawal_id: int, approve: bool, reason: str, operator: str) -> None:
+    """The console's decision (``store.admin.approvals``): the two-operator rule over the user's 24 h,
+    a withdrawal freeze, and in production the finance role of the operator ``--operator`` names.
+    Deciding a request again the way it went prints it again and changes nothing."""
+    from config.settings import get_settings
+    from store.admin import approvals
+    from store.errors import DomainError, ErrorCode
+    from store.models import Withdrawal
+    from store.models import WithdrawalStatus as WS
     from store.money import money
 
-    try:
-        row = db_run(lambda: store_withdrawals.decide(withdrawal_id, approve=approve))
-    except (LookupError, DomainError) as exc:
-        message = str(exc) if isinstance(exc, LookupError) else "this withdrawal has already been decided"
-        typer.echo(f"error: {message}", err=True)
-        raise typer.Exit(1) from exc
-    audit_cli(operator, f"withdrawal.{'approve' if approve else 'reject'}", f"withdrawal:{row.id}",
-              before={"status": "pending"}, after={"status": "completed" if approve else "rejected",
-              "amount": money(row.amount), "fee": money(row.fee)})  # fmt: skip
+    login = login_of(operator)
+    target = WS.COMPLETED if approve else WS.REJECTED
+
+    async def work() -> approvals.WithdrawalDecision:
+        actor = await acting(operator, login, "finance")
+        row = await Withdrawal.get_or_none(id=withdrawal_id)
+        if row is None:
+            raise LookupError(f"no withdrawal {withdrawal_id}")
+        if row.status == target:
+            return approvals.WithdrawalDecision(row, False)
+        limit = await approvals.threshold(get_settings(), approvals.WITHDRAWAL_KEY)
+        try:
+            return await approvals.decide_withdrawal(withdrawal_id, approve=approve, actor=actor, reason=reason,
+                                                     book=await price_book(), limit=limit)  # fmt: skip
+        except DomainError as exc:
+            if exc.code == ErrorCode.WITHDRAWAL_NOT_PENDING:
+                raise ValueError("this withdrawal has already been decided") from exc
+            raise
+
+    decided = checked_run(work)
+    row = decided.row
+    if decided.waiting_for_second:
+        typer.echo(f"withdrawal {row.id}: approval recorded; the user's withdrawals in 24 h reach the two-operator "
+                   "threshold, so a different operator must approve it too")  # fmt: skip
+        return
     verb = "approved: send" if approve else "rejected: returned"
     typer.echo(f"withdrawal {row.id} {verb} {money(row.amount - row.fee if approve else row.amount)}")
+
+
+ReasonOption = Annotated[str, typer.Option(help="recorded with the decision")]
 
 
 @withdrawal_app.command()
 def approve(
     withdrawal_id: Annotated[int, typer.Argument(help="the request id (see `exchange withdrawals`)")],
-    operator: OperatorOption = "",
+    reason: ReasonOption = "",
+    operator: MoneyOperator = "",
 ) -> None:
-    """Settle a pending withdrawal: its locked amount leaves the account (the chain gets amount - fee)."""
-    _decide(withdrawal_id, True, operator)
+    """Settle a pending withdrawal: its locked amount leaves the account (the chain gets amount - fee).
+    A user's withdrawals worth the two-operator threshold in 24 h need a second operator's approval."""
+    _decide(withdrawal_id, True, reason, operator)
 
 
 @withdrawal_app.command()
 def reject(
     withdrawal_id: Annotated[int, typer.Argument(help="the request id (see `exchange withdrawals`)")],
-    operator: OperatorOption = "",
+    reason: ReasonOption = "",
+    operator: MoneyOperator = "",
 ) -> None:
     """Reject a pending withdrawal: its locked amount returns to the user's balance."""
-    _decide(withdrawal_id, False, operator)
+    _decide(withdrawal_id, False, reason, operator)
 
 
 real_name_app = typer.Typer(help="Review real-name (KYC) submissions.", no_args_is_help=True)

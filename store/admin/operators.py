@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pyotp
 from redis.asyncio import Redis
 
+from store.errors import DomainError, ErrorCode
 from store.models import Operator
 from store.sessions import PREFIX
 
@@ -45,6 +46,15 @@ def otp_ok(secret: str, code: str) -> bool:
     """A current code (the one before and after too, for clock drift)."""
     code = code.strip()
     return len(code) == 6 and code.isdigit() and pyotp.TOTP(secret).verify(code, valid_window=1)
+
+
+def check_access(operator: Operator, roles: tuple[str, ...]) -> None:
+    """Raise ADMIN_PASSWORD_CHANGE_REQUIRED while the operator still has the one-time password, and
+    ADMIN_ROLE_REQUIRED unless they hold one of ``roles`` (the console's routes and the commands alike)."""
+    if operator.password_is_temporary:
+        raise DomainError(ErrorCode.ADMIN_PASSWORD_CHANGE_REQUIRED)
+    if not set(roles) & set(operator.roles):
+        raise DomainError(ErrorCode.ADMIN_ROLE_REQUIRED)
 
 
 def check_roles(roles: list[str]) -> list[str]:

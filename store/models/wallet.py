@@ -142,6 +142,43 @@ class ChainDeposit(Model):
         indexes = (("user_id", "currency_id"),)
 
 
+class ManualCreditStatus(IntEnum):
+    PENDING = 1  # above the threshold: waiting for a second operator
+    CREDITED = 2
+    REJECTED = 3
+
+
+class ManualCredit(Model):
+    """An operator's manual credit (a bank wire, a transfer to a wrong memo), under the operator's
+    reference (the wire or transaction id): unique, so the same reference never credits twice. One
+    worth more than the two-operator threshold waits here until a different finance operator
+    approves it; the credit's journal row (ref ``mc<id>``) is written in the transaction that marks it
+    credited (``store.admin.credits``)."""
+
+    id = fields.IntField(primary_key=True)
+    ref = fields.CharField(max_length=128, unique=True)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="manual_credits")
+    currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
+        "models.Currency", related_name="manual_credits"
+    )
+    account_type = fields.IntEnumField(AccountType, default=AccountType.CHANGE)
+    amount = MoneyField()
+    usd_value = MoneyField()  # at the mark when it was asked, against the threshold then in force
+    status = fields.IntEnumField(ManualCreditStatus, default=ManualCreditStatus.PENDING)
+    reason = fields.CharField(max_length=500, default="")
+    requested_by = fields.CharField(max_length=128)  # the operator's e-mail (or, in development, a command's name)
+    requested_by_id = fields.IntField(null=True)
+    decided_by = fields.CharField(max_length=128, default="")
+    decided_by_id = fields.IntField(null=True)
+    decision_reason = fields.CharField(max_length=500, default="")
+    created_ms = fields.BigIntField()
+    decided_ms = fields.BigIntField(null=True)
+
+    class Meta:
+        table = "manual_credits"
+        indexes = (("status", "id"), ("user_id", "id"))
+
+
 class WithdrawalStatus(IntEnum):
     PENDING = 1
     COMPLETED = 2

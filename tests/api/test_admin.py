@@ -40,6 +40,12 @@ def token_of(api: httpx.Client, op: Operator, secret: str) -> dict[str, str]:
     return {"Authorization": ok(log_in(api, op.email, secret))["token"]}
 
 
+async def two_finance(api: httpx.Client) -> tuple[Operator, Operator, dict[str, str], dict[str, str]]:
+    """Two finance operators, logged in: (first, second, first's headers, second's headers)."""
+    (first, s1), (second, s2) = await make_operator("finance"), await make_operator("finance")
+    return first, second, token_of(api, first, s1), token_of(api, second, s2)
+
+
 async def test_password_and_a_current_code_open_a_session(api: httpx.Client, db: None) -> None:
     op, secret = await make_operator("admin")
     data = ok(log_in(api, op.email, secret))

@@ -3,12 +3,15 @@ home page reads, shows it at once, its HTML sanitised) and the site settings; ea
 
 from __future__ import annotations
 
+import uuid
+
 import httpx
 
+from config.settings import Settings
 from store.models import AuditLog, SiteSetting
 from tests.api.test_admin import make_operator, token_of
 from tests.utils.sales import get, post
-from tests.utils.users import error, ok
+from tests.utils.users import error, member, ok
 
 DIRTY = '<p onclick="steal()">Maintenance <b>tonight</b><script>steal()</script><a href="javascript:x">more</a></p>'
 
@@ -58,3 +61,49 @@ async def test_every_operator_sees_the_dashboard(api: httpx.Client, db: None) ->
     assert set(board["queues"]) == {"real_names", "withdrawals", "p2p_appeals", "merchants"}
     assert all(isinstance(v, int) for v in board["queues"].values())
     assert error(get(api, "admin/dashboard"), 401, code=999)
+
+
+async def test_the_cny_rate_is_a_plain_number_in_a_sane_range(api: httpx.Client, db: None) -> None:
+    op, secret = await make_operator("content")
+    auth = token_of(api, op, secret)
+    for value in ("1e999999", "7E0", "0", "-6.8", "1000.01", "NaN", "Infinity", "", "6,8"):
+        said = error(post(api, "admin/settings/save", json={"key": "usd_cny_rate", "value": value}, headers=auth), 400)
+        assert said == "usd_cny_rate must be a number from 0.01 to 1000", (value, said)
+    said = error(post(api, "admin/settings/save", json={"key": "usd_cny_rate", "value": "6.123456789"}, headers=auth),
+                 400)  # fmt: skip
+    assert said == "usd_cny_rate can have at most 8 decimal places"
+    assert (await SiteSetting.get(key="usd_cny_rate")).value == "6.8"  # nothing was stored
+    saved = ok(post(api, "admin/settings/save", json={"key": "usd_cny_rate", "value": " 6.80 "}, headers=auth))
+    assert saved == {"key": "usd_cny_rate", "value": "6.8"}
+
+
+async def test_the_two_operator_thresholds_can_be_lowered_never_raised(
+    api: httpx.Client, settings: Settings, db: None
+) -> None:
+    op, secret = await make_operator("content")
+    auth = token_of(api, op, secret)
+    listed = {s["key"]: s for s in ok(get(api, "admin/settings", headers=auth))}
+    assert listed["second_approval_usd"]["value"] == "10000"  # the deployment's, until an operator lowers it
+    assert listed["credit_second_approval_usd"]["value"] == "1000"
+    assert "at most 10000" in listed["second_approval_usd"]["takes"]
+    try:
+        for key, ceiling in (("second_approval_usd", "10000"), ("credit_second_approval_usd", "1000")):
+            above = post(api, "admin/settings/save", json={"key": key, "value": "1000000"}, headers=auth)
+            assert error(above, 400) == f"{key} must be a number from 0 to {ceiling}"
+            ok(post(api, "admin/settings/save", json={"key": key, "value": "500"}, headers=auth))
+        listed = {s["key"]: s["value"] for s in ok(get(api, "admin/settings", headers=auth))}
+        assert (listed["second_approval_usd"], listed["credit_second_approval_usd"]) == ("500", "500")
+        finance, s2 = await make_operator("finance")
+        fa = token_of(api, finance, s2)
+        alice = member(api)
+        body = {
+            "account": alice.account,
+            "currency": "USDT",
+            "amount": "600",
+            "reason": "wire",
+            "ref": f"r-{uuid.uuid4().hex}",
+        }
+        assert ok(post(api, "admin/deposits/credit", json=body, headers=fa))["status_name"] == "pending"  # 600 > 500
+    finally:
+        for key in ("second_approval_usd", "credit_second_approval_usd"):
+            await SiteSetting.filter(key=key).delete()

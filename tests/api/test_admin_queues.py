@@ -5,15 +5,18 @@ audit trail; and every console route refuses every role but its own."""
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import httpx
 import pytest
 
+from config.settings import Settings
 from store import withdrawals
 from store.admin.operators import ROLES
 from store.models import AuditLog, RealName, ReviewStatus, Withdrawal, WithdrawalStatus
-from tests.api.test_admin import make_operator, token_of
+from tests.api.test_admin import make_operator, token_of, two_finance
+from tests.utils.cli import exchange
 from tests.utils.p2p import LEGAL, act, legal_lock_matches, open_order, post_ad, trader
 from tests.utils.p2p_api import image
 from tests.utils.sales import get, post
@@ -49,6 +52,8 @@ ROUTES = [  # (method, path, body, the role it needs)
         {"account": "nobody@nowhere.test", "currency": "USDT", "amount": "1", "reason": "role check"},
         "finance",
     ),  # no such user: credits nothing
+    ("GET", "deposits/credits", None, "finance"),
+    ("POST", "deposits/credits/decide", {"id": 999999, "approve": False}, "finance"),  # no such credit
     ("GET", "pairs", None, "markets"),
     ("POST", "pairs/update", {"id": 999999, "open_change": True}, "markets"),
     ("GET", "placement", None, "markets"),
@@ -111,14 +116,24 @@ async def test_support_decides_real_name_reviews(api: httpx.Client, db: None) ->
     assert (row.operator, row.role, row.reason) == (op.email, "support", "the photo is blurred")
 
 
+async def _request(uid: int, amount: str) -> int:
+    """A pending withdrawal of ``amount`` USDT (fee 1) by a funded user: its id."""
+    return await withdrawals.request(uid=uid, currency_id=USDT, protocol_id=2, address="T" + "a" * 33, memo="",
+                                     amount=Decimal(amount), fee=Decimal(1), ref=f"adm-{uuid.uuid4().hex}",
+                                     confirmations=6)  # fmt: skip
+
+
 async def _requested(api: httpx.Client, amount: str) -> tuple[int, int]:
     """A user with a pending withdrawal of ``amount`` USDT (fee 1): (user id, withdrawal id)."""
     user = member(api)
     await fund(user, "USDT", str(Decimal(amount) + 5))
-    wid = await withdrawals.request(uid=user.uid, currency_id=USDT, protocol_id=2, address="T" + "a" * 33, memo="",
-                                    amount=Decimal(amount), fee=Decimal(1), ref=f"adm-{uuid.uuid4().hex}",
-                                    confirmations=6)  # fmt: skip
-    return user.uid, wid
+    return user.uid, await _request(user.uid, amount)
+
+
+def _decide(api: httpx.Client, wid: int, auth: dict[str, str], approve: bool = True) -> httpx.Response:
+    return post(
+        api, "admin/withdrawals/decide", json={"id": wid, "approve": approve, "reason": "checked"}, headers=auth
+    )
 
 
 async def test_finance_decides_withdrawals_and_a_large_one_needs_two(api: httpx.Client, db: None) -> None:
@@ -144,6 +159,66 @@ async def test_finance_decides_withdrawals_and_a_large_one_needs_two(api: httpx.
     assert (done["status"], done["waiting_for_second_approval"]) == (2, False)
     trail = await AuditLog.filter(target=f"withdrawal:{large}").order_by("id").values_list("action", "operator")
     assert trail == [("withdrawal.approve_first", first.email), ("withdrawal.approve", second.email)]
+
+
+async def test_withdrawals_split_under_the_threshold_within_a_day_need_a_second_operator(
+    api: httpx.Client, db: None
+) -> None:
+    _, _, a1, a2 = await two_finance(api)
+    alice = member(api)
+    await fund(alice, "USDT", "40000")
+    older = await _request(alice.uid, "9000")  # more than a day before the others: outside their window
+    await Withdrawal.filter(id=older).update(created_at=datetime.now(UTC) - timedelta(hours=25))
+    assert ok(_decide(api, older, a1))["status"] == 2
+    refused = await _request(alice.uid, "5000")  # rejected: its funds came back, it counts for nothing
+    assert ok(_decide(api, refused, a1, approve=False))["status"] == 3
+    parts = [await _request(alice.uid, "4000") for _ in range(3)]  # 12,000 in all, each under 10,000
+
+    queue = {w["id"]: w for w in ok(get(api, "admin/withdrawals", params={"user_id": alice.uid}, headers=a1))["list"]}
+    assert set(queue) == set(parts)  # only alice's pending ones
+    shown = [(queue[p]["usd"], queue[p]["usd_24h"], queue[p]["needs_two"]) for p in parts]
+    assert shown == [("4000", "4000", False), ("4000", "8000", False), ("4000", "12000", True)]
+    assert queue[parts[2]]["second_approval_usd"] == "10000"  # the rule the screen explains
+    assert ok(_decide(api, parts[0], a1))["status"] == 2
+    assert ok(_decide(api, parts[1], a1))["status"] == 2
+    waiting = ok(_decide(api, parts[2], a1))
+    assert (waiting["status"], waiting["waiting_for_second_approval"]) == (1, True)
+    assert ok(_decide(api, parts[2], a1))["waiting_for_second_approval"] is True  # the same operator again
+    assert ok(_decide(api, parts[2], a2))["status"] == 2
+    assert balance(api, alice, USDT) == (Decimal(40000 - 9000 - 12000), Decimal(0))
+
+
+async def test_a_withdrawal_freeze_set_after_the_request_blocks_its_approval(
+    api: httpx.Client, settings: Settings, db: None
+) -> None:
+    _, _, a1, a2 = await two_finance(api)
+    risk, s3 = await make_operator("risk")
+    ra = token_of(api, risk, s3)
+    alice = member(api)
+    await fund(alice, "USDT", "20100")
+    small, large = await _request(alice.uid, "100"), await _request(alice.uid, "20000")
+    assert ok(_decide(api, large, a1))["waiting_for_second_approval"] is True  # first approval before the freeze
+    body = {"user_id": alice.uid, "withdrawals": True, "reason": "account takeover reported"}
+    ok(post(api, "admin/users/freeze", json=body, headers=ra))
+
+    message = "This user's withdrawals are frozen: reject the request, or unfreeze them first"
+    assert error(_decide(api, small, a1), 409) == message
+    assert error(_decide(api, large, a2), 409) == message  # the second approval too
+    refused = exchange(settings, "withdrawal", "approve", str(small))  # and the command
+    assert refused.returncode == 1 and message in refused.stderr, refused.stderr
+    assert {w.id: w.status for w in await Withdrawal.filter(id__in=[small, large])} == {
+        small: WithdrawalStatus.PENDING,
+        large: WithdrawalStatus.PENDING,
+    }
+    assert balance(api, alice, USDT) == (Decimal(0), Decimal(20100))
+    queue = {w["id"]: w for w in ok(get(api, "admin/withdrawals", params={"user_id": alice.uid}, headers=a1))["list"]}
+    assert queue[small]["withdraw_frozen"] is True  # the screen says why before anyone clicks
+
+    assert ok(_decide(api, small, a1, approve=False))["status"] == 3  # rejecting stays possible: the funds return
+    assert balance(api, alice, USDT) == (Decimal(100), Decimal(20000))
+    ok(post(api, "admin/users/freeze", json={**body, "withdrawals": False}, headers=ra))
+    assert ok(_decide(api, large, a2))["status"] == 2
+    assert balance(api, alice, USDT) == (Decimal(100), Decimal(0))
 
 
 async def test_risk_resolves_a_p2p_appeal(api: httpx.Client, db: None) -> None:

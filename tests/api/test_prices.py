@@ -4,6 +4,7 @@ no mark is known."""
 
 from __future__ import annotations
 
+import asyncio
 from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
@@ -14,10 +15,11 @@ from config.settings import Settings
 from serve.stack import Stack
 from store import marks
 from store.cache import connect_redis
-from store.models import Currency
+from store.models import Currency, SiteSetting
 from store.money import money
-from store.prices import rounded
+from store.prices import CATALOG_TTL_S, CNY_RATE_KEY, rounded
 from tests.utils.prices import live_mark, mark_traders, move_mark, wait_for
+from tests.utils.sales import get
 from tests.utils.users import Member, member, ok
 from tests.utils.wallets import fund
 
@@ -120,3 +122,18 @@ async def test_a_currency_without_a_usdt_mark_is_priced_through_its_eth_pair(
         await redis.aclose()
     seeded = wait_for(lambda: (d := usd_of(api, holder, link.id))["currency"]["usd_price"] != expected and d, "seed")
     assert seeded["currency"]["usd_price"] == money(link.usd_price)
+
+
+async def test_a_cny_rate_out_of_range_in_the_database_never_breaks_a_priced_page(api: httpx.Client, db: None) -> None:
+    """A rate stored before the console bounded it (or written by hand) is read as the default 6.8."""
+    holder = member(api)
+    await fund(holder, "USDT", "10")
+    try:
+        await SiteSetting.filter(key=CNY_RATE_KEY).update(value="1e999999")
+        await asyncio.sleep(CATALOG_TTL_S + 1.5)  # the API's cache of the rate has read it by now
+        for path, auth in (("market/currency_matches", None), ("account/list", holder.auth)):
+            answer = get(api, path, headers=auth)
+            assert answer.status_code == 200 and answer.json()["code"] == 1, (path, answer.text[:300])
+        assert (groups(api)["USDT"]["usd_price"], groups(api)["USDT"]["cny_price"]) == ("1", "6.8")
+    finally:
+        await SiteSetting.filter(key=CNY_RATE_KEY).update(value="6.8")

@@ -8,7 +8,6 @@ and a markets operator reads the pair placement."""
 
 from __future__ import annotations
 
-import re
 import time
 from decimal import ROUND_CEILING, Decimal
 from typing import Any
@@ -190,7 +189,10 @@ def test_finance_credits_a_manual_deposit_and_markets_reads_the_placement(
     form.locator("input[name=currency]").fill("usdt")
     form.locator("input[name=amount]").fill("321.5")
     credit = form.get_by_role("button", name="Credit")
-    expect(credit).to_be_disabled()  # a reason first
+    expect(credit).to_be_disabled()  # a reference and a reason first
+    wire = f"WIRE-{fresh.uid}-321"
+    form.locator("input[name=ref]").fill(wire)
+    expect(credit).to_be_disabled()
     form.locator("input[name=reason]").fill("bank wire without a memo")
     credit.click()
     dialog = page.get_by_role("dialog")
@@ -198,7 +200,7 @@ def test_finance_credits_a_manual_deposit_and_markets_reads_the_placement(
     dialog.get_by_role("button", name="Confirm").click()
     done = page.get_by_test_id("deposits-credit-done")
     expect(done).to_contain_text(f"Credited 321.5 USDT to {fresh.account}'s change account (user #{fresh.uid})")
-    expect(done).to_contain_text(re.compile(r"ref manual:[0-9a-f-]{36}"))
+    expect(done).to_contain_text(f"ref {wire}")
     expect(form.locator("input[name=amount]")).to_have_value("")
     detail = ok(api.get("account/detail", params={"currency_id": 1}, headers=fresh.auth))
     assert detail["balance"] == "321.5", detail

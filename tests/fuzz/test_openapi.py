@@ -121,6 +121,7 @@ async def console_state_restored(stack: Stack, db: None) -> AsyncIterator[None]:
         await CurrencyMatch.filter(id=row.pop("id")).update(**row)
     for row in currencies:
         await Currency.filter(id=row.pop("id")).update(**row)
+    await SiteSetting.exclude(key__in=[r["key"] for r in site]).delete()  # a threshold lowered for the first time
     for row in site:
         await SiteSetting.filter(key=row["key"]).update(value=row["value"])
     await News.exclude(id__in=[n["id"] for n in news]).delete()

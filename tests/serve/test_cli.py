@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import uuid
 from decimal import Decimal
+from typing import Any
+
+import pyotp
 
 from config.settings import Settings
 from store import users
-from store.models import Account, AccountLog, AccountType
+from store.models import Account, AccountLog, AccountType, AuditLog, Operator
+from tests.api.test_admin import PASSWORD, make_operator
 from tests.utils.cli import exchange
 
 
@@ -52,3 +57,70 @@ def test_seed_command_is_idempotent(settings: Settings) -> None:
         done = exchange(settings, "seed")
         assert done.returncode == 0, done.stderr
         assert "pairs 18" in done.stdout
+
+
+PRODUCTION = {"EXCHANGE_ENV": "production", "EXCHANGE_SECRET_KEY": "s" * 40, "EXCHANGE_WALLET_MIDDLE_SALT": "w" * 40}
+
+
+def as_operator(settings: Settings, op: Operator, secret: str, *args: str, password: str = PASSWORD) -> Any:
+    """``exchange ARGS --operator <login>`` in production, the password and code from the environment."""
+    env = {**PRODUCTION, "EXCHANGE_OPERATOR_PASSWORD": password, "EXCHANGE_OPERATOR_OTP": pyotp.TOTP(secret).now()}
+    return exchange(settings, *args, "--operator", op.email, env=env)
+
+
+def refused(done: Any, message: str) -> None:
+    assert done.returncode != 0 and message in done.stdout + done.stderr, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+
+
+async def test_in_production_the_cli_credits_and_decides_as_an_authenticated_operator(
+    settings: Settings, db: None
+) -> None:
+    email = f"cli-prod-{uuid.uuid4().hex[:8]}@example.com"
+    user = await users.create_user(kind="email", account=email, password_hash="x", area=None, parent=None)
+    first, s1 = await make_operator("finance")
+    second, s2 = await make_operator("finance")
+    support, s3 = await make_operator("support")
+    ref = f"wire-{uuid.uuid4().hex}"
+    deposit = ("deposit", email, "USDT", "10", "--ref", ref, "--reason", "bank wire 42")
+
+    refused(exchange(settings, *deposit, env=PRODUCTION), "--operator")  # no anonymous credit
+    named = {**PRODUCTION, "EXCHANGE_OPERATOR_PASSWORD": PASSWORD, "EXCHANGE_OPERATOR_OTP": "123456"}
+    login_refused = "Incorrect e-mail, password or two-factor code"
+    refused(exchange(settings, *deposit, "--operator", "alice", env=named), login_refused)  # a free-text name
+    refused(as_operator(settings, first, s1, *deposit, password="not the password"), login_refused)
+    refused(as_operator(settings, support, s3, *deposit), "Your role does not allow this")
+    refused(as_operator(settings, first, s1, "deposit", email, "USDT", "10", "--reason", "wire"), "--ref")  # required
+    assert not await AccountLog.filter(user_id=user.id).exists()
+
+    done = as_operator(settings, first, s1, *deposit)  # 10 USD: at once
+    assert done.returncode == 0 and "credited 10 USDT" in done.stdout, (done.stdout, done.stderr)
+    big = as_operator(settings, first, s1, "deposit", email, "USDT", "1000000", "--ref", f"{ref}-2", "--reason", "wire")
+    assert big.returncode == 0 and "waiting for a second operator" in big.stdout, (big.stdout, big.stderr)
+    change = await Account.get(user_id=user.id, currency__code="USDT", account_type=AccountType.CHANGE)
+    assert change.balance == Decimal(10)
+    (pending,) = [line.split("\t")[0] for line in exchange(settings, "credits").stdout.splitlines() if email in line]
+    refused(as_operator(settings, first, s1, "credit", "approve", pending), "Another finance operator must approve")
+    approved = as_operator(settings, second, s2, "credit", "approve", pending)
+    assert approved.returncode == 0, (approved.stdout, approved.stderr)
+    await change.refresh_from_db()
+    assert change.balance == Decimal(1000010)
+    trail = await AuditLog.filter(target=f"user:{user.id}").order_by("id")
+    assert [(r.action, r.operator, r.operator_id) for r in trail] == [
+        ("deposit.manual", first.email, first.id),
+        ("deposit.manual_request", first.email, first.id),
+        ("deposit.manual_approve", second.email, second.id),
+    ]
+    # Deciding withdrawals and appeals takes the console's roles too.
+    refused(as_operator(settings, support, s3, "withdrawal", "approve", "999999999"), "Your role does not allow this")
+    refused(as_operator(settings, first, s1, "p2p", "resolve", "999999999", "buyer"), "Your role does not allow this")
+
+
+async def test_in_development_a_deposit_is_one_command_whatever_its_size(settings: Settings, db: None) -> None:
+    email = f"cli-dev-{uuid.uuid4().hex[:8]}@example.com"
+    user = await users.create_user(kind="email", account=email, password_hash="x", area=None, parent=None)
+    for env in ("development", "test"):
+        done = exchange(settings, "deposit", email, "USDT", "1000000", env={"EXCHANGE_ENV": env})
+        assert done.returncode == 0 and "credited 1000000 USDT" in done.stdout, (done.stdout, done.stderr)
+    change = await Account.get(user_id=user.id, currency__code="USDT", account_type=AccountType.CHANGE)
+    assert change.balance == Decimal(2000000)

@@ -121,7 +121,8 @@ def test_the_conversion_rate_is_the_mark_less_the_spread() -> None:
     ("text", "rate"),
     [("7.25", Decimal("7.25")), (" 6.9 ", Decimal("6.9")), (None, DEFAULT_CNY_RATE), ("", DEFAULT_CNY_RATE),
      ("abc", DEFAULT_CNY_RATE), ("NaN", DEFAULT_CNY_RATE), ("Infinity", DEFAULT_CNY_RATE), ("-1", DEFAULT_CNY_RATE),
-     ("0", DEFAULT_CNY_RATE)],
+     ("0", DEFAULT_CNY_RATE), ("1e999999", DEFAULT_CNY_RATE), ("7E0", DEFAULT_CNY_RATE), ("1000.01", DEFAULT_CNY_RATE),
+     ("7.123456789", DEFAULT_CNY_RATE), ("1000", Decimal(1000)), ("0.01", Decimal("0.01"))],
 )  # fmt: skip
 def test_the_cny_rate_setting_falls_back_to_the_default(text: str | None, rate: Decimal) -> None:
     assert parse_cny_rate(text) == rate

@@ -12,15 +12,19 @@ from config.settings import Settings
 EXCHANGE = str(Path(sys.executable).with_name("exchange"))
 
 
-def exchange(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
+def exchange(settings: Settings, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The command's run; ``env`` adds to (or overrides) the test environment (EXCHANGE_ENV=test)."""
+    full = {
         **os.environ,
         "EXCHANGE_ENV": "test",
         "EXCHANGE_DATA_DIR": str(settings.data_dir),
         "DATABASE_URL": settings.db_url,
         "REDIS_URL": settings.redis_url or "",
+        **(env or {}),
     }
-    return subprocess.run([EXCHANGE, *args], env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [EXCHANGE, *args], env=full, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL
+    )
 
 
 def exchange_ok(settings: Settings, *args: str) -> str:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from serve.api.deps import Lang, Svc, bearer_token, client_ip
 from serve.errors import envelope
 from serve.i18n import N_, translate
-from serve.security import hash_password, verify_password
+from serve.security import hash_password, operator_login, verify_password
 from store.admin import audit, operators
 from store.admin.audit import Actor
 from store.admin.operators import OperatorSessions
@@ -76,10 +76,7 @@ def role(*names: str) -> Callable[[Console], Coroutine[Any, Any, Console]]:
         raise ValueError(names)
 
     async def check(console: AnyOperator) -> Console:
-        if console.operator.password_is_temporary:
-            raise DomainError(ErrorCode.ADMIN_PASSWORD_CHANGE_REQUIRED)
-        if not set(names) & set(console.operator.roles):
-            raise DomainError(ErrorCode.ADMIN_ROLE_REQUIRED)
+        operators.check_access(console.operator, names)
         return console
 
     return check
@@ -97,20 +94,8 @@ def _me(operator: Operator) -> dict[str, Any]:
 async def login(body: LoginIn, svc: Svc, request: Request) -> Any:
     """Password and TOTP code; the same refusal whatever was wrong (no hint which), throttled per
     e-mail and per address like users' logins."""
-    email, ip = body.email.strip().lower(), client_ip(request)
-    key = f"op:{email}"
-    await svc.throttle.check(key, ip)
-    operator = await operators.by_email(email) if email else None
-    password_ok = await verify_password(operator.password_hash if operator else None, body.password)
-    if (
-        operator is None
-        or not operator.active
-        or not password_ok
-        or not operators.otp_ok(operator.totp_secret, body.otp)
-    ):
-        await svc.throttle.failed(key, ip)
-        raise DomainError(ErrorCode.ADMIN_BAD_LOGIN)
-    await svc.throttle.succeeded(key)
+    ip = client_ip(request)
+    operator = await operator_login(svc.throttle, body.email, body.password, body.otp, ip)
     operator.last_login_ms = int(time.time() * 1000)
     await operator.save(update_fields=["last_login_ms"])
     token = await OperatorSessions(svc.redis).issue(operator.id)

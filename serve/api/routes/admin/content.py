@@ -5,20 +5,24 @@ settings the shell reads. Every change writes its audit row in the change's tran
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
 
 import nh3
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
+from config.settings import Settings
+from serve.api.deps import Svc
+from serve.api.routes.admin import fields
 from serve.api.routes.admin.auth import Console, role
 from serve.api.routes.news import news_public
 from serve.errors import envelope
-from store.admin import audit
+from store.admin import approvals, audit
 from store.db import transaction
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, News, NewsCategory, SiteSetting
+from store.money import money
+from store.prices import CNY_RATE_KEY, CNY_RATE_MAX, CNY_RATE_MIN, CNY_RATE_PLACES
 
 router = APIRouter(tags=["back office"])
 Content = Annotated[Console, Depends(role("content"))]
@@ -29,8 +33,11 @@ SETTINGS = {
     "login_use_sms": "0 or 1",
     "contact_mobile": "a phone number",
     "contact_email": "an e-mail address",
-    "usd_cny_rate": "a positive number",
+    "usd_cny_rate": f"a number from {money(CNY_RATE_MIN)} to {money(CNY_RATE_MAX)}",
     "micro_open": "0 or 1",
+    # The two-operator rules' thresholds (store.admin.approvals): lowered here, never above the deployment's.
+    approvals.WITHDRAWAL_KEY: "USD: a user's withdrawals in 24 h from this much need two operators; at most {ceiling}",
+    approvals.CREDIT_KEY: "USD: a manual credit above this much needs two operators; at most {ceiling}",
 }
 LINK_REL = "noopener noreferrer"
 
@@ -60,19 +67,20 @@ class SettingIn(BaseModel):
     value: str = Field(default="", max_length=2000)
 
 
-def _valid(key: str, value: str) -> str:
-    """The value as stored, or BAD_REQUEST when it does not fit the setting."""
+def _valid(key: str, value: str, settings: Settings) -> str:
+    """The value as stored, or BAD_REQUEST (a number out of its range: ADMIN_NUMBER_RANGE or
+    ADMIN_NUMBER_PLACES, naming the setting) when it does not fit the setting."""
     value = value.strip()
     if key not in SETTINGS:
         raise DomainError(ErrorCode.SETTING_UNKNOWN)
     ok = True
     if key in ("login_use_sms", "micro_open"):
         ok = value in ("0", "1")
-    elif key == "usd_cny_rate":
-        try:
-            ok = Decimal(value) > 0 and Decimal(value).is_finite()
-        except InvalidOperation:
-            ok = False
+    elif key == CNY_RATE_KEY:
+        return money(fields.number(key, value, low=CNY_RATE_MIN, high=CNY_RATE_MAX, places=CNY_RATE_PLACES))
+    elif key in approvals.THRESHOLDS:  # empty: the deployment's own
+        high = approvals.ceiling(settings, key)
+        return money(fields.number(key, value, high=high, places=approvals.PLACES)) if value else ""
     elif key == "kefu":
         ok = value == "" or value.startswith("https://")
     elif key == "contact_email":
@@ -126,16 +134,23 @@ async def news_delete(body: NewsDeleteIn, console: Content) -> Any:
 
 
 @router.get("/settings")
-async def settings_list(console: Content) -> Any:
-    """The site settings the console edits, with what each takes."""
+async def settings_list(console: Content, svc: Svc) -> Any:
+    """The site settings the console edits, with what each takes (a threshold: the one in force)."""
     stored = dict(await SiteSetting.filter(key__in=list(SETTINGS)).values_list("key", "value"))
-    return envelope([{"key": k, "value": stored.get(k, ""), "takes": takes} for k, takes in SETTINGS.items()])
+    rows = []
+    for key, takes in SETTINGS.items():
+        value = stored.get(key, "")
+        if key in approvals.THRESHOLDS:
+            high = approvals.ceiling(svc.settings, key)
+            value, takes = money(approvals.effective(value, high)), takes.format(ceiling=money(high))
+        rows.append({"key": key, "value": value, "takes": takes})
+    return envelope(rows)
 
 
 @router.post("/settings/save")
-async def settings_save(body: SettingIn, console: Content) -> Any:
+async def settings_save(body: SettingIn, console: Content, svc: Svc) -> Any:
     """Change one setting (the shell and the API read it at once)."""
-    value = _valid(body.key, body.value)
+    value = _valid(body.key, body.value, svc.settings)
     async with transaction() as conn:
         row = await SiteSetting.filter(key=body.key).using_db(conn).first()
         before = row.value if row else None

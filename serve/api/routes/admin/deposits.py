@@ -1,24 +1,25 @@
 """The console's deposits (issue 16, the finance role): chain transfers to users' addresses with their
-state, and a manual deposit (a credit the chain gateway did not make: a transfer to a wrong memo, a
-bank wire) through the user's wallet shard, the balances' single writer, as `exchange deposit` and a
-confirmed chain deposit credit. A manual deposit needs a reason and writes its audit row first."""
+state, and manual credits (a credit the chain gateway did not make: a transfer to a wrong memo, a bank
+wire) under the operator's reference, with a reason. One worth more than ``credit_second_approval_usd``
+waits for a second finance operator (docs/decisions.md "Operator controls over money");
+``store.admin.credits`` does the rest, for `exchange deposit` too."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from serve.api.amounts import AmountText, parse_amount
+from serve.api.deps import Svc
 from serve.api.paging import paginate
-from serve.api.routes.admin.auth import Console, role
+from serve.api.routes.admin.auth import NO_NUL, Console, role
 from serve.errors import envelope
 from store import users
-from store.admin import audit
+from store.admin import approvals, credits
 from store.errors import DomainError, ErrorCode
-from store.models import INT_MAX, ChainDeposit, Currency, DepositStatus
+from store.models import INT_MAX, AccountType, ChainDeposit, Currency, DepositStatus, ManualCreditStatus
 from store.money import money
 
 router = APIRouter(tags=["back office"])
@@ -32,7 +33,17 @@ class ManualDepositIn(BaseModel):
     account: str = Field(min_length=3, max_length=128, pattern=r"^[^\x00]*$", description="the user's e-mail or phone")
     currency: str = Field(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9]+$", description="e.g. USDT")
     amount: AmountText = Field(description="to the user's change account, at most the currency's max_amount")
-    reason: str = Field(min_length=3, max_length=500, pattern=r"^[^\x00]*$", description="why: required")
+    reason: str = Field(min_length=3, max_length=500, pattern=NO_NUL, description="why: required")
+    ref: str = Field(min_length=3, max_length=128, pattern=r"^[\x21-\x7e]+$",
+                     description="the operator's reference (the wire's or transaction's id): the same again is the "
+                                 "same credit")  # fmt: skip
+
+
+class CreditDecision(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: int = Field(ge=1, le=INT_MAX)
+    approve: bool
+    reason: str = Field(default="", max_length=500, pattern=NO_NUL)
 
 
 def _deposit(d: ChainDeposit) -> dict[str, Any]:
@@ -61,17 +72,43 @@ async def deposits(
 
 
 @router.post("/deposits/credit")
-async def credit(body: ManualDepositIn, console: Finance, request: Request) -> Any:
-    """Credit ``amount`` to the user's change account; answers the user, currency, amount and ref."""
+async def credit(body: ManualDepositIn, console: Finance, svc: Svc) -> Any:
+    """Credit ``amount`` to the user's change account, at once or (worth more than the threshold) once a
+    second finance operator approves; the same ``ref`` again answers the first credit."""
     user = await users.find_by_contact(body.account.strip())
     coin = await Currency.get_or_none(code=body.currency.upper())
     if user is None or coin is None:
         raise DomainError(ErrorCode.NOT_FOUND)
     amount = parse_amount(body.amount, missing=ErrorCode.DEPOSIT_AMOUNT_REQUIRED, places=coin.decimals,
                           maximum=coin.max_amount)  # fmt: skip
-    ref = f"manual:{uuid.uuid4()}"
-    after = {"currency": coin.code, "amount": money(amount), "account": "change", "ref": ref}
-    await audit.record(console.actor("finance"), "deposit.manual", f"user:{user.id}", after=after, reason=body.reason)
-    await request.app.state.engine.wallet(user.id).credit.remote(user.id, coin.id, amount, ref, "deposit",
-                                                                 "manual deposit")  # fmt: skip
-    return envelope({"user_id": user.id, **after})
+    ask = credits.CreditAsk(user, coin, AccountType.CHANGE, amount, body.ref, body.reason)
+    price = (await svc.prices.book()).usd_price(coin.code)
+    limit = await approvals.threshold(svc.settings, approvals.CREDIT_KEY)
+    done = await credits.request(ask, actor=console.actor("finance"), usd_price=price, limit=limit)
+    return envelope(_answer(await credits.fetched(done.credit)))
+
+
+def _answer(row: Any) -> dict[str, Any]:
+    return {**credits.view(row), "waiting_for_second_approval": row.status == ManualCreditStatus.PENDING}
+
+
+@router.get("/deposits/credits")
+async def credit_list(
+    console: Finance,
+    svc: Svc,
+    status: Annotated[int, Query(ge=1, le=3, description="1 pending (oldest first), 2 credited, 3 rejected")] = 1,
+    user_id: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None,
+    page: Annotated[int, Query(ge=1, le=INT_MAX)] = 1,
+) -> Any:
+    """Manual credits by state and user, 20 a page, with the threshold above which one needs a second
+    operator."""
+    found = await credits.listed(status=status, user_id=user_id, page=page)
+    limit = await approvals.threshold(svc.settings, approvals.CREDIT_KEY)
+    return envelope({**found, approvals.CREDIT_KEY: money(limit)})
+
+
+@router.post("/deposits/credits/decide")
+async def credit_decide(body: CreditDecision, console: Finance) -> Any:
+    """Approve (credited now, once) or reject a pending credit another operator asked for."""
+    row = await credits.decide(body.id, approve=body.approve, actor=console.actor("finance"), reason=body.reason)
+    return envelope(_answer(await credits.fetched(row)))

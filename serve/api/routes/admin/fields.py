@@ -12,11 +12,10 @@ import re
 from decimal import Decimal
 
 from store.errors import DomainError, ErrorCode
-from store.money import money
+from store.money import PLAIN_NUMBER as NUMBER_RE
+from store.money import money, places_of
 
 ZERO = Decimal(0)
-# Plain digits and a point: no sign, exponent, NaN or spaces (more places than allowed get their own message).
-NUMBER_RE = re.compile(r"\d{1,18}(?:\.\d{1,32})?", re.ASCII)
 WHOLE_RE = re.compile(r"\d{1,9}", re.ASCII)
 MOST_AMOUNT = Decimal(10) ** 15  # above any sane cap, far below what a NUMERIC(36, 18) column holds
 MOST_ITEMS = 12  # choices a screen offers (multiples, hands, durations, stakes)
@@ -34,7 +33,7 @@ def number(field: str, text: str, *, high: Decimal, low: Decimal = ZERO, above: 
         if above and low == ZERO:
             raise DomainError(ErrorCode.ADMIN_NUMBER_POSITIVE, field=field, max=money(high))
         raise DomainError(ErrorCode.ADMIN_NUMBER_RANGE, field=field, min=money(low), max=money(high))
-    if -value.normalize().as_tuple().exponent > places:  # type: ignore[operator]
+    if places_of(value) > places:  # more places than allowed get their own message
         raise DomainError(ErrorCode.ADMIN_NUMBER_PLACES, field=field, places=places)
     return value
 

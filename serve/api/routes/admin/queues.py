@@ -1,26 +1,23 @@
-"""The console's queues (issue 16): real-name reviews (support), withdrawals (finance; one worth at least
-``second_approval_usd`` needs two different operators) and P2P appeals (risk). Every decision writes its
-audit row; the ones that move money write it in the decision's own transaction."""
+"""The console's queues (issue 16): real-name reviews (support), withdrawals (finance; a user's
+withdrawals worth at least ``second_approval_usd`` within 24 h need two different operators:
+``store.admin.approvals``) and P2P appeals (risk). Every decision writes its audit row; the ones that
+move money write it in the decision's own transaction."""
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
-from tortoise.backends.base.client import BaseDBAsyncClient
 
 from serve.api.deps import Svc
 from serve.api.routes.admin.auth import Console, role
 from serve.errors import envelope
-from store import withdrawals
-from store.admin import audit, conservation
+from store.admin import approvals, audit, conservation
 from store.db import transaction
 from store.earn import clock
 from store.errors import DomainError, ErrorCode
-from store.models import INT_MAX, AuditLog, P2PEvent, P2POrder, P2PState, RealName, ReviewStatus, Withdrawal
-from store.models import WithdrawalStatus as WS
+from store.models import INT_MAX, P2PEvent, P2POrder, P2PState, RealName, ReviewStatus, Withdrawal
 from store.money import money
 from store.p2p import orders, push, views
 from store.users import review_real_name
@@ -30,7 +27,6 @@ Support = Annotated[Console, Depends(role("support"))]
 Finance = Annotated[Console, Depends(role("finance"))]
 Risk = Annotated[Console, Depends(role("risk"))]
 PageNo = Annotated[int, Query(ge=1, le=INT_MAX)]
-FIRST_APPROVAL = "withdrawal.approve_first"
 
 
 class Decision(BaseModel):
@@ -85,66 +81,47 @@ async def decide_real_name(body: ReviewIn, console: Support) -> Any:
 # --- withdrawals ------------------------------------------------------------------------------------
 
 
-async def _usd(svc: Svc, row: Withdrawal) -> Decimal:
-    return row.amount * (await svc.prices.book()).usd_price(row.currency.code)
-
-
-async def _first_approval(withdrawal_id: int) -> AuditLog | None:
-    return await AuditLog.filter(action=FIRST_APPROVAL, target=f"withdrawal:{withdrawal_id}").order_by("id").first()
-
-
 @router.get("/withdrawals")
 async def withdrawal_queue(
-    console: Finance, svc: Svc, status: Annotated[int, Query(ge=1, le=3)] = 1, page: PageNo = 1
+    console: Finance,
+    svc: Svc,
+    status: Annotated[int, Query(ge=1, le=3)] = 1,
+    user_id: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None,
+    page: PageNo = 1,
 ) -> Any:
-    """Requests (1 pending by default, 2 completed, 3 rejected; oldest first) with their USD value and
-    whether a second operator must approve."""
-    query = Withdrawal.filter(status=status).prefetch_related("user", "currency")
+    """Requests (1 pending by default, 2 completed, 3 rejected; oldest first; of one user) with the
+    two-operator rule's figures: the USD value, the user's total in the 24 h up to the request, the
+    threshold, whether a second operator must approve, the first approval, and a withdrawal freeze."""
+    query = Withdrawal.filter(status=status)
+    if user_id is not None:
+        query = query.filter(user_id=user_id)
+    query = query.prefetch_related("user", "currency")
     total = await query.count()
     rows = await query.order_by("id").offset((page - 1) * 20).limit(20)
+    book = await svc.prices.book()
+    limit = await approvals.threshold(svc.settings, approvals.WITHDRAWAL_KEY)
     items = []
     for w in rows:
-        usd = await _usd(svc, w)
-        first = await _first_approval(w.id)
+        rule = await approvals.withdrawal_rule(w, book, limit)
+        first = await approvals.first_approval(w.id)
         items.append({"id": w.id, "account": w.user.email or w.user.mobile, "user_id": w.user_id,
                       "currency": w.currency.code, "amount": money(w.amount), "fee": money(w.fee),
-                      "address": w.address, "memo": w.memo, "usd": money(usd.quantize(Decimal("0.01"))),
-                      "needs_two": usd >= svc.settings.second_approval_usd,
-                      "first_approval": first.operator if first else None, "status": int(w.status),
-                      "created_at": w.created_at.isoformat()})  # fmt: skip
+                      "address": w.address, "memo": w.memo, **rule.view(),
+                      "first_approval": first.operator if first else None, "withdraw_frozen": w.user.withdraw_frozen,
+                      "status": int(w.status), "created_at": w.created_at.isoformat()})  # fmt: skip
     return envelope({"list": items, "page": page, "total": total, "limit": 20})
 
 
 @router.post("/withdrawals/decide")
 async def decide_withdrawal(body: WithdrawalIn, console: Finance, svc: Svc) -> Any:
-    """Reject (the lock returns), or approve: settled at once below ``second_approval_usd``, otherwise
-    on the approval of a second operator (the first is recorded in the trail)."""
-    row = await Withdrawal.get_or_none(id=body.id).prefetch_related("currency")
-    if row is None:
-        raise DomainError(ErrorCode.NOT_FOUND)
-    if row.status != WS.PENDING:
-        raise DomainError(ErrorCode.WITHDRAWAL_NOT_PENDING)
-    actor, target = console.actor("finance"), f"withdrawal:{row.id}"
-    if body.approve and await _usd(svc, row) >= svc.settings.second_approval_usd:
-        first = await _first_approval(row.id)
-        if first is None or first.operator_id == console.operator.id:
-            if first is None:
-                await audit.record(
-                    actor, FIRST_APPROVAL, target, after={"amount": money(row.amount)}, reason=body.reason
-                )
-            return envelope({"id": row.id, "status": int(WS.PENDING), "waiting_for_second_approval": True})
-    action = f"withdrawal.{'approve' if body.approve else 'reject'}"
-    after = {"status": "completed" if body.approve else "rejected", "amount": money(row.amount), "fee": money(row.fee)}
-
-    async def write(conn: BaseDBAsyncClient) -> None:
-        await audit.record(actor, action, target, before={"status": "pending"}, after=after, reason=body.reason,
-                           conn=conn)  # fmt: skip
-
-    try:
-        decided = await withdrawals.decide(row.id, approve=body.approve, also=write)
-    except LookupError as exc:
-        raise DomainError(ErrorCode.NOT_FOUND) from exc
-    return envelope({"id": decided.id, "status": int(decided.status), "waiting_for_second_approval": False})
+    """Reject (the lock returns), or approve: settled at once while the user's withdrawals in the 24 h up
+    to this one are worth less than ``second_approval_usd``, otherwise on the approval of a second
+    operator (the first is recorded in the trail). Refused while the user's withdrawals are frozen."""
+    limit, book = await approvals.threshold(svc.settings, approvals.WITHDRAWAL_KEY), await svc.prices.book()
+    decided = await approvals.decide_withdrawal(body.id, approve=body.approve, actor=console.actor("finance"),
+                                                reason=body.reason, book=book, limit=limit)  # fmt: skip
+    return envelope({"id": decided.row.id, "status": int(decided.row.status),
+                     "waiting_for_second_approval": decided.waiting_for_second})  # fmt: skip
 
 
 # --- P2P appeals ------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ let fake: ReturnType<typeof fakeAdmin>;
 
 const pending = (id: number, extra: object = {}) => ({
   id, account: 'a@ex.com', user_id: 5, currency: 'BTC', amount: '1', fee: '0.001', address: 'bc1q', memo: '',
-  usd: '60000.00', needs_two: true, first_approval: null, status: 1, created_at: '2026-11-25T00:00:00Z', ...extra,
+  usd: '60000.00', usd_24h: '60000.00', second_approval_usd: '10000', needs_two: true, first_approval: null,
+  withdraw_frozen: false, status: 1, created_at: '2026-11-25T00:00:00Z', ...extra,
 }); // prettier-ignore
 
 beforeEach(() => {

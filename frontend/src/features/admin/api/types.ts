@@ -49,8 +49,14 @@ export interface PendingWithdrawal {
   address: string;
   memo: string;
   usd: string;
+  /** The user's withdrawals in the 24 h up to this request (this one included, rejected ones not), USD. */
+  usd_24h: string;
+  /** The two-operator threshold in force: `usd_24h` at or above it needs a second operator. */
+  second_approval_usd: string;
   needs_two: boolean;
   first_approval: string | null;
+  /** An operator froze the user's withdrawals: an approval is refused until they are unfrozen. */
+  withdraw_frozen: boolean;
   status: number;
   created_at: string;
 }
@@ -259,21 +265,52 @@ export interface ChainDeposit {
   created_at: string;
 }
 
-/** What `admin/deposits/credit` takes: the user's e-mail or phone, a currency code, the amount, why. */
+/**
+ * What `admin/deposits/credit` takes: the user's e-mail or phone, a currency code, the amount, why, and
+ * the operator's reference (the wire's or transaction's id: the same reference is the same credit).
+ */
 export interface ManualDeposit {
   account: string;
   currency: string;
   amount: string;
   reason: string;
+  ref: string;
 }
 
-/** `admin/deposits/credit`'s answer: the credit made to the user's change account and its ledger ref. */
-export interface ManualDepositDone {
-  user_id: number;
-  currency: string;
-  amount: string;
-  account: string;
+export type ManualCreditState = 'pending' | 'credited' | 'rejected';
+
+/**
+ * A manual credit (`admin/deposits/credit`'s answer, `admin/deposits/credits`' rows): credited at once,
+ * or pending until a second finance operator approves it.
+ */
+export interface ManualCredit {
+  id: number;
   ref: string;
+  user_id: number;
+  /** The user's e-mail or phone. */
+  account: string;
+  currency: string;
+  /** The account credited: `change` from the console. */
+  account_type: string;
+  amount: string;
+  usd: string;
+  status: 1 | 2 | 3;
+  status_name: ManualCreditState;
+  reason: string;
+  requested_by: string;
+  decided_by: string;
+  decision_reason: string;
+  created_ms: number;
+  decided_ms: number | null;
+}
+
+export interface ManualCreditDone extends ManualCredit {
+  waiting_for_second_approval: boolean;
+}
+
+/** `admin/deposits/credits`: a page of credits and the threshold above which one needs two operators. */
+export interface ManualCredits extends Page<ManualCredit> {
+  credit_second_approval_usd: string;
 }
 
 /** A cluster node that can run pairs (`admin/placement`). */

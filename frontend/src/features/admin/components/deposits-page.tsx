@@ -2,12 +2,12 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { DEPOSIT_STATES, type ChainDeposit, type DepositState, type ManualDeposit } from '../api/types';
+import { DEPOSIT_STATES, type ChainDeposit, type DepositState, type ManualCredit, type ManualDeposit } from '../api/types';
 import { useAdmin } from '../stores/admin-store';
 import { ConfirmDialog } from './confirm-dialog';
-import { Loaded } from './shared';
+import { Decide, formatMs, Loaded } from './shared';
 
-const FIELDS = ['account', 'currency', 'amount', 'reason'] as const satisfies readonly (keyof ManualDeposit)[];
+const FIELDS = ['account', 'currency', 'amount', 'ref', 'reason'] as const satisfies readonly (keyof ManualDeposit)[];
 
 /** The manual deposit: the form, then a confirmation repeating what is credited to whom. */
 const CreditForm = observer(function CreditForm() {
@@ -24,12 +24,16 @@ const CreditForm = observer(function CreditForm() {
     <form className="adm-card adm-form" data-testid="deposits-credit-form" onSubmit={submit}>
       <h2>{t('deposits.manualTitle')}</h2>
       <p className="adm-muted">{t('deposits.manualHint')}</p>
+      {deposits.threshold !== null && (
+        <p className="adm-muted" data-testid="deposits-credit-rule">{t('deposits.rule', { usd: deposits.threshold })}</p>
+      )}
       <div className="adm-fields">
         {FIELDS.map((field) => (
           <label key={field} className="adm-field">
             <span>{t(`deposits.${field}`)}</span>
             <input name={field} value={deposits.draft[field]} onChange={(e) => deposits.change(field, e.target.value)}
-              inputMode={field === 'amount' ? 'decimal' : undefined} maxLength={field === 'reason' ? 500 : 128} required />
+              inputMode={field === 'amount' ? 'decimal' : undefined} maxLength={field === 'reason' ? 500 : 128}
+              title={field === 'ref' ? t('deposits.refHint') : undefined} required />
           </label>
         ))}
       </div>
@@ -38,7 +42,9 @@ const CreditForm = observer(function CreditForm() {
       )}
       {deposits.creditState === 'done' && deposits.credited && (
         <p className="adm-ok" role="status" data-testid="deposits-credit-done">
-          {t('deposits.credited', { ...deposits.credited, to: deposits.creditedTo })}
+          {t(deposits.credited.waiting_for_second_approval ? 'deposits.waiting' : 'deposits.credited', {
+            ...deposits.credited, account: deposits.credited.account_type, to: deposits.creditedTo,
+          })}
         </p>
       )}
       <div className="adm-actions">
@@ -57,6 +63,66 @@ const CreditForm = observer(function CreditForm() {
         />
       )}
     </form>
+  );
+});
+
+/** One credit waiting for a second operator: who asked, what, why; approve or reject (not by whoever asked). */
+const PendingRow = observer(function PendingRow({ c }: { c: ManualCredit }) {
+  const { t } = useTranslation('admin');
+  const { deposits, session } = useAdmin();
+  const state = deposits.decisionOf(c.id);
+  const mine = session.operator?.email === c.requested_by;
+  return (
+    <tr data-testid={`credit-${c.id}`}>
+      <td>{c.id}</td>
+      <td>{c.account} <small className="adm-muted">#{c.user_id}</small></td>
+      <td className="num">{c.amount} {c.currency} <small className="adm-muted">{c.account_type}</small></td>
+      <td className="num">${c.usd}</td>
+      <td className="adm-break">{c.ref}<br /><small className="adm-muted">{c.reason}</small></td>
+      <td>{c.requested_by}<br /><small className="adm-muted">{formatMs(c.created_ms)}</small></td>
+      <td>
+        {mine && <small className="adm-muted">{t('deposits.notYours')}</small>}
+        {state === 'failed' && <span className="adm-error">{deposits.decisionErrors.get(c.id)}</span>}
+        <Decide busy={state === 'sending' || mine} onDecide={(approve, reason) => deposits.decide(c.id, approve, reason)} />
+      </td>
+    </tr>
+  );
+});
+
+/** Manual credits above the threshold, waiting for a second finance operator. */
+const PendingCredits = observer(function PendingCredits() {
+  const { t } = useTranslation('admin');
+  const { deposits } = useAdmin();
+  const done = [...deposits.decisions.entries()].filter(([, s]) => s === 'credited' || s === 'rejected');
+  return (
+    <section className="adm-card" data-testid="deposits-pending">
+      <h2>{t('deposits.pendingTitle')}</h2>
+      {done.map(([id, s]) => (
+        <p key={id} className="adm-ok" role="status">#{id}: {t(`deposits.decided_${s as 'credited' | 'rejected'}`)}</p>
+      ))}
+      <Loaded resource={deposits.pending} empty={(d) => d.list.length === 0}>
+        {(d) => (
+          <div className="adm-scroll">
+            <table className="adm-table">
+              <thead>
+                <tr>
+                  <th>{t('deposits.id')}</th>
+                  <th>{t('deposits.account')}</th>
+                  <th className="num">{t('deposits.amount')}</th>
+                  <th className="num">{t('deposits.usd')}</th>
+                  <th>{t('deposits.refReason')}</th>
+                  <th>{t('deposits.requestedBy')}</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {d.list.map((c) => <PendingRow key={c.id} c={c} />)}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Loaded>
+    </section>
   );
 });
 
@@ -81,14 +147,21 @@ function Row({ d }: { d: ChainDeposit }) {
   );
 }
 
-/** Finance's deposits: chain transfers by state with pages, and a manual deposit with a reason. */
+/**
+ * Finance's deposits: a manual deposit with a reference and a reason, the manual credits waiting for a
+ * second operator, and chain transfers by state with pages.
+ */
 export const DepositsPage = observer(function DepositsPage() {
   const { t } = useTranslation('admin');
   const { deposits } = useAdmin();
-  useEffect(() => void deposits.list.load(), [deposits]);
+  useEffect(() => {
+    void deposits.list.load();
+    void deposits.pending.load();
+  }, [deposits]);
   return (
     <>
       <CreditForm />
+      <PendingCredits />
       <div className="adm-filters">
         <label className="adm-field">
           <span>{t('deposits.state')}</span>

@@ -1,4 +1,5 @@
 import { observer } from 'mobx-react-lite';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import type { Resource } from '../stores/resource';
@@ -55,4 +56,30 @@ export function Images({ urls, alt }: { urls: string[]; alt: string[] }) {
 
 export function formatMs(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+}
+
+/**
+ * A queue row's decision: a reason, approve, and reject (which needs the reason). `approveBlocked` says
+ * why approving is not possible now (the button is disabled with it as its title).
+ */
+export function Decide({ busy, approveBlocked, onDecide }: {
+  busy: boolean;
+  approveBlocked?: string;
+  onDecide: (approve: boolean, reason: string) => void;
+}) {
+  const { t } = useTranslation('admin');
+  const [reason, setReason] = useState('');
+  return (
+    <div className="adm-decide">
+      <input name="reason" placeholder={t('common.reason')} value={reason} onChange={(e) => setReason(e.target.value)} />
+      <button type="button" className="adm-primary" disabled={busy || Boolean(approveBlocked)} title={approveBlocked}
+        onClick={() => onDecide(true, reason.trim())}>
+        {t('common.approve')}
+      </button>
+      <button type="button" className="adm-danger" disabled={busy || !reason.trim()} title={t('common.reasonRequired')}
+        onClick={() => onDecide(false, reason.trim())}>
+        {t('common.reject')}
+      </button>
+    </div>
+  );
 }

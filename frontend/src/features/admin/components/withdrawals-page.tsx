@@ -1,17 +1,15 @@
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import type { PendingWithdrawal } from '../api/types';
 import { useAdmin } from '../stores/admin-store';
-import { Loaded } from './shared';
+import { Decide, Loaded } from './shared';
 
 const Row = observer(function Row({ w }: { w: PendingWithdrawal }) {
   const { t } = useTranslation('admin');
   const { withdrawals } = useAdmin();
-  const [reason, setReason] = useState('');
   const state = withdrawals.stateOf(w.id);
-  const busy = state === 'sending';
   return (
     <tr data-testid={`withdrawal-${w.id}`}>
       <td>{w.id}</td>
@@ -24,6 +22,10 @@ const Row = observer(function Row({ w }: { w: PendingWithdrawal }) {
       <td className="adm-break">{w.address}</td>
       <td>
         {w.needs_two && <span className="adm-badge">{t('withdrawals.needsTwo')}</span>}
+        <small className="adm-muted" data-testid={`withdrawal-rule-${w.id}`}>
+          {' '}{t(w.needs_two ? 'withdrawals.ruleTwo' : 'withdrawals.ruleOne', { day: w.usd_24h, limit: w.second_approval_usd })}
+        </small>
+        {w.withdraw_frozen && <span className="adm-badge adm-bad">{t('withdrawals.frozen')}</span>}
         {w.first_approval && <small className="adm-muted">{t('withdrawals.firstApprover', { operator: w.first_approval })}</small>}
         {state === 'waiting_second' && (
           <span className="adm-note" role="status">{t('withdrawals.waitingSecond')}</span>
@@ -31,22 +33,17 @@ const Row = observer(function Row({ w }: { w: PendingWithdrawal }) {
         {state === 'failed' && <span className="adm-error">{withdrawals.errors.get(w.id)}</span>}
       </td>
       <td>
-        <div className="adm-decide">
-          <input name="reason" placeholder={t('common.reason')} value={reason} onChange={(e) => setReason(e.target.value)} />
-          <button type="button" className="adm-primary" disabled={busy} onClick={() => withdrawals.decide(w.id, true, reason.trim())}>
-            {t('common.approve')}
-          </button>
-          <button type="button" className="adm-danger" disabled={busy || !reason.trim()} title={t('common.reasonRequired')}
-            onClick={() => withdrawals.decide(w.id, false, reason.trim())}>
-            {t('common.reject')}
-          </button>
-        </div>
+        <Decide busy={state === 'sending'} approveBlocked={w.withdraw_frozen ? t('withdrawals.frozen') : undefined}
+          onDecide={(approve, reason) => withdrawals.decide(w.id, approve, reason)} />
       </td>
     </tr>
   );
 });
 
-/** Finance's pending withdrawals: USD value, two-approval badge and first approver, decisions. */
+/**
+ * Finance's pending withdrawals: USD value, the two-operator rule (the user's 24 h total against the
+ * threshold) with the first approver, a withdrawal freeze, decisions.
+ */
 export const WithdrawalsPage = observer(function WithdrawalsPage() {
   const { t } = useTranslation('admin');
   const { withdrawals } = useAdmin();
