@@ -118,6 +118,11 @@ class Settings(BaseSettings):
     # Orders and cancels over /ws: each connection's rate (a second) and the burst it may send at once.
     ws_order_rate: float = Field(default=500.0, gt=0, le=1_000_000)
     ws_order_burst: int = Field(default=1000, ge=1, le=1_000_000)
+    # microtrade/proof (public): proofs a minute per client address, and how long (and how many) settled
+    # contracts' proofs are kept in Redis.
+    micro_proof_rate: int = Field(default=60, ge=1, le=100_000)
+    micro_proof_cache_seconds: int = Field(default=3600, ge=1, le=30 * 24 * 3600)
+    micro_proof_cache_entries: int = Field(default=10_000, ge=1, le=10_000_000)
     # How HTTP reaches the API (issue 15; serve/ingress.py INGRESS_ENV): "proxy" is Serve's ProxyActor
     # on http_port; "throughput" is Serve's throughput-optimised mode behind the same proxies; "direct"
     # adds a port of its own to each API replica; "haproxy" puts HAProxy on http_port in front of those

@@ -172,6 +172,9 @@ ERRORS: dict[ErrorCode, Outcome] = {
         CODE_ERROR, 400, N_("This pair cannot take more contracts of this duration now, please try later")
     ),
     ErrorCode.MICRO_ORDER_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Contract not found")),
+    ErrorCode.MICRO_PROOF_TOO_FAST: Outcome(
+        CODE_ERROR, 429, N_("Too many proof requests: at most {rate} a minute, please try again shortly")
+    ),
     ErrorCode.LOCK_PRODUCT_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Lock product not found")),
     ErrorCode.LOCK_PRODUCT_CLOSED: Outcome(CODE_ERROR, 400, N_("This lock product is not on sale")),
     ErrorCode.LOCK_SOLD_OUT: Outcome(CODE_ERROR, 409, N_("This lock product is sold out")),

@@ -137,6 +137,7 @@ class ErrorCode(IntEnum):
     MICRO_OPEN_LIMIT = 4207  # the user's open stakes would pass micro_max_open
     MICRO_EXPOSURE = 4208  # the house's cap on one pair and duration is reached
     MICRO_ORDER_NOT_FOUND = 4210
+    MICRO_PROOF_TOO_FAST = 4211  # microtrade/proof asked more than micro_proof_rate times a minute
     # 430x: lock savings, 431x: mining (issue 13)
     LOCK_PRODUCT_NOT_FOUND = 4301
     LOCK_PRODUCT_CLOSED = 4302

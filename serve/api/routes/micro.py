@@ -19,14 +19,16 @@ from ray.exceptions import RayActorError
 from actors.micro import settle as rule
 from actors.pair.marks import Tick, verify
 from serve.api.amounts import AmountText, parse_amount
-from serve.api.deps import CurrentUid, Lang
+from serve.api.deps import CurrentUid, Lang, Svc, client_ip
 from serve.api.paging import paginate
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from store import micro, ticks
+from store.cache import BoundedCache, within_rate
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, Account, AccountType, Currency, CurrencyMatch, MicroOrder, MicroStatus
 from store.money import money
+from store.sessions import PREFIX
 
 router = APIRouter(prefix="/microtrade", tags=["microtrade"])
 
@@ -176,14 +178,32 @@ async def lists(uid: CurrentUid, lang: Lang, match_id: MatchFilter = 0, page: Pa
 
 
 @router.get("/proof")
-async def proof(lang: Lang, id: OrderId) -> Any:  # noqa: A002 - the spec's name
+async def proof(request: Request, svc: Svc, lang: Lang, id: OrderId) -> Any:  # noqa: A002 - the spec's name
     """What anyone needs to check a contract: its terms, the tick in force when it was accepted
     (``anchor``), every tick from its entry to its exit and the first one after its end, whether their
-    hash chain holds, and the outcome the settlement rule gives on them (``verdict``)."""
+    hash chain holds, and the outcome the settlement rule gives on them (``verdict``). At most
+    ``micro_proof_rate`` a minute per client address (then 429); a settled contract's is kept."""
+    rate = svc.settings.micro_proof_rate
+    if not await within_rate(svc.redis, f"{PREFIX}micro_proof_rate:{client_ip(request)}", rate, 60):
+        raise DomainError(ErrorCode.MICRO_PROOF_TOO_FAST, rate=rate)
     row = await MicroOrder.get_or_none(id=id)
     if row is None:
         raise DomainError(ErrorCode.MICRO_ORDER_NOT_FOUND)
     (order,) = await _shape([row], lang)
+    if row.status != MicroStatus.CLOSED:
+        return envelope({"order": order, **await _evidence(row)})
+    # A settled contract's ticks and verdict never change: read them from the log once.
+    kept = BoundedCache(svc.redis, f"{PREFIX}micro_proof:", ttl=svc.settings.micro_proof_cache_seconds,
+                        entries=svc.settings.micro_proof_cache_entries)  # fmt: skip
+    evidence = await kept.get(str(row.id))
+    if evidence is None:
+        evidence = await _evidence(row)
+        await kept.put(str(row.id), evidence)
+    return envelope({"order": order, **evidence})
+
+
+async def _evidence(row: MicroOrder) -> dict[str, Any]:
+    """A contract's proof but its terms: the anchor, the window's ticks, whether they chain, the verdict."""
     pair_id = row.currency_match_id  # type: ignore[attr-defined]
     anchor = await ticks.tick_at(pair_id, row.accepted_ms)
     window: list[Tick] = []
@@ -214,10 +234,9 @@ async def proof(lang: Lang, id: OrderId) -> Any:  # noqa: A002 - the spec's name
             "fact_profits": money(found.fact_profits),
             "matches": (found.outcome, found.payout) == (row.outcome, row.payout),
         }
-    return envelope({
-        "order": order,
+    return {
         "anchor": Tick.of(anchor).public() if anchor else None,
         "ticks": [t.public() for t in window],
         "chained": verify(chain),
         "verdict": verdict,
-    })  # fmt: skip
+    }
