@@ -230,6 +230,12 @@ class ErrorCode(IntEnum):
     BAD_REQUEST = 9001
     DUPLICATE_SUBMIT = 9002
     SERVICE_UNAVAILABLE = 9003  # the database, Redis or an actor cannot be reached right now
+    # 902x: idempotency keys (docs/decisions.md "The idempotency rule")
+    IDEMPOTENCY_KEY_INVALID = 9020  # not 1 to 64 printable characters
+    IDEMPOTENCY_KEYS_DIFFER = 9021  # the Idempotency-Key header and the body's client_id both given, different
+    IDEMPOTENCY_KEY_REUSED = 9022  # the key names another request (route or body) of the user
+    IDEMPOTENCY_IN_PROGRESS = 9023  # the key's first request is still running
+    IDEMPOTENCY_OUTCOME_UNKNOWN = 9024  # the key's first request ended unknown and cannot be run again
     INTERNAL = 9999
 
 

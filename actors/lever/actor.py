@@ -113,8 +113,14 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         return row
 
     async def submit(self, uid: int, order: dict[str, Any]) -> dict[str, Any]:
-        """Open at the market, or entrust at a target. Raises DomainError; durable when it answers."""
+        """Open at the market, or entrust at a target. Raises DomainError; durable when it answers.
+
+        ``order["id"]``, when given, is the position's id (an idempotency key's, ``serve.api.idempotency``):
+        a submit whose position exists already answers it as it is now and moves nothing."""
         await self._serving()
+        given = order.get("id")
+        if given is not None and (made := await self._made(uid, int(given))) is not None:
+            return made
         pair = self._pair(int(order["pair_id"]))
         side, hands, multiple = int(order["side"]), int(order["hands"]), int(order["multiple"])
         if multiple not in pair.multiples:
@@ -127,9 +133,11 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         if limit:
             self._check_target(pair, mark.price, side, target)
         async with self._locks[uid]:
+            if given is not None and (made := await self._made(uid, int(given))) is not None:
+                return made  # the same submit, run meanwhile (its caller lost the answer)
             balance = await self._fresh_balance(uid)
             self._check_exposure(pair, side, hands, mark.price)
-            position_id = await self._ids.next()
+            position_id = int(given) if given is not None else await self._ids.next()
             row = LeverPosition(
                 id=position_id, user_id=uid, currency_match_id=pair.id, type=side, share=hands, multiple=multiple,
                 share_num=pair.share_num, point_rate=pair.point_rate, fee_rate=pair.fee_rate,
@@ -166,6 +174,15 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
             if self._book.at_risk(uid):  # a position that puts the account at the level at once
                 await self._liquidate(uid, mark.tick_id)
             return self._public(row)
+
+    async def _made(self, uid: int, position_id: int) -> dict[str, Any] | None:
+        """Position ``position_id`` as it is now, if it was made; REF_CONFLICT if another user's."""
+        row = self._rows.get(position_id) or await LeverPosition.get_or_none(id=position_id)
+        if row is None:
+            return None
+        if row.user_id != uid:  # type: ignore[attr-defined]
+            raise DomainError(ErrorCode.REF_CONFLICT)
+        return self._public(row)
 
     def _seq(self, pair: PairTerms) -> int:
         return self._book.seqs.get(pair.id, 0)

@@ -20,6 +20,7 @@ from actors.micro import settle as rule
 from actors.pair.marks import Tick, verify
 from serve.api.amounts import AmountText, parse_amount
 from serve.api.deps import CurrentUid, Lang, Svc, client_ip
+from serve.api.idempotency import Keyed, attempt_of, idempotent
 from serve.api.paging import paginate
 from serve.errors import envelope
 from serve.i18n import N_, translate
@@ -33,6 +34,7 @@ from store.sessions import PREFIX
 router = APIRouter(prefix="/microtrade", tags=["microtrade"])
 
 CUSTOM, PRESET = 1, 2  # submit's ``lx``
+CONTRACT = "contract"  # a keyed submit's contract id (store.idempotency.Attempt.remember)
 MAX_PROOF_TICKS = 10_000  # 300 s at 10 ticks a second is 3,000
 PLACED = N_("Order placed")
 TYPE_NAMES = {rule.UP: N_("Up"), rule.DOWN: N_("Down")}
@@ -52,7 +54,7 @@ class MicroBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
-class MicroSubmitIn(MicroBody):
+class MicroSubmitIn(MicroBody, Keyed):
     match_id: int = Field(ge=1, le=INT_MAX)
     currency_id: int = Field(ge=1, le=INT_MAX)
     type: int = Field(ge=rule.UP, le=rule.DOWN, description="1 up, 2 down")
@@ -142,16 +144,22 @@ async def seconds(match_id: MatchFilter = 0) -> Any:
 
 
 @router.post("/submit")
+@idempotent(retry=True)
 async def submit(body: MicroSubmitIn, uid: CurrentUid, request: Request, lang: Lang) -> Any:
     """Stake ``number`` on the pair's mark going up (type 1) or down (2) over ``seconds``. Answers the
     contract; its entry is the first tick after ``accepted_at``."""
+    engine, attempt = request.app.state.engine, attempt_of(request)
+    if attempt is not None and attempt.retry and CONTRACT in attempt.refs:  # an earlier run's answer was lost
+        made = await MicroOrder.get_or_none(id=attempt.refs[CONTRACT], user_id=uid)
+        if made is not None:
+            return envelope((await _shape([made], lang))[0], translate(PLACED, lang))
     currency = await Currency.get_or_none(id=body.currency_id)
     if currency is None:
         raise DomainError(ErrorCode.MICRO_CURRENCY_INVALID)
     number = parse_amount(body.number, missing=ErrorCode.QUANTITY_REQUIRED, places=currency.decimals,
                           maximum=currency.micro_max)  # fmt: skip
-    engine = request.app.state.engine
-    order_id = await engine.micro_ids.next()
+    # A keyed submit stakes the same contract on every run of its key: its timer holds it once.
+    order_id = await (attempt.remember(CONTRACT, engine.micro_ids.next) if attempt else engine.micro_ids.next())
     order = {"match_id": body.match_id, "currency_id": currency.id, "type": body.type, "lx": body.lx,
              "seconds": body.seconds, "number": str(number)}  # fmt: skip
     try:
