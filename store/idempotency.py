@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -30,6 +31,8 @@ from redis.asyncio import Redis
 
 from store.errors import DomainError, ErrorCode
 from store.sessions import PREFIX
+
+log = logging.getLogger(__name__)
 
 RUN, DONE, OPEN, LOST = "run", "done", "open", "lost"
 POLL_S = 0.05  # how often a repeat looks again while the first request runs
@@ -142,6 +145,35 @@ class KeyStore:
                 raise DomainError(ErrorCode.IDEMPOTENCY_IN_PROGRESS)
             await asyncio.sleep(POLL_S)
 
+    async def once(
+        self,
+        uid: int,
+        key: str,
+        fingerprint: str,
+        run: Callable[[Attempt], Awaitable[Answer]],
+        refusal: Callable[[BaseException], Answer | None],
+        *,
+        retry: bool,
+    ) -> tuple[Answer, bool]:
+        """Run the keyed request ``fingerprint`` at most once per outcome: ``(answer, replayed)``. ``run``
+        carries it out; ``refusal`` turns what it raised into the answer it means, or None for an unknown
+        outcome (re-raised). An answer of 500 or more, or a run that cannot tell yet (it raises
+        IDEMPOTENCY_IN_PROGRESS), is not kept. Raises what ``begin`` raises."""
+        begun = await self.begin(uid, key, fingerprint, retry=retry)
+        if isinstance(begun, Answer):
+            return begun, True
+        try:
+            answer = await run(begun)
+        except BaseException as exc:
+            not_yet = isinstance(exc, DomainError) and exc.code == ErrorCode.IDEMPOTENCY_IN_PROGRESS
+            found = None if not_yet else refusal(exc)
+            if found is None:
+                await _quietly(self.unknown(begun, retry=retry or not_yet))
+                raise
+            answer = found
+        await _quietly(self.unknown(begun, retry=retry) if answer.status >= 500 else self.done(begun, answer))
+        return answer, False
+
     async def done(self, attempt: Attempt, answer: Answer) -> None:
         """Keep ``answer`` as the key's first answer."""
         await self.swap(attempt, {**attempt.record, "s": DONE, "status": answer.status, "body": answer.body})
@@ -153,3 +185,12 @@ class KeyStore:
     async def swap(self, attempt: Attempt, record: dict[str, Any]) -> bool:
         """Write ``record`` if ``attempt`` still holds the key; False if another attempt took it over."""
         return bool(await self._swap(keys=[attempt.name], args=[attempt.record["a"], json.dumps(record)]))
+
+
+async def _quietly(write: Awaitable[Any]) -> None:
+    """Record how an attempt ended. If Redis fails now the answer still goes out: the record stays
+    "run" until its lease ends, then reads as an unknown outcome."""
+    try:
+        await write
+    except Exception:
+        log.warning("an idempotency key's outcome could not be recorded", exc_info=True)

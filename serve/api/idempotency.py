@@ -29,7 +29,6 @@ import functools
 import hashlib
 import inspect
 import json
-import logging
 import re
 import uuid
 from collections.abc import Awaitable, Callable
@@ -47,12 +46,11 @@ from store.errors import DomainError, ErrorCode
 from store.idempotency import Answer, Attempt
 from store.models import AccountLog
 
-log = logging.getLogger(__name__)
-
 KEY_HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
 KEY_RE = re.compile(r"[\x20-\x7e]{1,64}")
 KEY_RULE = "1 to 64 printable ASCII characters, one per user action, reused on that action's retries"
+UNNAMED = {"client_id", "pay_password"}  # fields that do not tell one request from another
 Handler = TypeVar("Handler", bound=Callable[..., Awaitable[Any]])
 
 
@@ -141,8 +139,9 @@ def key_of(header: str | None, client_id: object) -> str | None:
 
 
 def fingerprint(request: Request, body: Keyed) -> str:
-    """The request a key names: the route and the body as validated (without the key itself)."""
-    fields = json.dumps(body.model_dump(mode="json", exclude={"client_id"}), sort_keys=True, separators=(",", ":"),
+    """The request a key names: the route and the body as validated, without the key itself and without
+    the deal password (a hash of a short secret is not kept for a day; it is checked on every run)."""
+    fields = json.dumps(body.model_dump(mode="json", exclude=UNNAMED), sort_keys=True, separators=(",", ":"),
                         default=str)  # fmt: skip
     return hashlib.sha256(f"{request.method} {request.url.path}\n{fields}".encode()).hexdigest()
 
@@ -150,40 +149,32 @@ def fingerprint(request: Request, body: Keyed) -> str:
 async def _run(guard: Guard, body: Keyed, handler: Callable[[], Awaitable[Any]], *, retry: bool,
                single_flight: bool) -> Any:  # fmt: skip
     key = key_of(guard.header, body.client_id)
-    request, keys = guard.request, guard.svc.idempotency
+    request = guard.request
     if key is None:
         if not single_flight:
             return await handler()
         async with in_flight(guard.svc.redis, guard.uid, request.url.path):
             return await handler()
-    begun = await keys.begin(guard.uid, key, fingerprint(request, body), retry=retry)
-    if isinstance(begun, Answer):
-        return Response(begun.body, begun.status, headers={REPLAYED: "true"}, media_type="application/json")
-    request.state.idempotency = begun
     lang = lang_of(request)
-    try:
-        answer: Response = await handler()
-    except DomainError as exc:
-        if exc.code == ErrorCode.IDEMPOTENCY_IN_PROGRESS:  # the route: an earlier run may still land
-            await _settle(keys.unknown(begun, retry=True))
-            raise
-        answer = domain_answer(exc, lang)
-    except PydanticCustomError as exc:
-        answer = rule_answer(exc, lang)
-    except BaseException:
-        await _settle(keys.unknown(begun, retry=retry))
-        raise
-    if answer.status_code >= 500:
-        await _settle(keys.unknown(begun, retry=retry))
-    else:
-        await _settle(keys.done(begun, Answer(answer.status_code, bytes(answer.body).decode())))
-    return answer
+
+    async def run(attempt: Attempt) -> Answer:
+        request.state.idempotency = attempt
+        return answer_of(await handler())
+
+    answer, replayed = await guard.svc.idempotency.once(guard.uid, key, fingerprint(request, body), run,
+                                                        lambda exc: refusal(exc, lang), retry=retry)  # fmt: skip
+    return Response(answer.body, answer.status, headers={REPLAYED: "true"} if replayed else None,
+                    media_type="application/json")  # fmt: skip
 
 
-async def _settle(write: Awaitable[Any]) -> None:
-    """Record how an attempt ended. If Redis fails now the answer still goes out: the record stays
-    "run" until its lease ends, then reads as an unknown outcome."""
-    try:
-        await write
-    except Exception:
-        log.warning("an idempotency key's outcome could not be recorded", exc_info=True)
+def answer_of(response: Response) -> Answer:
+    return Answer(response.status_code, bytes(response.body).decode())
+
+
+def refusal(exc: BaseException, lang: str | None) -> Answer | None:
+    """The answer a raised refusal means (a domain error, a form rule); None for anything else."""
+    if isinstance(exc, DomainError):
+        return answer_of(domain_answer(exc, lang))
+    if isinstance(exc, PydanticCustomError):
+        return answer_of(rule_answer(exc, lang))
+    return None
