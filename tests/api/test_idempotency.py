@@ -22,7 +22,7 @@ from tests.api.test_withdraw import TRON, set_deal_password
 from tests.utils.p2p import post_ad, trader
 from tests.utils.prices import mark_to, mark_traders, move_mark
 from tests.utils.sales import financial_member, make_project, make_sale
-from tests.utils.spot import mark
+from tests.utils.spot import cancel, mark
 from tests.utils.users import Member, error, member, ok
 from tests.utils.wallets import BTC, USDT, fund
 
@@ -156,6 +156,7 @@ async def test_a_burst_of_one_spot_order_places_one_order(api: httpx.Client, btc
     placed = one_answer(await burst(api, "tx_in/add", alice, body, {}))
     assert await Order.filter(user_id=alice.uid).values_list("id", flat=True) == [placed["id"]]
     assert (await holdings(alice))[0][3:] == (Decimal(10000) - price / 10, price / 10)
+    cancel(api, alice, [placed["id"]])  # BTC/USDT's book as it was: a resting bid moves its mark
 
 
 # --- every money route: a repeat answers the first answer and moves nothing ---------------------------
@@ -197,6 +198,7 @@ async def test_a_repeated_batch_of_orders_places_them_once(api: httpx.Client, bt
     placed = await repeated(lambda _: api.post("tx/batch_add", json=body, headers=alice.auth), alice)
     ids = sorted(r["data"]["id"] for r in placed["results"])
     assert sorted(await Order.filter(user_id=alice.uid).values_list("id", flat=True)) == ids
+    cancel(api, alice, ids)  # BTC/USDT's book as it was: resting bids move its mark
 
 
 async def test_a_repeated_earn_buy_buys_once(api: httpx.Client, db: None) -> None:

@@ -251,3 +251,4 @@ async def test_an_order_with_a_client_id_is_placed_once_however_often_it_is_sent
         0, "This key was already used for another request: send a new key with a new request")  # fmt: skip
     bad = await command(socket, "order", 5, {**params, "client_id": "x" * 65})
     assert (bad["code"], bad["msg"]) == (0, "An idempotency key is 1 to 64 printable characters")
+    assert (await command(socket, "cancel", 6, {"id": answers[0]["data"]["id"]}))["code"] == 1  # the book as it was

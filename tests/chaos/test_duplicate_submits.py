@@ -42,6 +42,7 @@ from store.sessions import PREFIX
 from store.spot import OPEN_STATUSES
 from tests.chaos.test_micro_chaos import back
 from tests.utils.prices import mark_to, move_mark
+from tests.utils.spot import cancel
 from tests.utils.trading import quiesce
 from tests.utils.users import Member, member, ok
 from tests.utils.wallets import ETH, USDT, fund
@@ -212,3 +213,7 @@ async def test_bursts_of_duplicate_submits_move_money_once_per_key(stack: Stack,
             moved[name] += a + lock
         moved[name] += sum(await HouseLedger.filter(kind__in=house_kinds).values_list("amount", flat=True), Decimal(0))
     assert moved == {"lever": 0, "micro": 0}, moved
+    for t in traders:  # ETH/USDT's book as it was: resting bids move its mark
+        resting = await Order.filter(user_id=t.uid, status__in=OPEN_STATUSES).values_list("id", flat=True)
+        if resting:
+            await asyncio.to_thread(cancel, api, t, list(resting))
