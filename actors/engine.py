@@ -26,7 +26,7 @@ from actors.pair.state import BUY
 from actors.wallet.legs import shard_of
 from actors.wallet.shard import wallet_name
 from store.errors import DomainError, ErrorCode, OutcomeUnknown
-from store.ids import MICRO, IdBlocks
+from store.ids import LEVER, MICRO, IdBlocks
 from store.sessions import PREFIX
 
 LIMIT, MARKET = 1, 2
@@ -57,6 +57,7 @@ class Engine:
         self._handles: dict[str, Any] = {}
         self.ids = IdBlocks(redis=redis)
         self.micro_ids = IdBlocks(MICRO)
+        self.lever_ids = IdBlocks(LEVER)  # positions whose id a caller chooses (an idempotency key's)
 
     def _get(self, name: str) -> Any:
         handle = self._handles.get(name)
@@ -184,11 +185,13 @@ async def place_order(
     price: Decimal,
     number: Decimal,
     budget: Decimal = Decimal(0),
+    order_id: int | None = None,
 ) -> dict[str, Any]:
-    """Hold, then match. ``budget`` is a market buy's quote to spend. Raises DomainError."""
+    """Hold, then match. ``budget`` is a market buy's quote to spend; ``order_id`` one the caller took
+    from ``engine.ids`` (a new one by default). Raises DomainError."""
     spec = OrderSpec(pair, way, kind, price, number, budget)
     currency, frozen = spec.hold()
-    order_id = await engine.ids.next()
+    order_id = order_id if order_id is not None else await engine.ids.next()
     wallet = engine.wallet(uid)
     try:
         await wallet.freeze.remote(uid, currency, frozen, f"o{order_id}:freeze")

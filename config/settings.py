@@ -122,6 +122,17 @@ class Settings(BaseSettings):
     # Orders and cancels over /ws: each connection's rate (a second) and the burst it may send at once.
     ws_order_rate: float = Field(default=500.0, gt=0, le=1_000_000)
     ws_order_burst: int = Field(default=1000, ge=1, le=1_000_000)
+    # Idempotency keys (docs/decisions.md "The idempotency rule"): how long a key's first answer is kept,
+    # how long a repeat waits for a first request still in progress before answering 409, and how long
+    # an attempt holds its key before a repeat may take it over (past any actor's answer deadline).
+    idempotency_ttl_seconds: int = Field(default=24 * 3600, ge=60, le=30 * 24 * 3600)
+    idempotency_wait_seconds: float = Field(default=5.0, ge=0, le=60)
+    idempotency_lease_seconds: float = Field(default=90.0, ge=30, le=3600)
+    # microtrade/proof (public): proofs a minute per client address, and how long (and how many) settled
+    # contracts' proofs are kept in Redis (a 300 s contract's is up to ~0.6 MB: 3,000 ticks of ~200 bytes).
+    micro_proof_rate: int = Field(default=60, ge=1, le=100_000)
+    micro_proof_cache_seconds: int = Field(default=600, ge=1, le=30 * 24 * 3600)
+    micro_proof_cache_entries: int = Field(default=1000, ge=1, le=1_000_000)
     # How HTTP reaches the API (issue 15; serve/ingress.py INGRESS_ENV): "proxy" is Serve's ProxyActor
     # on http_port; "throughput" is Serve's throughput-optimised mode behind the same proxies; "direct"
     # adds a port of its own to each API replica; "haproxy" puts HAProxy on http_port in front of those

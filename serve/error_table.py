@@ -177,6 +177,9 @@ ERRORS: dict[ErrorCode, Outcome] = {
         CODE_ERROR, 400, N_("This pair cannot take more contracts of this duration now, please try later")
     ),
     ErrorCode.MICRO_ORDER_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Contract not found")),
+    ErrorCode.MICRO_PROOF_TOO_FAST: Outcome(
+        CODE_ERROR, 429, N_("Too many proof requests: at most {rate} a minute, please try again shortly")
+    ),
     ErrorCode.LOCK_PRODUCT_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Lock product not found")),
     ErrorCode.LOCK_PRODUCT_CLOSED: Outcome(CODE_ERROR, 400, N_("This lock product is not on sale")),
     ErrorCode.LOCK_SOLD_OUT: Outcome(CODE_ERROR, 409, N_("This lock product is sold out")),
@@ -355,5 +358,25 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.BAD_REQUEST: Outcome(CODE_ERROR, 400, N_("Invalid request")),
     ErrorCode.DUPLICATE_SUBMIT: Outcome(CODE_IGNORED, 409, N_("The same request is already being processed")),
     ErrorCode.SERVICE_UNAVAILABLE: Outcome(CODE_ERROR, 503, N_("The service is busy, please try again")),
+    ErrorCode.IDEMPOTENCY_KEY_INVALID: Outcome(
+        CODE_ERROR, 400, N_("An idempotency key is 1 to 64 printable characters")
+    ),
+    ErrorCode.IDEMPOTENCY_KEYS_DIFFER: Outcome(
+        CODE_ERROR, 400, N_("The Idempotency-Key header and client_id differ: send one key")
+    ),
+    ErrorCode.IDEMPOTENCY_KEY_REUSED: Outcome(
+        CODE_ERROR, 422, N_("This key was already used for another request: send a new key with a new request")
+    ),
+    ErrorCode.IDEMPOTENCY_IN_PROGRESS: Outcome(
+        CODE_ERROR, 409, N_("The first request with this key is still in progress, please check again shortly")
+    ),
+    ErrorCode.IDEMPOTENCY_OUTCOME_UNKNOWN: Outcome(
+        CODE_ERROR,
+        409,
+        N_(
+            "The first request with this key did not finish and may have been carried out: check your records, "
+            "then send a new request with a new key"
+        ),
+    ),
     ErrorCode.INTERNAL: Outcome(CODE_ERROR, 500, N_("System error, please try again later.")),
 }

@@ -87,6 +87,17 @@ FIELD_LABELS: dict[str, str] = {
 }
 
 
+def domain_answer(exc: DomainError, lang: str | None) -> JSONResponse:
+    """The envelope and status of a domain error (``serve.error_table``), in ``lang``."""
+    outcome = ERRORS[exc.code]
+    return envelope(None, translate(outcome.message, lang, **exc.params), outcome.code, outcome.status)
+
+
+def rule_answer(exc: PydanticCustomError, lang: str | None) -> JSONResponse:
+    """A form rule checked outside a pydantic model (serve.api.schemas.check_*): a 400."""
+    return envelope(None, translate(exc.message(), lang), CODE_ERROR, 400)
+
+
 class ErrorEnvelope(BaseModel):
     """Every error answer: the envelope with no data."""
 
@@ -126,8 +137,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(DomainError)
     async def _domain(request: Request, exc: DomainError) -> JSONResponse:
-        outcome = ERRORS[exc.code]
-        return envelope(None, translate(outcome.message, lang_of(request), **exc.params), outcome.code, outcome.status)
+        return domain_answer(exc, lang_of(request))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -137,8 +147,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(PydanticCustomError)
     async def _rule(request: Request, exc: PydanticCustomError) -> JSONResponse:
-        # A form rule checked outside a pydantic model (serve.api.schemas.check_*).
-        return envelope(None, translate(exc.message(), lang_of(request)), CODE_ERROR, 400)
+        return rule_answer(exc, lang_of(request))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:

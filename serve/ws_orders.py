@@ -19,11 +19,19 @@ connection therefore reach each pair in the order they were sent.
 
 Each connection has a token bucket (``ws_order_rate`` a second, bursts of ``ws_order_burst``); a
 command over it is refused at once with ORDERS_TOO_FAST and never reaches the engine.
+
+An order whose params carry a ``client_id`` follows the REST idempotency rule (``serve.api.idempotency``,
+docs/decisions.md "The idempotency rule"): a repeat within 24 h gets the first ack again, with
+``"replayed": true``, and moves nothing. Such an order is placed alone (``place_order``, under the
+key's own order id), not in the connection's batch. The command's ``id`` stays what it was: the
+connection's own name for the command, which clients reuse freely, so it cannot be the key.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 import time
 from typing import Any
@@ -31,16 +39,27 @@ from typing import Any
 from pydantic import ValidationError
 from ray.exceptions import RayActorError
 
-from actors.engine import Engine, OrderSpec, Placed, place_orders
+from actors.engine import Engine, OrderSpec, Placed, place_order, place_orders
 from actors.runtime import GroupCommit
 from config.settings import Settings
-from serve.api.orders import CANCELLED, PLACED, OrderRef, cancel_orders, checked_order, order_result
+from serve.api.idempotency import key_of
+from serve.api.orders import (
+    CANCELLED,
+    PLACED,
+    OrderRef,
+    cancel_orders,
+    checked_order,
+    keyed_order,
+    keyed_order_id,
+    order_result,
+)
 from serve.api.pairs import PairCatalog
 from serve.error_table import CODE_ERROR, CODE_LOGIN, ERRORS
 from serve.errors import caused_by, unavailable, validation_message
 from serve.i18n import N_, translate
 from store.db import init_db
 from store.errors import DomainError, ErrorCode
+from store.idempotency import Answer, Attempt, KeyStore
 
 log = logging.getLogger(__name__)
 ACK = "order_ack"
@@ -78,6 +97,8 @@ class OrderDesk:
         self.settings = settings
         self.engine = Engine(settings.wallet_shards, redis)
         self.pairs = PairCatalog()
+        self.keys = KeyStore(redis, ttl=settings.idempotency_ttl_seconds, wait=settings.idempotency_wait_seconds,
+                             lease=settings.idempotency_lease_seconds)  # fmt: skip
         self._opened = False
         self._lock = asyncio.Lock()
 
@@ -132,8 +153,34 @@ class DeskLine:
         checked = await checked_order(self._desk.pairs, params, lang)
         if not isinstance(checked, OrderSpec):
             return {"type": ACK, "id": client_id, **checked}
+        key = key_of(None, params.get("client_id"))  # params are a dict once checked_order accepted them
+        if key is not None:
+            return {"type": ACK, "id": client_id, **await self._keyed(uid, lang, key, params, checked)}
         placed = await self._orders.submit((uid, checked))  # a refusal raises: ``ack`` answers it
         return {"type": ACK, "id": client_id, **order_result(placed, PLACED, lang)}
+
+    async def _keyed(self, uid: int, lang: str, key: str, params: dict[str, Any], spec: OrderSpec) -> dict[str, Any]:
+        """A keyed order's ack: its first one for every repeat, the order placed under the key's own id."""
+        engine, pairs = self._desk.engine, self._desk.pairs
+
+        async def run(attempt: Attempt) -> Answer:
+            placed = await keyed_order(attempt, engine, pairs)
+            if placed is None:
+                order_id = await keyed_order_id(attempt, engine)
+                placed = await place_order(engine, uid=uid, pair=spec.pair, way=spec.way, kind=spec.kind,
+                                           price=spec.price, number=spec.number, budget=spec.budget,
+                                           order_id=order_id)  # fmt: skip
+            return Answer(200, json.dumps(order_result(placed, PLACED, lang), default=str))
+
+        def refusal(exc: BaseException) -> Answer | None:
+            if not isinstance(exc, DomainError):
+                return None
+            return Answer(ERRORS[exc.code].status, json.dumps(order_result(exc, PLACED, lang)))
+
+        fields = json.dumps({k: v for k, v in params.items() if k != "client_id"}, sort_keys=True, default=str)
+        fingerprint = hashlib.sha256(f"WS order\n{fields}".encode()).hexdigest()
+        answer, replayed = await self._desk.keys.once(uid, key, fingerprint, run, refusal, retry=True)
+        return {**json.loads(answer.body), **({"replayed": True} if replayed else {})}
 
     async def _cancel_one(self, uid: int, lang: str, client_id: Any, params: Any) -> dict[str, Any]:
         try:

@@ -144,6 +144,7 @@ class ErrorCode(IntEnum):
     MICRO_OPEN_LIMIT = 4207  # the user's open stakes would pass micro_max_open
     MICRO_EXPOSURE = 4208  # the house's cap on one pair and duration is reached
     MICRO_ORDER_NOT_FOUND = 4210
+    MICRO_PROOF_TOO_FAST = 4211  # microtrade/proof asked more than micro_proof_rate times a minute
     # 430x: lock savings, 431x: mining (issue 13)
     LOCK_PRODUCT_NOT_FOUND = 4301
     LOCK_PRODUCT_CLOSED = 4302
@@ -236,6 +237,12 @@ class ErrorCode(IntEnum):
     BAD_REQUEST = 9001
     DUPLICATE_SUBMIT = 9002
     SERVICE_UNAVAILABLE = 9003  # the database, Redis or an actor cannot be reached right now
+    # 902x: idempotency keys (docs/decisions.md "The idempotency rule")
+    IDEMPOTENCY_KEY_INVALID = 9020  # not 1 to 64 printable characters
+    IDEMPOTENCY_KEYS_DIFFER = 9021  # the Idempotency-Key header and the body's client_id both given, different
+    IDEMPOTENCY_KEY_REUSED = 9022  # the key names another request (route or body) of the user
+    IDEMPOTENCY_IN_PROGRESS = 9023  # the key's first request is still running
+    IDEMPOTENCY_OUTCOME_UNKNOWN = 9024  # the key's first request ended unknown and cannot be run again
     INTERNAL = 9999
 
 

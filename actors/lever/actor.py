@@ -117,8 +117,14 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         """Open at the market, or entrust at a target. Durable when it answers. Raises DomainError, among
         others LEVER_EXPOSURE when the order's worst case (every pending entrustment on its side filled
         too) takes the shard past its share of the pair's cap, INSUFFICIENT_BALANCE, and
-        LEVER_ACCOUNT_AT_RISK when it would put the account at or below the liquidation level."""
+        LEVER_ACCOUNT_AT_RISK when it would put the account at or below the liquidation level.
+
+        ``order["id"]``, when given, is the position's id (an idempotency key's, ``serve.api.idempotency``):
+        a submit whose position exists already answers it as it is now and moves nothing."""
         await self._serving()
+        given = order.get("id")
+        if given is not None and (made := await self._made(uid, int(given))) is not None:
+            return made
         pair = self._pair(int(order["pair_id"]))
         side, hands, multiple = int(order["side"]), int(order["hands"]), int(order["multiple"])
         if multiple not in pair.multiples:
@@ -131,11 +137,13 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         if limit:
             self._check_target(pair, mark.price, side, target)
         async with self._locks[uid]:
+            if given is not None and (made := await self._made(uid, int(given))) is not None:
+                return made  # the same submit, run meanwhile (its caller lost the answer)
             balance = await self._fresh_balance(uid)
             qty = terms.quantity(hands, pair.share_num)
             if self._book.past_cap(pair.id, side, qty, mark.price, pair.max_exposure / self._shards, pending=True):
                 raise DomainError(ErrorCode.LEVER_EXPOSURE)
-            position_id = await self._ids.next()
+            position_id = int(given) if given is not None else await self._ids.next()
             row = LeverPosition(
                 id=position_id, user_id=uid, currency_match_id=pair.id, type=side, share=hands, multiple=multiple,
                 share_num=pair.share_num, point_rate=pair.point_rate, fee_rate=pair.fee_rate,
@@ -176,6 +184,15 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
             if self._book.at_risk(uid):  # a position that puts the account at the level at once
                 await self._liquidate(uid, mark.tick_id)
             return self._public(row)
+
+    async def _made(self, uid: int, position_id: int) -> dict[str, Any] | None:
+        """Position ``position_id`` as it is now, if it was made; REF_CONFLICT if another user's."""
+        row = self._rows.get(position_id) or await LeverPosition.get_or_none(id=position_id)
+        if row is None:
+            return None
+        if row.user_id != uid:  # type: ignore[attr-defined]
+            raise DomainError(ErrorCode.REF_CONFLICT)
+        return self._public(row)
 
     def _seq(self, pair: PairTerms) -> int:
         return self._book.seqs.get(pair.id, 0)

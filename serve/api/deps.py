@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -15,6 +16,7 @@ from serve.i18n import normalize_lang
 from serve.outbox import Outbox
 from serve.security import Codes, LoginThrottle, ResetThrottle, Sessions, verify_password
 from store.errors import DomainError, ErrorCode
+from store.idempotency import KeyStore
 from store.models import User
 from store.prices import UsdPrices
 from store.sessions import PREFIX
@@ -33,6 +35,7 @@ class Services:
     outbox: Outbox
     pairs: PairCatalog
     prices: UsdPrices  # each currency's USD price from the marks, cached for a second
+    idempotency: KeyStore  # money-moving POSTs' keys and first answers (serve.api.idempotency)
 
     @classmethod
     def build(cls, settings: Settings, redis: Redis) -> Services:
@@ -46,6 +49,12 @@ class Services:
             outbox=Outbox(redis, settings),
             pairs=PairCatalog(),
             prices=UsdPrices(redis, settings.mark_stale_seconds),
+            idempotency=KeyStore(
+                redis,
+                ttl=settings.idempotency_ttl_seconds,
+                wait=settings.idempotency_wait_seconds,
+                lease=settings.idempotency_lease_seconds,
+            ),  # fmt: skip
         )
 
 
@@ -106,15 +115,21 @@ async def _optional_user(svc: Svc, token: Token) -> User | None:
 OptionalUser = Annotated[User | None, Depends(_optional_user)]
 
 
-async def _single_flight(request: Request, svc: Svc, user: CurrentUser) -> AsyncIterator[None]:
-    """Refuse (996, ignored by the client) a second identical POST while the first is in flight."""
-    key = f"{PREFIX}inflight:{user.id}:{request.url.path}"
-    if not await svc.redis.set(key, 1, nx=True, ex=30):
+@asynccontextmanager
+async def in_flight(redis: Redis, uid: int, path: str) -> AsyncIterator[None]:
+    """Refuse (996, ignored by the client) a second POST of ``uid`` to ``path`` while the first is in flight."""
+    key = f"{PREFIX}inflight:{uid}:{path}"
+    if not await redis.set(key, 1, nx=True, ex=30):
         raise DomainError(ErrorCode.DUPLICATE_SUBMIT)
     try:
         yield
     finally:
-        await svc.redis.delete(key)
+        await redis.delete(key)
+
+
+async def _single_flight(request: Request, svc: Svc, user: CurrentUser) -> AsyncIterator[None]:
+    async with in_flight(svc.redis, user.id, request.url.path):
+        yield
 
 
 SingleFlight = Depends(_single_flight)

@@ -5,7 +5,8 @@ the same codes and messages.
 ``order_spec`` turns the form into an ``OrderSpec`` for ``actors.engine`` or raises the DomainError
 that refuses it; the pair checks its flags and bounds again (with the band) when it matches.
 ``checked_order`` and ``order_result`` shape one order of a batch (or of a socket) as its own call
-would answer; ``cancel_orders`` cancels a user's orders with one call per pair.
+would answer; ``cancel_orders`` cancels a user's orders with one call per pair. ``keyed_order`` and
+``keyed_order_id`` place an order with an idempotency key under one id for every run of the key.
 """
 
 from __future__ import annotations
@@ -17,17 +18,22 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from actors.engine import LIMIT, MARKET, Engine, OrderSpec, PairRef
-from actors.pair.state import BUY, SELL, PairConfig
+from actors.pair import events
+from actors.pair.matching import public_order
+from actors.pair.state import BUY, ORPHAN_GRACE_MS, SELL, PairConfig
 from serve.api.pairs import PairCatalog
 from serve.error_table import CODE_ERROR, CODE_OK, ERRORS
 from serve.errors import validation_message
 from serve.i18n import N_, translate
+from store import spot
 from store.errors import DomainError, ErrorCode
+from store.idempotency import Attempt, now_ms
 from store.models import INT_MAX, Order
 from store.money import money
 from store.spot import OPEN_STATUSES
 
 MAX_DIGITS = 64  # characters of an amount, and digits before its point: far above any pair's bound
+ORDER = "order"  # the id a keyed order is placed under (store.idempotency.Attempt.remember)
 PLACED = N_("Order placed")
 CANCELLED = N_("Order cancelled")
 
@@ -109,6 +115,26 @@ async def order_spec(pairs: PairCatalog, way: int, body: OrderIn) -> OrderSpec:
     check_bounds(pair, kind, way, price, number, budget)
     ref = PairRef(pair.id, pair.symbol, pair.base_currency_id, pair.quote_currency_id)
     return OrderSpec(pair=ref, way=way, kind=kind, price=price, number=number, budget=budget)
+
+
+async def keyed_order(attempt: Attempt, engine: Engine, pairs: PairCatalog) -> dict[str, Any] | None:
+    """The order an earlier run of this key placed, as ``submit`` answers it, when that run's answer was
+    lost (None if it was not placed). Raises IDEMPOTENCY_IN_PROGRESS while it may still be: a pair takes
+    an order up to ``ORPHAN_GRACE_MS`` after it was sent (the wallets' reconciler counts on no later)."""
+    if not attempt.retry or ORDER not in attempt.refs:
+        return None
+    row = await spot.order(attempt.refs[ORDER])
+    if row is not None:
+        return public_order(events.state_of(row), await pairs.get(row.currency_match_id))  # type: ignore[attr-defined]
+    if now_ms() - attempt.made_ms(ORDER) < ORPHAN_GRACE_MS:
+        raise DomainError(ErrorCode.IDEMPOTENCY_IN_PROGRESS)
+    await attempt.renew(ORDER, engine.ids.next)  # the old id never landed, and its freeze may be journaled
+    return None
+
+
+async def keyed_order_id(attempt: Attempt, engine: Engine) -> int:
+    """The id this key's order is placed under: the same on every run until it is known not to have landed."""
+    return await attempt.remember(ORDER, engine.ids.next)
 
 
 def order_result(answer: dict[str, Any] | DomainError, done: str, lang: str) -> dict[str, Any]:

@@ -226,3 +226,29 @@ async def test_a_connection_over_its_order_rate_is_refused_at_once(
     await asyncio.sleep(2 / rate + 0.05)  # the bucket refills
     again = await command(socket, "order", "later", order("buy", ETH_USDT, "", "1"))
     assert again["msg"] == "Please enter a quantity"
+
+
+async def test_an_order_with_a_client_id_is_placed_once_however_often_it_is_sent(
+    api: httpx.Client, alice: Member, socket: ClientConnection
+) -> None:
+    """Issue 27: a ``client_id`` in an order's params is its idempotency key, as on REST: commands sent
+    together or again later under it place one order, and every ack after the first says it replays."""
+    await log_in(socket, alice)
+    low = (await asyncio.to_thread(mark, api, ETH_USDT) * Decimal("0.5")).quantize(CENT)
+    params = {**order("buy", ETH_USDT, "0.1", low), "client_id": f"ws-{time.time_ns()}"}
+    for i in range(3):
+        await socket.send(json.dumps({"type": "order", "id": i, "params": params}))
+    found = await acks(socket, 3)
+    again = await command(socket, "order", 3, params)
+    answers = [found[0], found[1], found[2], again]
+    assert {(a["code"], a["msg"], a["data"]["id"]) for a in answers} == {(1, "Order placed", answers[0]["data"]["id"])}
+    assert sorted(a.get("replayed", False) for a in answers) == [False, True, True, True]
+    listed = ok(await asyncio.to_thread(api.get, "tx_in/list", headers=alice.auth))["data"]
+    assert [o["id"] for o in listed] == [answers[0]["data"]["id"]]
+    assert await asyncio.to_thread(balance, api, alice, USDT) == (Decimal(10000) - low / 10, low / 10)
+    other = await command(socket, "order", 4, {**params, "number": "0.2"})
+    assert (other["code"], other["msg"]) == (
+        0, "This key was already used for another request: send a new key with a new request")  # fmt: skip
+    bad = await command(socket, "order", 5, {**params, "client_id": "x" * 65})
+    assert (bad["code"], bad["msg"]) == (0, "An idempotency key is 1 to 64 printable characters")
+    assert (await command(socket, "cancel", 6, {"id": answers[0]["data"]["id"]}))["code"] == 1  # the book as it was

@@ -10,6 +10,10 @@
  * What the user sees (spec §7/§8) is left to an `ApiFeedback` the app registers: a blocking
  * overlay for calls made with `loading`, the success `msg` of calls made with `showMsg`, and every
  * business or network error unless the call is `quiet` (background polling).
+ *
+ * A POST that moves money (`MONEY_PATHS`) carries an `Idempotency-Key` (docs/decisions.md "The
+ * idempotency rule"): one per user action, so a double click or the user's retry after a lost answer
+ * is answered with the first answer and moves nothing again.
  */
 import { DEFAULT_LANG } from '@/i18n/languages';
 import { STORAGE_KEYS, storage } from '@/lib/storage';
@@ -82,6 +86,53 @@ export interface RequestOptions {
   showMsg?: boolean;
   /** Do not report errors to the user (the caller handles them, or polls in the background). */
   quiet?: boolean;
+  /** The key of a money-moving POST, when the caller keeps its own (one is made per user action otherwise). */
+  idempotencyKey?: string;
+}
+
+/** The POSTs that move money: each carries an `Idempotency-Key` (the server keeps the first answer 24 h). */
+export const MONEY_PATHS: ReadonlySet<string> = new Set([
+  'tx_in/add',
+  'tx_out/add',
+  'tx/batch_add',
+  'lever/submit',
+  'microtrade/submit',
+  'account/transfer',
+  'account/convert',
+  'account/draw',
+  'storage_currency/submit_lock',
+  'mining/buy',
+  'shoufa/buy',
+  'listing/buy',
+  'legal/order/create',
+]);
+
+/**
+ * The key of each money-moving action still open: sent again (with the same path and body) while its
+ * call is in flight (a double click) or after its outcome was lost (a network error, a timeout, a 5xx
+ * answer), so the user's retry is the same request. A definite answer (2xx, 4xx) ends the action: the
+ * next identical submit is a new one, with a new key.
+ */
+const openActions = new Map<string, string>();
+const MAX_OPEN_ACTIONS = 100;
+
+function newKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16)); // also outside secure contexts (randomUUID is not)
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function actionOf(path: string, options: RequestOptions, body: BodyInit | undefined): string | null {
+  const route = path.replace(/^\/+/, '');
+  if (options.method !== 'POST' || options.baseUrl || !MONEY_PATHS.has(route)) return null;
+  return `${route}\n${typeof body === 'string' ? body : ''}`;
+}
+
+function keyFor(action: string, options: RequestOptions): string {
+  const key = options.idempotencyKey ?? openActions.get(action) ?? newKey();
+  openActions.delete(action); // re-inserted last: the oldest open actions go first past the cap
+  openActions.set(action, key);
+  if (openActions.size > MAX_OPEN_ACTIONS) openActions.delete(openActions.keys().next().value!);
+  return key;
 }
 
 /** How the app shows a call's progress and outcome; see `setApiFeedback`. */
@@ -165,7 +216,27 @@ async function request<T>(path: string, options: RequestOptions = {}): Promise<T
 async function send<T>(path: string, options: RequestOptions): Promise<T | undefined> {
   const headers = buildHeaders(options);
   const body = encodeBody(options.body, headers);
+  const action = actionOf(path, options, body);
+  if (action === null) return exchange<T>(path, options, headers, body);
+  headers.set('Idempotency-Key', keyFor(action, options));
+  try {
+    const answer = await exchange<T>(path, options, headers, body);
+    openActions.delete(action);
+    return answer;
+  } catch (error) {
+    const lost =
+      error instanceof ApiError && (error.kind !== 'business' || (error.status ?? 0) >= 500) && error.kind !== 'unauthorized';
+    if (!lost) openActions.delete(action);
+    throw error;
+  }
+}
 
+async function exchange<T>(
+  path: string,
+  options: RequestOptions,
+  headers: Headers,
+  body: BodyInit | undefined,
+): Promise<T | undefined> {
   const controller = new AbortController();
   const external = options.signal;
   const onExternalAbort = () => controller.abort(external?.reason);

@@ -4,7 +4,6 @@ account/withdrawals (the user's requests and their state) and user/addr (bound w
 from __future__ import annotations
 
 import re
-import uuid
 from decimal import ROUND_UP, Decimal
 from typing import Annotated, Any
 
@@ -13,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from serve.api.amounts import AmountText, parse_amount
 from serve.api.deps import CurrentUid, CurrentUser, Lang, SingleFlight, Svc, check_pay_password
+from serve.api.idempotency import Keyed, idempotent, journaled_before, movement_ref
 from serve.api.paging import paginate
 from serve.api.routes.transfer import call_wallet
 from serve.errors import envelope
@@ -51,7 +51,7 @@ def address_ok(chain: str, address: str) -> bool:
     return bool(ADDRESS_RULES.get(chain, ANY_ADDRESS).match(address))
 
 
-class DrawIn(BaseModel):
+class DrawIn(Keyed):
     model_config = ConfigDict(extra="ignore")
     currency_id: int = Field(ge=1, le=INT_MAX)
     number: AmountText = None
@@ -74,9 +74,13 @@ async def _protocol(currency: Currency, protocol_id: int | None) -> CurrencyProt
     raise DomainError(ErrorCode.PROTOCOL_NOT_FOUND)
 
 
-@router.post("/account/draw", dependencies=[SingleFlight])
+@router.post("/account/draw")
+@idempotent(retry=True, single_flight=True)
 async def draw(body: DrawIn, user: CurrentUser, svc: Svc, request: Request, lang: Lang) -> Any:
     """Request a withdrawal from the change account: the amount is locked until an operator decides."""
+    ref = movement_ref(request, "d")  # a keyed request's every run locks under its key's ref: once
+    if await journaled_before(request, f"{ref}:lock"):
+        return await _requested(await Withdrawal.get(ref=ref), lang)
     if user.withdraw_frozen:  # before any field: nothing the user types can help
         raise DomainError(ErrorCode.WITHDRAWALS_FROZEN)
     address, memo = body.address.strip(), body.memo.strip()
@@ -109,9 +113,13 @@ async def draw(body: DrawIn, user: CurrentUser, svc: Svc, request: Request, lang
     check_withdrawals_open(user, svc.settings.security_cooldown_hours)
     fee = (amount * currency.draw_rate).quantize(Decimal(1).scaleb(-currency.decimals), rounding=ROUND_UP)
     fields = {"currency_id": currency.id, "protocol_id": protocol.id if protocol else None, "address": address,
-              "memo": memo, "amount": amount, "fee": fee, "ref": f"d{uuid.uuid4().hex}"}  # fmt: skip
+              "memo": memo, "amount": amount, "fee": fee, "ref": ref}  # fmt: skip
     withdrawal_id = await call_wallet(request, user.id, "draw", user.id, fields)
-    row = await Withdrawal.get(id=withdrawal_id).prefetch_related("currency", "currency_protocol")
+    return await _requested(await Withdrawal.get(id=withdrawal_id), lang)
+
+
+async def _requested(row: Withdrawal, lang: str) -> Any:
+    await row.fetch_related("currency", "currency_protocol")
     return envelope(withdrawal_public(row, lang), translate(REQUESTED, lang))
 
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from serve.api.amounts import AmountText, parse_amount
 from serve.api.deps import CurrentUid, Lang, OptionalUser, SingleFlight, Svc
+from serve.api.idempotency import Keyed, idempotent
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from store.earn import FINANCIAL, clock, lock, mining
@@ -40,11 +41,11 @@ class EarnBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
-class LockSubmitIn(EarnBody):
+class LockSubmitIn(EarnBody, Keyed):
     id: int = Field(ge=1, le=INT_MAX, description="the lock product")
 
 
-class MiningBuyIn(EarnBody):
+class MiningBuyIn(EarnBody, Keyed):
     id: int = Field(ge=1, le=INT_MAX, description="the mining product")
     nums: AmountText = Field(default=None, description="the principal")
     type: int = Field(default=1, ge=-INT_MAX, le=INT_MAX, description="1 USDT, 2 ACB, 3 MVBT")
@@ -64,7 +65,8 @@ async def lock_list(limit: Limit = 30) -> Any:
     return envelope(await lock.products(limit))
 
 
-@lock_router.post("/submit_lock", dependencies=[SingleFlight])
+@lock_router.post("/submit_lock")
+@idempotent(single_flight=True)
 async def submit_lock(body: LockSubmitIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """Lock one lot of the product from the financial account until its maturity."""
     made = await lock.buy(uid=uid, product_id=body.id, day=await _today(svc))
@@ -112,7 +114,8 @@ async def mining_info(id: ProductId, svc: Svc, user: OptionalUser) -> Any:  # no
     })  # fmt: skip
 
 
-@mining_router.post("/buy", dependencies=[SingleFlight])
+@mining_router.post("/buy")
+@idempotent(single_flight=True)
 async def mining_buy(body: MiningBuyIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """Put ``nums`` of the type's currency (1 USDT, 2 ACB, 3 MVBT) into the product for its cycle."""
     product = await MiningProduct.get_or_none(id=body.id)

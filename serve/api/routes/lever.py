@@ -18,6 +18,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from actors.pair.state import PairConfig
 from serve.api.amounts import AMOUNT_RE, MAX_LENGTH, AmountText, parse_amount
 from serve.api.deps import CurrentUid, Lang, Services, Svc
+from serve.api.idempotency import Keyed, attempt_of, idempotent
 from serve.api.paging import paginate
 from serve.api.schemas import fail
 from serve.errors import envelope
@@ -82,7 +83,7 @@ class PairIn(LeverBody):
     currency_match_id: PairId
 
 
-class SubmitIn(LeverBody):
+class SubmitIn(LeverBody, Keyed):
     currency_match_id: PairId
     type: int = Field(ge=LONG, le=SHORT, description="1 long, 2 short")
     status: int = Field(ge=FIXED, le=MARKET, description="1 at the market price, 0 at a fixed price (an entrustment)")
@@ -246,6 +247,7 @@ def _count(value: int | None, missing: ErrorCode) -> int:
 
 
 @router.post("/submit")
+@idempotent(retry=True)
 async def submit(body: SubmitIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
     """Open a position at the market price (status 1) or place an entrustment at a fixed price
     (status 0: opens when the mark reaches target_price). Answers the position."""
@@ -261,6 +263,9 @@ async def submit(body: SubmitIn, uid: CurrentUid, svc: Svc, request: Request, la
                               maximum=pair.max_price)  # fmt: skip
     order = {"pair_id": pair.id, "side": body.type, "hands": hands, "multiple": multiple,
              "kind": "limit" if fixed else "market", "target": target}  # fmt: skip
+    attempt = attempt_of(request)
+    if attempt is not None:  # every run of the key opens the same position: the shard opens it once
+        order["id"] = await attempt.remember("position", request.app.state.engine.lever_ids.next)
     position = await _shard(request, uid, "submit", order)
     return envelope(_named(position, lang), translate(PLACED, lang))
 

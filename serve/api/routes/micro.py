@@ -19,18 +19,22 @@ from ray.exceptions import RayActorError
 from actors.micro import settle as rule
 from actors.pair.marks import Tick, verify
 from serve.api.amounts import AmountText, parse_amount
-from serve.api.deps import CurrentUid, Lang
+from serve.api.deps import CurrentUid, Lang, Svc, client_ip
+from serve.api.idempotency import Keyed, attempt_of, idempotent
 from serve.api.paging import paginate
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from store import micro, ticks
+from store.cache import BoundedCache, within_rate
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, Account, AccountType, Currency, CurrencyMatch, MicroOrder, MicroStatus
 from store.money import money
+from store.sessions import PREFIX
 
 router = APIRouter(prefix="/microtrade", tags=["microtrade"])
 
 CUSTOM, PRESET = 1, 2  # submit's ``lx``
+CONTRACT = "contract"  # a keyed submit's contract id (store.idempotency.Attempt.remember)
 MAX_PROOF_TICKS = 10_000  # 300 s at 10 ticks a second is 3,000
 PLACED = N_("Order placed")
 TYPE_NAMES = {rule.UP: N_("Up"), rule.DOWN: N_("Down")}
@@ -50,7 +54,7 @@ class MicroBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
-class MicroSubmitIn(MicroBody):
+class MicroSubmitIn(MicroBody, Keyed):
     match_id: int = Field(ge=1, le=INT_MAX)
     currency_id: int = Field(ge=1, le=INT_MAX)
     type: int = Field(ge=rule.UP, le=rule.DOWN, description="1 up, 2 down")
@@ -140,16 +144,22 @@ async def seconds(match_id: MatchFilter = 0) -> Any:
 
 
 @router.post("/submit")
+@idempotent(retry=True)
 async def submit(body: MicroSubmitIn, uid: CurrentUid, request: Request, lang: Lang) -> Any:
     """Stake ``number`` on the pair's mark going up (type 1) or down (2) over ``seconds``. Answers the
     contract; its entry is the first tick after ``accepted_at``."""
+    engine, attempt = request.app.state.engine, attempt_of(request)
+    if attempt is not None and attempt.retry and CONTRACT in attempt.refs:  # an earlier run's answer was lost
+        made = await MicroOrder.get_or_none(id=attempt.refs[CONTRACT], user_id=uid)
+        if made is not None:
+            return envelope((await _shape([made], lang))[0], translate(PLACED, lang))
     currency = await Currency.get_or_none(id=body.currency_id)
     if currency is None:
         raise DomainError(ErrorCode.MICRO_CURRENCY_INVALID)
     number = parse_amount(body.number, missing=ErrorCode.QUANTITY_REQUIRED, places=currency.decimals,
                           maximum=currency.micro_max)  # fmt: skip
-    engine = request.app.state.engine
-    order_id = await engine.micro_ids.next()
+    # A keyed submit stakes the same contract on every run of its key: its timer holds it once.
+    order_id = await (attempt.remember(CONTRACT, engine.micro_ids.next) if attempt else engine.micro_ids.next())
     order = {"match_id": body.match_id, "currency_id": currency.id, "type": body.type, "lx": body.lx,
              "seconds": body.seconds, "number": str(number)}  # fmt: skip
     try:
@@ -176,14 +186,32 @@ async def lists(uid: CurrentUid, lang: Lang, match_id: MatchFilter = 0, page: Pa
 
 
 @router.get("/proof")
-async def proof(lang: Lang, id: OrderId) -> Any:  # noqa: A002 - the spec's name
+async def proof(request: Request, svc: Svc, lang: Lang, id: OrderId) -> Any:  # noqa: A002 - the spec's name
     """What anyone needs to check a contract: its terms, the tick in force when it was accepted
     (``anchor``), every tick from its entry to its exit and the first one after its end, whether their
-    hash chain holds, and the outcome the settlement rule gives on them (``verdict``)."""
+    hash chain holds, and the outcome the settlement rule gives on them (``verdict``). At most
+    ``micro_proof_rate`` a minute per client address (then 429); a settled contract's is kept."""
+    rate = svc.settings.micro_proof_rate
+    if not await within_rate(svc.redis, f"{PREFIX}micro_proof_rate:{client_ip(request)}", rate, 60):
+        raise DomainError(ErrorCode.MICRO_PROOF_TOO_FAST, rate=rate)
     row = await MicroOrder.get_or_none(id=id)
     if row is None:
         raise DomainError(ErrorCode.MICRO_ORDER_NOT_FOUND)
     (order,) = await _shape([row], lang)
+    if row.status != MicroStatus.CLOSED:
+        return envelope({"order": order, **await _evidence(row)})
+    # A settled contract's ticks and verdict never change: read them from the log once.
+    kept = BoundedCache(svc.redis, f"{PREFIX}micro_proof:", ttl=svc.settings.micro_proof_cache_seconds,
+                        entries=svc.settings.micro_proof_cache_entries)  # fmt: skip
+    evidence = await kept.get(str(row.id))
+    if evidence is None:
+        evidence = await _evidence(row)
+        await kept.put(str(row.id), evidence)
+    return envelope({"order": order, **evidence})
+
+
+async def _evidence(row: MicroOrder) -> dict[str, Any]:
+    """A contract's proof but its terms: the anchor, the window's ticks, whether they chain, the verdict."""
     pair_id = row.currency_match_id  # type: ignore[attr-defined]
     anchor = await ticks.tick_at(pair_id, row.accepted_ms)
     window: list[Tick] = []
@@ -214,10 +242,9 @@ async def proof(lang: Lang, id: OrderId) -> Any:  # noqa: A002 - the spec's name
             "fact_profits": money(found.fact_profits),
             "matches": (found.outcome, found.payout) == (row.outcome, row.payout),
         }
-    return envelope({
-        "order": order,
+    return {
         "anchor": Tick.of(anchor).public() if anchor else None,
         "ticks": [t.public() for t in window],
         "chained": verify(chain),
         "verdict": verdict,
-    })  # fmt: skip
+    }

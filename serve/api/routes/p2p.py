@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from serve.api.amounts import AmountText, parse_amount
 from serve.api.deps import CurrentUid, CurrentUser, Lang, SingleFlight, Svc, check_pay_password
+from serve.api.idempotency import Keyed, idempotent
 from serve.api.schemas import Text
 from serve.errors import envelope
 from serve.i18n import N_, translate
@@ -72,7 +73,7 @@ class OrderIn(Body):
     id: int = Field(ge=1, le=2**63 - 1, description="the order")
 
 
-class CreateIn(Body):
+class CreateIn(Body, Keyed):
     ad_id: int = Field(ge=1, le=INT_MAX)
     number: AmountText = Field(default=None, description="coins; or give fiat_amount")
     fiat_amount: AmountText = Field(default=None, description="fiat to pay or be paid")
@@ -181,7 +182,8 @@ async def market_ads(
     return envelope(await ads.market(side, currency_id or None, fiat.upper() or None, page, PAGE_SIZE, await _now(svc)))
 
 
-@legal_router.post("/order/create", dependencies=[SingleFlight])
+@legal_router.post("/order/create")
+@idempotent(single_flight=True)
 async def order_create(body: CreateIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """Open an order on an ad: the seller's coins are held in escrow at once."""
     ad = await P2PAd.get_or_none(id=body.ad_id)

@@ -17,7 +17,8 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from serve.api.amounts import AmountText, parse_amount
-from serve.api.deps import CurrentUid, Lang, OptionalUser, SingleFlight, Svc
+from serve.api.deps import CurrentUid, Lang, OptionalUser, Svc
+from serve.api.idempotency import Keyed, idempotent
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from store.earn import FINANCIAL, clock, listing, sales
@@ -41,11 +42,11 @@ class SalesBody(BaseModel):
     id: int = Field(ge=1, le=INT_MAX)
 
 
-class ShoufaBuyIn(SalesBody):
+class ShoufaBuyIn(SalesBody, Keyed):
     nums: AmountText = Field(default=None, description="tokens to subscribe, a multiple of the sale's step")
 
 
-class ListingBuyIn(SalesBody):
+class ListingBuyIn(SalesBody, Keyed):
     nums: AmountText = Field(default=None, description="USDT to apply with")
 
 
@@ -76,7 +77,8 @@ async def shoufa_info(svc: Svc, user: OptionalUser, id: Id) -> Any:  # noqa: A00
     return envelope(found)
 
 
-@shoufa_router.post("/buy", dependencies=[SingleFlight])
+@shoufa_router.post("/buy")
+@idempotent(single_flight=True)
 async def shoufa_buy(body: ShoufaBuyIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """Subscribe ``nums`` tokens while the sale is open: ``nums x rengou`` of the accepted asset is
     locked in the financial account until the allocation. Answers the sale with ``mine``."""
@@ -117,7 +119,8 @@ async def listing_info(svc: Svc, user: OptionalUser, id: Id) -> Any:  # noqa: A0
     return envelope(listing.project_public(project, await clock.now_ms(svc.redis), balance))
 
 
-@listing_router.post("/buy", dependencies=[SingleFlight])
+@listing_router.post("/buy")
+@idempotent(single_flight=True)
 async def listing_buy(body: ListingBuyIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """Apply with ``nums`` USDT while the project is in progress: they are locked in the financial
     account for ``lock_days``. 0 or less: the no-funds message; more than the balance: insufficient

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field, field_validator
 from actors.engine import OrderSpec, place_order, place_orders
 from actors.pair.state import BUY, SELL
 from serve.api.deps import CurrentUid, Lang, Services, Svc
+from serve.api.idempotency import Keyed, attempt_of, idempotent
 from serve.api.orders import (
     CANCELLED,
     PLACED,
@@ -23,6 +24,8 @@ from serve.api.orders import (
     OrderRef,
     cancel_orders,
     checked_order,
+    keyed_order,
+    keyed_order_id,
     order_result,
     order_spec,
 )
@@ -46,21 +49,35 @@ STATUS_NAMES = {
 }
 
 
+class PlaceIn(OrderIn, Keyed):
+    """tx_in/add's and tx_out/add's body: an order and its optional client key."""
+
+
 async def _place(way: int, body: OrderIn, uid: int, svc: Services, request: Request, lang: str) -> Any:
     spec = await order_spec(svc.pairs, way, body)
-    placed = await place_order(request.app.state.engine, uid=uid, pair=spec.pair, way=way, kind=spec.kind,
-                               price=spec.price, number=spec.number, budget=spec.budget)  # fmt: skip
+    engine = request.app.state.engine
+    attempt = attempt_of(request)
+    order_id = None
+    if attempt is not None:
+        placed_before = await keyed_order(attempt, engine, svc.pairs)
+        if placed_before is not None:
+            return envelope(placed_before, translate(PLACED, lang))
+        order_id = await keyed_order_id(attempt, engine)
+    placed = await place_order(engine, uid=uid, pair=spec.pair, way=way, kind=spec.kind, price=spec.price,
+                               number=spec.number, budget=spec.budget, order_id=order_id)  # fmt: skip
     return envelope(placed, translate(PLACED, lang))
 
 
 @router.post("/tx_in/add")
-async def buy(body: OrderIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
+@idempotent(retry=True)
+async def buy(body: PlaceIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
     """Place a buy order (limit by default)."""
     return await _place(BUY, body, uid, svc, request, lang)
 
 
 @router.post("/tx_out/add")
-async def sell(body: OrderIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
+@idempotent(retry=True)
+async def sell(body: PlaceIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
     """Place a sell order (limit by default); refused on pairs with selling disabled."""
     return await _place(SELL, body, uid, svc, request, lang)
 
@@ -167,7 +184,7 @@ BATCH_ORDERS = N_("A batch holds 1 to 20 orders")
 BATCH_IDS = N_("A batch holds 1 to 20 order ids")
 
 
-class BatchIn(BaseModel):
+class BatchIn(Keyed):
     """Each order is checked alone (a bad one fails alone): the fields of tx_in/add plus ``side``."""
 
     orders: list[Any] = Field(description='1 to 20 of {"side": "buy"|"sell", "currency_match_id", "number", '
@@ -193,6 +210,7 @@ class BatchRefs(BaseModel):
 
 
 @router.post("/tx/batch_add")
+@idempotent()
 async def batch_add(body: BatchIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
     """Place up to 20 orders over any pairs; each succeeds or fails alone, answered in order."""
     checked = [await checked_order(svc.pairs, raw, lang) for raw in body.orders]

@@ -5,17 +5,17 @@ one ledger batch."""
 from __future__ import annotations
 
 import time
-import uuid
 from decimal import ROUND_DOWN, Decimal
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 from ray.exceptions import RayActorError
 
 from actors.wallet.legs import Conversion
 from serve.api.amounts import AmountText, parse_amount
-from serve.api.deps import CurrentUid, Lang, SingleFlight, Svc
+from serve.api.deps import CurrentUid, Lang, Svc
+from serve.api.idempotency import Keyed, idempotent, journaled_before, movement_ref
 from serve.api.paging import paginate
 from serve.api.routes.records import record_public
 from serve.api.schemas import fail
@@ -50,7 +50,7 @@ def _account_type(value: object) -> AccountType:
     raise fail(CHOOSE_ACCOUNT)
 
 
-class TransferIn(BaseModel):
+class TransferIn(Keyed):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
     currency_id: int = Field(ge=1, le=INT_MAX)
     balance: AmountText = None
@@ -63,7 +63,7 @@ class TransferIn(BaseModel):
         return _account_type(value)
 
 
-class ConvertIn(BaseModel):
+class ConvertIn(Keyed):
     model_config = ConfigDict(extra="ignore")
     currency_id: int = Field(ge=1, le=INT_MAX)
     number: AmountText = None
@@ -91,7 +91,8 @@ async def call_wallet(request: Request, uid: int, method: str, *args: Any) -> An
         raise DomainError(ErrorCode.WALLET_UNAVAILABLE) from exc
 
 
-@router.post("/transfer", dependencies=[SingleFlight])
+@router.post("/transfer")
+@idempotent(retry=True, single_flight=True)
 async def transfer(body: TransferIn, uid: CurrentUid, request: Request, lang: Lang) -> Any:
     """Move an amount between two of the user's accounts of one currency, atomically."""
     currency = await _currency(body.currency_id)
@@ -102,17 +103,20 @@ async def transfer(body: TransferIn, uid: CurrentUid, request: Request, lang: La
         raise DomainError(ErrorCode.SAME_ACCOUNT)
     if not holds(currency, body.source) or not holds(currency, body.target):
         raise DomainError(ErrorCode.ACCOUNT_TYPE_NOT_ALLOWED)
-    ref = f"x{uuid.uuid4().hex}"
+    data = {"currency_id": currency.id, "balance": money(amount), "from": body.source.code, "to": body.target.code}
+    ref = movement_ref(request, "x")  # a keyed transfer's every run moves under its key's ref: once
+    if await journaled_before(request, f"{ref}:out"):
+        return envelope(data, translate(TRANSFERRED, lang))
     args = (uid, currency.id, amount, int(body.source), int(body.target), ref)
     if AccountType.LEVER in (body.source, body.target):  # its lever shard is the lever account's one writer
         await request.app.state.engine.lever(uid).transfer.remote(*args)
     else:
         await call_wallet(request, uid, "transfer", *args)
-    data = {"currency_id": currency.id, "balance": money(amount), "from": body.source.code, "to": body.target.code}
     return envelope(data, translate(TRANSFERRED, lang))
 
 
-@router.post("/convert", dependencies=[SingleFlight])
+@router.post("/convert")
+@idempotent(retry=True, single_flight=True)
 async def convert(body: ConvertIn, uid: CurrentUid, request: Request, lang: Lang, svc: Svc) -> Any:
     """Convert BTC or ETH of the change account into USDT at the live mark of ``<CODE>/USDT`` less
     ``convert_spread`` (the USDT rounded down). Refuses (PRICE_STALE, 503) when the pair has not
@@ -120,6 +124,9 @@ async def convert(body: ConvertIn, uid: CurrentUid, request: Request, lang: Lang
     currency = await _currency(body.currency_id)
     if currency.code not in CONVERTIBLE:
         raise DomainError(ErrorCode.CONVERT_NOT_SUPPORTED)
+    ref = movement_ref(request, "c")  # a keyed conversion's every run moves under its key's ref: once
+    if await journaled_before(request, f"{ref}:out"):  # at the rate of the run that made it
+        return envelope(await _converted(ref), translate(CONVERTED, lang))
     amount = parse_amount(
         body.number, missing=ErrorCode.QUANTITY_REQUIRED, places=currency.decimals, maximum=currency.max_amount
     )
@@ -140,7 +147,7 @@ async def convert(body: ConvertIn, uid: CurrentUid, request: Request, lang: Lang
         uid, currency.id, usdt.id, amount, value, rate, currency.code, usdt.code,
         mark=mark.price, spread=spread, tick_id=mark.tick_id,
     )  # fmt: skip
-    await call_wallet(request, uid, "convert", conversion, f"c{uuid.uuid4().hex}")
+    await call_wallet(request, uid, "convert", conversion, ref)
     data = {
         "currency_id": currency.id,
         "number": money(amount),
@@ -151,6 +158,16 @@ async def convert(body: ConvertIn, uid: CurrentUid, request: Request, lang: Lang
         "usdt": money(value),
     }
     return envelope(data, translate(CONVERTED, lang))
+
+
+async def _converted(ref: str) -> dict[str, Any]:
+    """A conversion's answer from its journal rows (``ref``:out and ``ref``:in)."""
+    out = await AccountLog.get(ref=f"{ref}:out")
+    paid = await AccountLog.get(ref=f"{ref}:in")
+    terms = out.extra or {}
+    return {"currency_id": out.currency_id, "number": money(-out.amount), "price": terms.get("price"),  # type: ignore[attr-defined]
+            "mark": terms.get("mark"), "spread": terms.get("spread"), "tick_id": terms.get("tick_id"),
+            "usdt": money(paid.amount)}  # fmt: skip
 
 
 @router.get("/transfer_log")

@@ -132,3 +132,55 @@ describe('apiClient request', () => {
     expect(init.body).toBe('{"user":"a"}');
   });
 });
+
+describe('apiClient idempotency keys', () => {
+  const order = { currency_match_id: 1, number: '0.1', price: '60000' };
+  const key = () => lastRequest().headers.get('Idempotency-Key');
+
+  it('sends a key with each money-moving POST and none elsewhere', async () => {
+    respond({ code: 1, data: null });
+    await apiClient.post('tx_in/add', order);
+    expect(key()).toMatch(/^[0-9a-f]{32}$/);
+    respond({ code: 1, data: null });
+    await apiClient.post('tx_in/cancel', { id: 1 });
+    expect(key()).toBeNull();
+    respond({ code: 1, data: null });
+    await apiClient.get('tx_in/list');
+    expect(key()).toBeNull();
+  });
+
+  it('a double click sends one key; the next submit of the same form is a new action', async () => {
+    respond({ code: 1, data: null });
+    respond({ code: 1, data: null });
+    await Promise.all([apiClient.post('lever/submit', order), apiClient.post('lever/submit', order)]);
+    const [first, second] = fetchMock.mock.calls.map(([, init]) => new Headers(init!.headers).get('Idempotency-Key'));
+    expect(first).toBe(second);
+    respond({ code: 1, data: null });
+    await apiClient.post('lever/submit', order);
+    expect(key()).not.toBe(first);
+    respond({ code: 1, data: null });
+    await apiClient.post('lever/submit', { ...order, number: '0.2' });
+    expect(key()).not.toBe(first);
+  });
+
+  it("the user's retry after a lost answer reuses the key; after a refusal it does not", async () => {
+    fetchMock.mockRejectedValueOnce(new TypeError('network down'));
+    await expect(apiClient.post('account/transfer', order)).rejects.toMatchObject({ kind: 'network' });
+    const lost = key();
+    respond({ code: 0, msg: 'The service is busy, please try again', data: null }, 503);
+    await expect(apiClient.post('account/transfer', order)).rejects.toBeInstanceOf(ApiError);
+    expect(key()).toBe(lost);
+    respond({ code: 0, msg: 'Insufficient balance', data: null }, 400);
+    await expect(apiClient.post('account/transfer', order)).rejects.toMatchObject({ kind: 'business' });
+    expect(key()).toBe(lost);
+    respond({ code: 1, data: null });
+    await apiClient.post('account/transfer', order);
+    expect(key()).not.toBe(lost);
+  });
+
+  it("keeps a caller's own key", async () => {
+    respond({ code: 1, data: null });
+    await apiClient.post('account/draw', order, { idempotencyKey: 'mine-1' });
+    expect(key()).toBe('mine-1');
+  });
+});
