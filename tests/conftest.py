@@ -18,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import settings as hypothesis_settings
 from redis import Redis as SyncRedis
 
 from config.settings import ROOT, Settings
@@ -39,6 +40,11 @@ def _interrupt_on_sigterm() -> None:
 
 
 _interrupt_on_sigterm()
+
+# Hypothesis's per-example deadline (200 ms) is a timed assert: on a loaded or slow CI machine a pure
+# property test fails for the clock, not for the property. Properties here are checked without it.
+hypothesis_settings.register_profile("exchange", deadline=None)
+hypothesis_settings.load_profile("exchange")
 
 
 def _free_port() -> int:
