@@ -25,7 +25,7 @@ from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
-from store import ledger
+from store import bulk, ledger
 from store.earn import FINANCIAL, LOG_LISTING, SALE_ISSUE, SALE_PROCEEDS, allocation
 from store.earn.book import HouseRow, Stale, Write, move
 from store.earn.clock import DAY_MS
@@ -156,10 +156,9 @@ async def allocate(project_id: int, now: int) -> bool:
     async def write(conn: BaseDBAsyncClient) -> None:
         project = await ListingProject.get(id=project_id).using_db(conn).prefetch_related("bizhong")
         apps = await ListingApplication.filter(project_id=project_id).using_db(conn)
-        lines = {line.id: line for line in allocate_rows(project, apps, coin.decimals)}
-        for app in apps:
-            app.won_tokens, app.won_usdt = lines[app.id].won_tokens, lines[app.id].won_usdt
-            await app.save(using_db=conn, update_fields=["won_tokens", "won_usdt"])
+        for app, line in zip(apps, allocate_rows(project, apps, coin.decimals), strict=True):
+            app.won_tokens, app.won_usdt = line.won_tokens, line.won_usdt
+        await bulk.update_rows(conn, apps, ("won_tokens", "won_usdt"))  # one statement, however many
 
     due = ListingProject.filter(id=project_id, allocated_at=None, etime__lte=now)
     return await close_once(due, {"status": ENDED, "allocated_at": now}, write)

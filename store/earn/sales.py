@@ -23,7 +23,7 @@ from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
-from store import ledger
+from store import bulk, ledger
 from store.earn import FINANCIAL, LOG_SHOUFA, SALE_ISSUE, SALE_PROCEEDS, allocation
 from store.earn.book import HouseRow, Stale, move
 from store.earn.closing import close_once, percent
@@ -179,11 +179,9 @@ async def close(sale_id: int, now: int) -> bool:
     async def write(conn: BaseDBAsyncClient) -> None:
         sale = await TokenSale.get(id=sale_id).using_db(conn).prefetch_related("huodong", "jieshou")
         subs = await SaleSubscription.filter(sale_id=sale_id).using_db(conn)
-        found = allocate(sale, subs)
-        for sub in subs:
-            line = found.line(sub.id)
+        for sub, line in zip(subs, allocate(sale, subs).lines, strict=True):  # the lines come in the rows' order
             sub.allocated, sub.cost, sub.refunded = line.allocated, line.cost, line.refund
-            await sub.save(using_db=conn, update_fields=["allocated", "cost", "refunded"])
+        await bulk.update_rows(conn, subs, ("allocated", "cost", "refunded"))  # one statement, however many
 
     due = TokenSale.filter(id=sale_id, status=IN_PROGRESS, etime__lte=now)
     return await close_once(due, {"status": COMPLETED, "allocated_at": now}, write)
