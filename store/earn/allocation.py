@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from decimal import Context, Decimal
 from fractions import Fraction
 from functools import cached_property
-from math import floor
+from math import ceil, floor
 
 # Products and differences of stored amounts (36 digits each) fit in 80 digits: exact, whatever the
 # caller's context (the default one keeps 28 and would round silently).
@@ -60,6 +60,12 @@ def _steps(token_places: int, asset_places: int) -> Callable[[Decimal], Decimal]
 def floor_to(value: Fraction, step_: Decimal) -> Decimal:
     """``value`` rounded down to a whole number of ``step_`` (an exact Decimal)."""
     return EXACT.multiply(step_, Decimal(floor(value / Fraction(step_))))
+
+
+def least_tokens(least: Decimal, price: Decimal, step_: Decimal) -> Decimal:
+    """The fewest tokens, whole ``step_``s, whose cost at ``price`` is at least ``least``: the smallest
+    subscription a sale with that minimum takes."""
+    return EXACT.multiply(step_, Decimal(max(1, ceil(Fraction(least) / Fraction(price) / Fraction(step_)))))
 
 
 def is_whole(amount: Decimal, step_: Decimal) -> bool:

@@ -1,9 +1,9 @@
 """Listing applications in the database: applying, the allocation at the project's end, the lock's
 release and the tokens' credit on the online date (docs/decisions.md "Token sales and listing").
 
-1. Apply (``apply``): while ``btime <= now < etime``, ``nums`` USDT leave the balance of the user's
-   financial account for its lock, for ``lock_days`` (``release_ms``); the application is written in
-   that transaction, under the project's row lock.
+1. Apply (``apply``): while ``btime <= now < etime``, ``nums`` USDT (at least the project's
+   ``min_amount``) leave the balance of the user's financial account for its lock, for ``lock_days``
+   (``release_ms``); the application is written in that transaction, under the project's row lock.
 2. Allocate (``allocate``, the ``listing_allocation`` sweep once ``etime`` has passed): under the
    project's row lock it is marked allocated (no application can join after) and each application's
    pro-rata share of ``shengyu`` is written onto it (``store.earn.allocation.allocate_listing``).
@@ -68,6 +68,7 @@ def project_public(project: ListingProject, now: int, balance: Decimal) -> dict[
         "etime": project.etime,
         "online": project.online,
         "lock_days": project.lock_days,
+        "min_amount": money(project.min_amount),
         "allocated_at": project.allocated_at,
         "money": money(balance),
     }
@@ -104,24 +105,27 @@ async def usdt() -> Currency:
     return await Currency.get(code=USDT)
 
 
-def _check_open(project: ListingProject, now: int) -> None:
+def _check_application(project: ListingProject, now: int, nums: Decimal) -> None:
     if project.allocated_at is not None or now >= project.etime:
         raise DomainError(ErrorCode.LISTING_ENDED)
     if now < project.btime:
         raise DomainError(ErrorCode.LISTING_NOT_STARTED)
+    if nums < project.min_amount:
+        raise DomainError(ErrorCode.LISTING_BELOW_MIN, min=money(project.min_amount), currency=USDT)
 
 
 async def apply(uid: int, project: ListingProject, nums: Decimal, now: int) -> ListingApplication:
     """Apply with ``nums`` USDT (already positive, with at most USDT's places): they move from the
     balance of the financial account to its lock until ``now + lock_days``. Raises LISTING_ENDED,
-    LISTING_NOT_STARTED and INSUFFICIENT_BALANCE; nothing is written then. Each call is an application."""
-    _check_open(project, now)
+    LISTING_NOT_STARTED, LISTING_BELOW_MIN (less than the project's ``min_amount``) and
+    INSUFFICIENT_BALANCE; nothing is written then. Each call is an application."""
+    _check_application(project, now, nums)
     coin = await usdt()
     made: list[ListingApplication] = []
 
     async def record(conn: BaseDBAsyncClient) -> None:
         row = await ListingProject.filter(id=project.id).select_for_update().using_db(conn).get()  # allocations wait
-        _check_open(row, now)
+        _check_application(row, now, nums)  # again under the row's lock: an edit may have come between
         release_ms = now + row.lock_days * DAY_MS
         made.append(await ListingApplication.create(project_id=row.id, user_id=uid, nums=nums, price=row.price,
                                                     release_ms=release_ms, using_db=conn))  # fmt: skip

@@ -2,9 +2,9 @@
 subscription's settlement (docs/decisions.md "Token sales and listing").
 
 1. Subscribe (``subscribe``): while ``btime <= now < etime``, ``nums`` tokens (a whole step, see
-   ``store.earn.allocation``) lock ``nums x price`` of the accepted asset in the user's financial
-   account; the subscription row is written in the transaction of that lock, under the sale's row
-   lock, and counted on the sale.
+   ``store.earn.allocation``, worth at least the sale's ``min_amount``) lock ``nums x price`` of the
+   accepted asset in the user's financial account; the sale's row is locked first and the terms read
+   from it, the subscription row is written in the transaction of that lock and counted on the sale.
 2. Close (``close``, the Scheduler's ``sale_close`` sweep once ``etime`` has passed): under the sale's
    row lock the status flips to completed, so no subscription can join after; the pro-rata allocation
    of every subscription is computed from the stored rows and written onto them (no money moves yet).
@@ -22,14 +22,16 @@ from decimal import Decimal
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.expressions import F
 
 from store import bulk, ledger
+from store.db import retry_busy, transaction
 from store.earn import FINANCIAL, LOG_SHOUFA, SALE_ISSUE, SALE_PROCEEDS, allocation
 from store.earn.book import HouseRow, Stale, move
 from store.earn.closing import close_once, percent
 from store.errors import DomainError, ErrorCode
 from store.ledger import ZERO, Change
-from store.models import SaleSubscription, TokenSale
+from store.models import Currency, SaleSubscription, TokenSale
 from store.money import money
 
 IN_PROGRESS, COMPLETED = 0, 1  # TokenSale.status
@@ -105,6 +107,8 @@ def sale_public(sale: TokenSale, now: int, mine_: Mine | None = None) -> dict[st
         "shuliang": money(sale.subscribed),
         "per_user_max": money(sale.per_user_max),
         "step": money(sale_step(sale)),
+        "min_amount": money(sale.min_amount),
+        "min_nums": money(allocation.least_tokens(sale.min_amount, sale.rengou, sale_step(sale))),
         "allocated_at": sale.allocated_at,
         "mine": mine_.public() if mine_ else None,
     }
@@ -124,7 +128,7 @@ def _check_open(sale: TokenSale, now: int) -> None:
         raise DomainError(ErrorCode.SALE_NOT_STARTED)
 
 
-async def _check_limit(sale: TokenSale, uid: int, nums: Decimal, conn: BaseDBAsyncClient | None = None) -> None:
+async def _check_limit(sale: TokenSale, uid: int, nums: Decimal, conn: BaseDBAsyncClient) -> None:
     """SALE_PER_USER_MAX when the user's asks with ``nums`` would pass the sale's limit (its total when
     it has none)."""
     limit = sale.per_user_max if sale.per_user_max > 0 else sale.total
@@ -134,38 +138,44 @@ async def _check_limit(sale: TokenSale, uid: int, nums: Decimal, conn: BaseDBAsy
         raise DomainError(ErrorCode.SALE_PER_USER_MAX, max=money(limit), left=money(max(limit - asked, ZERO)))
 
 
+@retry_busy
 async def subscribe(uid: int, sale: TokenSale, nums: Decimal, now: int) -> SaleSubscription:
-    """Subscribe ``nums`` tokens (already a positive amount with at most the token's places).
+    """Subscribe ``nums`` tokens (already a positive amount with at most the token's places) to the
+    sale ``sale`` names.
 
-    Locks ``nums x price`` of the accepted asset in the financial account and writes the subscription
-    in that transaction. Raises SALE_ENDED, SALE_NOT_STARTED, SALE_NUMS_STEP (not a whole step),
-    SALE_PER_USER_MAX (the user's asks would pass the sale's limit, or its total when it has none)
-    and INSUFFICIENT_BALANCE; nothing is written then. Not idempotent: each call is a subscription
-    (the route refuses a second one in flight)."""
-    _check_open(sale, now)
-    unit = sale_step(sale)
-    if not allocation.is_whole(nums, unit):
-        raise DomainError(ErrorCode.SALE_NUMS_STEP, step=money(unit))
-    await _check_limit(sale, uid, nums)  # before the balance: the clearer refusal first
-    locked = allocation.sale_lock(nums, sale.rengou)
-    key = f"sf{sale.id}:{uuid.uuid4().hex}"
-    made: list[SaleSubscription] = []
-
-    async def record(conn: BaseDBAsyncClient) -> None:
-        row = await TokenSale.filter(id=sale.id).select_for_update().using_db(conn).get()  # closes wait for it
+    In one transaction: the sale's row is locked first and every term is read from it (never from
+    ``sale``, which the caller read before: an operator's edit in between changed the price or the
+    accepted asset of a sale nobody had subscribed to yet, and the subscription was locked at one price
+    and priced at the other), then ``nums x price`` of the accepted asset is locked in the financial
+    account and the subscription written. Raises SALE_ENDED, SALE_NOT_STARTED, SALE_NUMS_STEP (not a
+    whole step), SALE_BELOW_MIN (it would lock less than the sale's ``min_amount``), SALE_PER_USER_MAX
+    (the user's asks would pass the sale's limit, or its total when it has none) and
+    INSUFFICIENT_BALANCE; nothing is written then. Not idempotent: each call is a
+    subscription (the route refuses a second one in flight)."""
+    async with transaction() as conn:
+        # The sale's lock before the account's (ledger.apply_in): closes and edits wait for it.
+        row = await TokenSale.filter(id=sale.id).select_for_update().using_db(conn).get()
         _check_open(row, now)
-        await _check_limit(row, uid, nums, conn)  # again under the sale's lock: two at once cannot pass it
-        made.append(await SaleSubscription.create(sale_id=sale.id, user_id=uid, nums=nums, price=row.rengou,
-                                                  locked=locked, using_db=conn))  # fmt: skip
-        row.subscribed += nums
-        row.cishu += 1
-        await row.save(using_db=conn, update_fields=["subscribed", "cishu"])
-
-    change = Change(uid, sale.jieshou_id, FINANCIAL, -locked, locked, LOG_SHOUFA, f"{key}:lock",  # type: ignore[attr-defined]
-                    f"token sale {sale.id}: subscribe {money(nums)} {sale.huodong.code}",
-                    {"sale_id": sale.id})  # fmt: skip
-    await ledger.apply([change], also=record)
-    return made[0]
+        token_id, asset_id = row.huodong_id, row.jieshou_id  # type: ignore[attr-defined]
+        coins = {c.id: c for c in await Currency.filter(id__in=(token_id, asset_id)).using_db(conn)}
+        token = coins[token_id]
+        unit = allocation.step(row.rengou, token.decimals, coins[asset_id].decimals)
+        if not allocation.is_whole(nums, unit):
+            raise DomainError(ErrorCode.SALE_NUMS_STEP, step=money(unit))
+        locked = allocation.sale_lock(nums, row.rengou)
+        if locked < row.min_amount:
+            least = allocation.least_tokens(row.min_amount, row.rengou, unit)
+            raise DomainError(ErrorCode.SALE_BELOW_MIN, min=money(row.min_amount), currency=coins[asset_id].code,
+                              nums=money(least), token=token.code)  # fmt: skip
+        await _check_limit(row, uid, nums, conn)  # before the balance: the clearer refusal first
+        change = Change(uid, asset_id, FINANCIAL, -locked, locked, LOG_SHOUFA,
+                        f"sf{row.id}:{uuid.uuid4().hex}:lock", f"token sale {row.id}: subscribe {money(nums)} "
+                        f"{token.code}", {"sale_id": row.id})  # fmt: skip
+        await ledger.apply_in(conn, [change])
+        made = await SaleSubscription.create(sale_id=row.id, user_id=uid, nums=nums, price=row.rengou, locked=locked,
+                                             using_db=conn)  # fmt: skip
+        await TokenSale.filter(id=row.id).using_db(conn).update(subscribed=F("subscribed") + nums, cishu=F("cishu") + 1)
+    return made
 
 
 # -- the close and the settlements (the Scheduler's sale_close sweep) ----------------------------------

@@ -16,6 +16,7 @@ from store.earn.allocation import (
     allocate_listing,
     allocate_sale,
     is_whole,
+    least_tokens,
     sale_lock,
     step,
 )
@@ -124,6 +125,17 @@ def test_the_step_makes_the_cost_of_every_allocation_exact() -> None:
     assert step(Decimal(2), 8, 6) == Decimal("0.0000005")  # half a micro-token costs 1e-6 USDT
     assert step(Decimal("0.000001"), 2, 6) == 1  # a micro-USDT a token: whole tokens
     assert step(Decimal("0.0000001"), 0, 6) == Decimal(10)  # a tenth of a micro-USDT a token: 10 at a time
+
+
+@given(PRICES, PLACES, st.integers(1, 10**12))
+def test_the_least_subscription_is_the_fewest_steps_that_cost_the_minimum(
+    price: Decimal, places: tuple[int, int], units: int
+) -> None:
+    token_places, asset_places = places
+    least, unit = _decimal(units, asset_places), step(price, token_places, asset_places)
+    tokens = least_tokens(least, price, unit)
+    assert is_whole(tokens, unit) and sale_lock(tokens, price) >= least
+    assert tokens == unit or sale_lock(tokens - unit, price) < least
 
 
 # -- listing applications ------------------------------------------------------------------------------
