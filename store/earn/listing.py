@@ -4,7 +4,8 @@ release and the tokens' credit on the online date (docs/decisions.md "Token sale
 1. Apply (``apply``): while ``btime <= now < etime``, ``nums`` USDT (at least the project's
    ``min_amount``) leave the balance of the user's financial account for its lock, for ``lock_days``
    (``release_ms``); the application is written in that transaction, under the project's row lock.
-2. Allocate (``allocate``, the ``listing_allocation`` sweep once ``etime`` has passed): under the
+2. Allocate (``allocate``, the ``listing_allocation`` job of the project once ``etime`` has passed:
+   each project's allocation and decisions are a job of their own, ``allocate_and_decide``): under the
    project's row lock it is marked allocated (no application can join after) and each application's
    pro-rata share of ``shengyu`` is written onto it (``store.earn.allocation.allocate_listing``).
    Then each one is decided (``decide``): the USDT won leaves the lock to the house (``sale_proceeds``)
@@ -29,7 +30,7 @@ from store import bulk, ledger
 from store.earn import FINANCIAL, LOG_LISTING, SALE_ISSUE, SALE_PROCEEDS, allocation
 from store.earn.book import HouseRow, Stale, Write, move
 from store.earn.clock import DAY_MS
-from store.earn.closing import close_once, percent
+from store.earn.closing import close_once, closes_due, percent
 from store.errors import DomainError, ErrorCode
 from store.ledger import ZERO, Change
 from store.models import Currency, ListingApplication, ListingProject
@@ -38,7 +39,7 @@ from store.money import money
 USDT = "USDT"
 UPCOMING, IN_PROGRESS, ENDED = 0, 1, 2  # ListingProject.status
 REVIEW, WON, NOT_WON = 0, 1, 2  # ListingApplication.status
-BATCH = 500  # applications a sweep's pass takes; the next pass takes the rest
+BATCH = 500  # applications a sweep's pass (or a project's job) reads at a time
 PER_PAGE = 10
 
 
@@ -231,21 +232,29 @@ def _next(found: int, *candidates: int | None, now: int) -> int | None:
     return min(times) if times else None
 
 
-async def sweep_allocation(now: int) -> dict[str, Any]:
-    """Allocate every project whose end has come, then decide up to BATCH applications."""
-    allocated = 0
-    due = ListingProject.filter(allocated_at=None, etime__lte=now).order_by("etime").values_list("id", flat=True)
-    for project_id in await due:
-        allocated += await allocate(project_id, now)
-    apps = (
-        await ListingApplication.filter(status=REVIEW, project__allocated_at__isnull=False).order_by("id").limit(BATCH)
-    )
-    projects, coin = await _projects(apps), await usdt()
+async def due_allocation(now: int) -> dict[str, Any]:
+    """The projects with work at ``now`` (``due``, their ids): those whose end has come and that are not
+    allocated yet (oldest end first), then the allocated ones with applications left to decide.
+    ``next_ms``: now while some are due, else the next end to come (None for none)."""
+    ended = ListingProject.filter(allocated_at=None, etime__lte=now)
+    deciding = ListingProject.filter(allocated_at__isnull=False, applications__status=REVIEW)
+    return await closes_due(ended, deciding, ListingProject.filter(allocated_at=None), now)
+
+
+async def allocate_and_decide(project_id: int, now: int) -> dict[str, Any]:
+    """One project's work, the Scheduler's job for it: allocate it if its end has come (``allocate``),
+    then decide its applications, BATCH at a time, until none is left (each step idempotent). What it
+    did: allocated (0 or 1), decided."""
+    allocated = await allocate(project_id, now)
+    project, coin = await ListingProject.get(id=project_id).prefetch_related("bizhong"), await usdt()
     decided = 0
-    for app in apps:
-        decided += await decide(app, projects[app.project_id], coin.id)  # type: ignore[attr-defined]
-    upcoming = await ListingProject.filter(allocated_at=None).order_by("etime").first().values_list("etime", flat=True)
-    return {"allocated": allocated, "decided": decided, "next_ms": _next(len(apps), upcoming, now=now)}
+    while project.allocated_at is not None:
+        apps = await ListingApplication.filter(project_id=project_id, status=REVIEW).order_by("id").limit(BATCH)
+        now_decided = sum([await decide(app, project, coin.id) for app in apps])
+        decided += now_decided
+        if len(apps) < BATCH or not now_decided:  # none left, or none this batch could decide
+            break
+    return {"allocated": int(allocated), "decided": decided}
 
 
 async def sweep_release(now: int) -> dict[str, Any]:

@@ -5,10 +5,11 @@ subscription's settlement (docs/decisions.md "Token sales and listing").
    ``store.earn.allocation``, worth at least the sale's ``min_amount``) lock ``nums x price`` of the
    accepted asset in the user's financial account; the sale's row is locked first and the terms read
    from it, the subscription row is written in the transaction of that lock and counted on the sale.
-2. Close (``close``, the Scheduler's ``sale_close`` sweep once ``etime`` has passed): under the sale's
+2. Close (``close``, the Scheduler's ``sale_close`` job of the sale once ``etime`` has passed: each
+   sale's close and settlements are a job of their own, ``close_and_settle``): under the sale's
    row lock the status flips to completed, so no subscription can join after; the pro-rata allocation
    of every subscription is computed from the stored rows and written onto them (no money moves yet).
-3. Settle (``settle``, the same sweep, one subscription at a time): the lock leaves the account, the
+3. Settle (``settle``, the same job, one subscription at a time): the lock leaves the account, the
    cost goes to the house (``sale_proceeds``), the rest returns to the balance, and the allocated
    tokens are credited from the house (``sale_issue``); the subscription's status flips to allocated
    in that transaction, so each settlement happens once (its refs make a replay a no-op as well).
@@ -28,7 +29,7 @@ from store import bulk, ledger
 from store.db import retry_busy, transaction
 from store.earn import FINANCIAL, LOG_SHOUFA, SALE_ISSUE, SALE_PROCEEDS, allocation
 from store.earn.book import HouseRow, Stale, move
-from store.earn.closing import close_once, percent
+from store.earn.closing import close_once, closes_due, percent
 from store.errors import DomainError, ErrorCode
 from store.ledger import ZERO, Change
 from store.models import Currency, SaleSubscription, TokenSale
@@ -36,7 +37,7 @@ from store.money import money
 
 IN_PROGRESS, COMPLETED = 0, 1  # TokenSale.status
 PENDING, ALLOCATED = 0, 1  # SaleSubscription.status
-SETTLE_BATCH = 500  # subscriptions settled in one pass of the sweep; the next pass takes the rest
+SETTLE_BATCH = 500  # subscriptions read at a time by a sale's settlements
 
 
 def phase(sale: TokenSale, now: int) -> str:
@@ -178,7 +179,7 @@ async def subscribe(uid: int, sale: TokenSale, nums: Decimal, now: int) -> SaleS
     return made
 
 
-# -- the close and the settlements (the Scheduler's sale_close sweep) ----------------------------------
+# -- the close and the settlements (the Scheduler's sale_close jobs) -----------------------------------
 
 
 async def close(sale_id: int, now: int) -> bool:
@@ -228,22 +229,26 @@ async def settle(sub: SaleSubscription, sale: TokenSale) -> bool:
     return await move(changes, house, flip)
 
 
-async def sweep(now: int) -> dict[str, Any]:
-    """Close every sale whose end has come, then settle up to SETTLE_BATCH closed subscriptions.
-    ``next_ms``: when there is work next (now, while subscriptions wait to be settled)."""
-    closed = 0
-    for sale_id in (
-        await TokenSale.filter(status=IN_PROGRESS, etime__lte=now).order_by("etime").values_list("id", flat=True)
-    ):
-        closed += await close(sale_id, now)
-    pending = await SaleSubscription.filter(status=PENDING, sale__status=COMPLETED).order_by("id").limit(SETTLE_BATCH)
-    ids = {p.sale_id for p in pending}  # type: ignore[attr-defined]
-    sales = {s.id: s for s in await TokenSale.filter(id__in=ids).prefetch_related("huodong", "jieshou")}
+async def due(now: int) -> dict[str, Any]:
+    """The sales with work at ``now`` (``due``, their ids): those whose end has come and that are not
+    closed yet (oldest end first), then the closed ones with subscriptions left to settle. ``next_ms``:
+    now while some are due, else the next end to come (None for none)."""
+    ended = TokenSale.filter(status=IN_PROGRESS, etime__lte=now)
+    settling = TokenSale.filter(status=COMPLETED, subscriptions__status=PENDING)
+    return await closes_due(ended, settling, TokenSale.filter(status=IN_PROGRESS), now)
+
+
+async def close_and_settle(sale_id: int, now: int) -> dict[str, Any]:
+    """One sale's work, the Scheduler's job for it: close it if its end has come (``close``), then
+    settle its subscriptions, SETTLE_BATCH at a time, until none is left. Every step is idempotent, so
+    a job cut short (a crash, a timeout) is simply done again. What it did: closed (0 or 1), settled."""
+    closed = await close(sale_id, now)
+    sale = await TokenSale.get(id=sale_id).prefetch_related("huodong", "jieshou")
     settled = 0
-    for sub in pending:
-        settled += await settle(sub, sales[sub.sale_id])  # type: ignore[attr-defined]
-    if len(pending) == SETTLE_BATCH:
-        next_ms: int | None = now
-    else:
-        next_ms = await TokenSale.filter(status=IN_PROGRESS).order_by("etime").first().values_list("etime", flat=True)
-    return {"closed": closed, "settled": settled, "next_ms": next_ms}
+    while sale.status == COMPLETED:
+        pending = await SaleSubscription.filter(sale_id=sale_id, status=PENDING).order_by("id").limit(SETTLE_BATCH)
+        now_settled = sum([await settle(sub, sale) for sub in pending])
+        settled += now_settled
+        if len(pending) < SETTLE_BATCH or not now_settled:  # none left, or none this batch could settle
+            break
+    return {"closed": int(closed), "settled": settled}

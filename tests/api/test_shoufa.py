@@ -7,16 +7,20 @@ issued, the house's rows mirroring the users' side exactly."""
 from __future__ import annotations
 
 from decimal import ROUND_DOWN, Decimal
+from fractions import Fraction
+from math import floor
 from typing import Any
 
 import httpx
 import pytest
 
 from serve.i18n import translate
+from store import ledger
 from store.admin.audit import Actor
 from store.earn import SALE_ISSUE, SALE_PROCEEDS, products, sales
 from store.errors import DomainError, ErrorCode
-from store.models import AccountLog, AccountType, HouseLedger, SaleSubscription, TokenSale
+from store.ledger import Change
+from store.models import AccountLog, AccountType, Currency, HouseLedger, SaleSubscription, TokenSale
 from store.money import money
 from tests.utils.sales import (
     DAY_MS,
@@ -227,8 +231,9 @@ async def test_an_operator_edit_racing_a_subscription_cannot_break_the_closes(
     assert balance(api, bob, USDT, FINANCIAL) == (950, 0)
     assert await totals() == before
 
-    # The accepted asset changed under a subscription: it locks the new asset (alice has no MVBT).
-    third = await make_sale(total="1000", price="0.5")
+    # The accepted asset changed under a subscription: it locks the new asset (alice has no MVBT). Its end
+    # is past the sweeping scheduler's moved clock, which goes on sweeping.
+    third = await make_sale(total="1000", price="0.5", ends_in_ms=4 * HOUR_MS)
     seen = await sales.get_sale(third.id)
     await products.edit("sale", third.id, {"jieshou": "MVBT"}, actor=operator)
     with pytest.raises(DomainError) as refused:
@@ -236,6 +241,76 @@ async def test_an_operator_edit_racing_a_subscription_cannot_break_the_closes(
     assert refused.value.code == ErrorCode.INSUFFICIENT_BALANCE
     assert not await SaleSubscription.filter(sale_id=third.id).exists()
     assert balance(api, alice, USDT, FINANCIAL) == (920, 0)
+
+
+async def test_a_sale_whose_close_fails_holds_no_other_back_and_closes_once_it_can(
+    api: httpx.Client, sweep: Sweeper
+) -> None:
+    """Each sale's close is a job of its own: one that fails (here a subscription whose price passed
+    what it locked, as the edit race left them) is retried with its own backoff while the others close
+    and settle; once the row is put right, a later pass closes it."""
+    broken = await make_sale(total="1000", price="0.5", ends_in_ms=HOUR_MS)
+    fine = await make_sale(total="1000", price="0.5", ends_in_ms=HOUR_MS + 60_000)
+    alice, bob = await financial_member(api, "1000"), await financial_member(api, "1000")
+    ok(buy(api, alice, broken.id, "100"))
+    ok(buy(api, bob, fine.id, "100"))
+    before = await totals()
+    await SaleSubscription.filter(sale_id=broken.id).update(price=Decimal("0.8"))  # costs 80, locked 50
+
+    await sweep.at(fine.etime + 1000)
+    assert ok(get(api, "shoufa/info", params={"id": fine.id}))["phase"] == "allocated"
+    assert balance(api, bob, ACB, FINANCIAL) == (100, 0) and balance(api, bob, USDT, FINANCIAL) == (950, 0)
+    assert ok(get(api, "shoufa/info", params={"id": broken.id}))["status"] == 0  # not allocated
+    status = (await sweep.status())["sweeps"]["sale_close"]
+    assert "locked 50" in status["failing"][str(broken.id)] and str(fine.id) not in status["failing"]
+    assert balance(api, alice, USDT, FINANCIAL) == (950, 50)  # its lock untouched
+
+    await SaleSubscription.filter(sale_id=broken.id).update(price=Decimal("0.5"))  # put right
+    await sweep.at(fine.etime + 2000)
+    assert ok(get(api, "shoufa/info", params={"id": broken.id}))["phase"] == "allocated"
+    assert balance(api, alice, ACB, FINANCIAL) == (100, 0) and balance(api, alice, USDT, FINANCIAL) == (950, 0)
+    assert (await sweep.status())["sweeps"]["sale_close"]["failing"] == {}
+    assert await totals() == before
+
+
+async def test_thousands_of_subscriptions_are_allocated_exactly_and_completely(
+    api: httpx.Client, sweep: Sweeper
+) -> None:
+    """2,000 subscriptions of 1 to 20 USDT from 20 users (written as shoufa/buy writes them: the row,
+    and its lock moved in the financial account) for 10,000 ACB at 0.5: each gets its exact share down
+    to the step, pays for exactly that, has the rest refunded, and every one is settled by the pass."""
+    sale = await make_sale(total="10000", price="0.5", ends_in_ms=HOUR_MS)
+    users = [await financial_member(api, "25000") for _ in range(20)]
+    before = await totals()
+    usdt = await Currency.get(code="USDT")
+    rows, asked = [], {m.uid: Decimal(0) for m in users}
+    for i in range(2000):
+        m, nums = users[i % 20], Decimal(2 * (i % 20 + 1))
+        rows.append(SaleSubscription(sale_id=sale.id, user_id=m.uid, nums=nums, price=Decimal("0.5"), locked=nums / 2))
+        asked[m.uid] += nums
+    for m in users:
+        lock = asked[m.uid] / 2
+        await ledger.apply([Change(m.uid, usdt.id, AccountType.FINANCIAL, -lock, lock, "shoufa", f"sf-test:{m.uid}")])
+    await SaleSubscription.bulk_create(rows)
+    total_asked = sum(asked.values())
+    await TokenSale.filter(id=sale.id).update(subscribed=total_asked, cishu=len(rows))
+
+    await sweep.at(sale.etime + 1000)
+    step, issued = Decimal("0.000002"), Decimal(0)
+    subs = await SaleSubscription.filter(sale_id=sale.id)
+    assert len(subs) == 2000 and all(s.status == 1 for s in subs)
+    for sub in subs:
+        share = Fraction(10000) * Fraction(sub.nums) / Fraction(total_asked)
+        assert sub.allocated == Decimal(floor(share / Fraction(step))) * step, sub.id
+        assert (sub.cost, sub.cost + sub.refunded) == (sub.allocated / 2, sub.locked)
+        issued += sub.allocated
+    assert 0 <= 10000 - issued < len(subs) * step
+    for m in users:
+        mine = [s for s in subs if s.user_id == m.uid]  # type: ignore[attr-defined]
+        cost = sum((s.cost for s in mine), Decimal(0))
+        assert balance(api, m, USDT, FINANCIAL) == (25000 - cost, 0)
+        assert balance(api, m, ACB, FINANCIAL) == (sum((s.allocated for s in mine), Decimal(0)), 0)
+    assert await totals() == before
 
 
 BELOW_MIN = "The minimum subscription is {min} {currency}: at least {nums} {token} at this price"
