@@ -287,6 +287,9 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.P2P_CANCEL_LIMIT: Outcome(
         CODE_ERROR, 403, N_("You cancelled {limit} orders today; you can buy again after 00:00 UTC")
     ),
+    ErrorCode.P2P_UNPAID_MAX: Outcome(
+        CODE_ERROR, 409, N_("You have {max} orders waiting for payment: finish one before opening another")
+    ),
     ErrorCode.P2P_MERCHANT_CANCEL_LIMIT: Outcome(CODE_ERROR, 409, N_("This merchant cannot buy any more today")),
     ErrorCode.P2P_ORDER_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Order not found")),
     ErrorCode.P2P_BUYER_ONLY: Outcome(CODE_ERROR, 403, N_("Only the buyer can do this")),

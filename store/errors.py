@@ -226,6 +226,8 @@ class ErrorCode(IntEnum):
     P2P_IMAGES_INVALID = 4448
     P2P_REPLY_OTHER_SIDE = 4449  # the side that appealed cannot answer its own appeal
     P2P_REPLIED = 4450
+    # 4451-4469: issue 27's limits on the P2P market
+    P2P_UNPAID_MAX = 4451  # a taker with p2p_unpaid_max orders waiting for payment opens no other
     # 13xx: content and reference data
     NOT_FOUND = 1301
     SETTING_UNKNOWN = 1302

@@ -19,6 +19,7 @@ from store.admin import audit
 from store.db import transaction
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, News, NewsCategory, SiteSetting
+from store.p2p import rules
 
 router = APIRouter(tags=["back office"])
 Content = Annotated[Console, Depends(role("content"))]
@@ -31,6 +32,8 @@ SETTINGS = {
     "contact_email": "an e-mail address",
     "usd_cny_rate": "a positive number",
     "micro_open": "0 or 1",
+    rules.UNPAID_SETTING: f"a whole number from 1 to {rules.UNPAID_MAX_TOP}: the P2P orders a taker may have "
+    f"waiting for payment at once ({rules.UNPAID_MAX} when not set)",
 }
 LINK_REL = "noopener noreferrer"
 
@@ -77,6 +80,8 @@ def _valid(key: str, value: str) -> str:
         ok = value == "" or value.startswith("https://")
     elif key == "contact_email":
         ok = "@" in value
+    elif key == rules.UNPAID_SETTING:
+        ok = rules.unpaid_max(value) is not None
     if not ok:
         raise DomainError(ErrorCode.BAD_REQUEST)
     return value
