@@ -263,7 +263,8 @@ class Scheduler(DbActor):
     def _hand_out(self, sweep: Sweep, state: SweepState, due: list[int], now: int) -> None:
         """Start a job for each thing ``due`` that has none running and is not waiting for a retry;
         forget the failures of things no longer due (done by another scheduler, or by hand)."""
-        for key in [k for k, job in state.things.items() if k not in due and not job.running]:
+        listed = set(due)
+        for key in [k for k, job in state.things.items() if k not in listed and not job.running]:
             del state.things[key]
         for key in due:
             job = state.things.setdefault(key, ThingJob())
