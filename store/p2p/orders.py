@@ -1,10 +1,11 @@
 """P2P orders: the escrow state machine (docs/decisions.md "Orders and escrow").
 
 Every transition is one transaction that locks, in this order, the taker's user row (an opening
-only), the ad (when its stock changes), the order, then the accounts (``ledger.apply_in``); it moves on only from the state it expects
-(``where state = expected`` under the row lock), writes the ledger batch under refs named after the
-order and the step, and appends a ``p2p_order_events`` row. A repeated or racing transition finds the
-state moved on and is refused without moving money; the refs make a replayed batch a no-op as well.
+only), the ad (when its stock changes), the order, then the accounts (``ledger.apply_in``); it moves
+on only from the state it expects (``where state = expected`` under the row lock), writes the ledger
+batch under refs named after the order and the step, and appends a ``p2p_order_events`` row. A
+repeated or racing transition finds the state moved on and is refused without moving money; the refs
+make a replayed batch a no-op as well.
 """
 
 from __future__ import annotations
