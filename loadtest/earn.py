@@ -91,7 +91,7 @@ class Saver(ApiUser):
         sale = random.choice(sales)
         self.api("GET", f"shoufa/info?id={sale['id']}", name="shoufa/info")
         step = Decimal(str(sale.get("step") or "1"))
-        nums = step * random.randint(1, 20)
+        nums = Decimal(str(sale.get("min_nums") or step)) + step * random.randint(0, 20)  # the sale's minimum or more
         self.api("POST", "shoufa/buy", json={"id": sale["id"], "nums": str(nums)}, expected=self.NORMAL)
 
     @task(1)

@@ -199,6 +199,10 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.SALE_PER_USER_MAX: Outcome(
         CODE_ERROR, 400, N_("You can subscribe at most {max} in this sale; {left} more is possible")
     ),
+    ErrorCode.SALE_BELOW_MIN: Outcome(
+        CODE_ERROR, 400, N_("The minimum subscription is {min} {currency}: at least {nums} {token} at this price")
+    ),
+    ErrorCode.LISTING_BELOW_MIN: Outcome(CODE_ERROR, 400, N_("The minimum application is {min} {currency}")),
     ErrorCode.LISTING_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Listing project not found")),
     ErrorCode.LISTING_NOT_STARTED: Outcome(CODE_ERROR, 400, N_("Applications for this listing have not opened yet")),
     ErrorCode.LISTING_ENDED: Outcome(CODE_ERROR, 409, N_("Applications for this listing have closed")),
@@ -232,6 +236,9 @@ ERRORS: dict[ErrorCode, Outcome] = {
         CODE_ERROR, 400, N_("status is 0 (not started), 1 (in progress) or 2 (ended)")
     ),
     ErrorCode.PRODUCT_SALE_TIMES: Outcome(CODE_ERROR, 400, N_("btime must be before etime")),
+    ErrorCode.PRODUCT_SALE_MIN: Outcome(
+        CODE_ERROR, 400, N_("min_amount is more than one user may subscribe: {most} {currency} at most")
+    ),
     ErrorCode.PRODUCT_SALE_SAME_ASSET: Outcome(
         CODE_ERROR, 400, N_("The token sold (huodong) and the accepted asset (jieshou) must differ")
     ),
@@ -287,6 +294,9 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.P2P_UNPAID_EXISTS: Outcome(CODE_ERROR, 409, N_("You already have an unpaid order on this ad")),
     ErrorCode.P2P_CANCEL_LIMIT: Outcome(
         CODE_ERROR, 403, N_("You cancelled {limit} orders today; you can buy again after 00:00 UTC")
+    ),
+    ErrorCode.P2P_UNPAID_MAX: Outcome(
+        CODE_ERROR, 409, N_("You have {max} orders waiting for payment: finish one before opening another")
     ),
     ErrorCode.P2P_MERCHANT_CANCEL_LIMIT: Outcome(CODE_ERROR, 409, N_("This merchant cannot buy any more today")),
     ErrorCode.P2P_ORDER_NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Order not found")),

@@ -164,6 +164,10 @@ class ErrorCode(IntEnum):
     SALE_NUMS_REQUIRED = 4354  # the spec's "wrong purchase quantity"
     SALE_NUMS_STEP = 4355  # not a whole number of the sale's step (its cost would not be exact)
     SALE_PER_USER_MAX = 4356
+    # 4357-4369: issue 27's limits on token sales and listing applications
+    SALE_BELOW_MIN = 4357  # a subscription locking less than the sale's min_amount
+    LISTING_BELOW_MIN = 4358  # an application of less than the project's min_amount
+    PRODUCT_SALE_MIN = 4359  # a sale's min_amount above what one user may subscribe
     LISTING_NOT_FOUND = 4371
     LISTING_NOT_STARTED = 4372
     LISTING_ENDED = 4373
@@ -230,6 +234,8 @@ class ErrorCode(IntEnum):
     P2P_IMAGES_INVALID = 4448
     P2P_REPLY_OTHER_SIDE = 4449  # the side that appealed cannot answer its own appeal
     P2P_REPLIED = 4450
+    # 4451-4469: issue 27's limits on the P2P market
+    P2P_UNPAID_MAX = 4451  # a taker with p2p_unpaid_max orders waiting for payment opens no other
     # 13xx: content and reference data
     NOT_FOUND = 1301
     SETTING_UNKNOWN = 1302

@@ -12,6 +12,14 @@ what has come due by then (a sale's close, a listing lock's release) and is idem
 step), so a pass cut short is simply done again by the next. A failing sweep is retried with the same
 backoff and does not hold back the others.
 
+A sweep with ``each`` hands its things out: each due thing (a sale) is a job of its own, a task keyed
+by (sweep, thing) that runs beside the passes (at most ``EACH_AT_ONCE`` at a time, each within
+``RUN_TIMEOUT_S``), never two at once for one thing. A pass does not wait for them, so a slow thing
+holds back neither the other things nor the other sweeps (interest, maturities, P2P windows); a
+failing one keeps its error (``status``) and is retried after a backoff of its own while the others
+go on. What a thing's job did counts towards its sweep. Their durable state is the rows they change:
+a job lost with the actor is handed out again by the next pass.
+
 Its clock is real time plus an offset that an operator or a test may set outside production
 (``set_clock``), kept in Redis across restarts of the actor.
 """
@@ -37,6 +45,22 @@ log = logging.getLogger(__name__)
 SCHEDULER_NAME = "scheduler"
 RUN_TIMEOUT_S = 600.0  # a run that takes longer is given up and tried again (the job is idempotent)
 MAX_BACKOFF_S = 60.0
+EACH_AT_ONCE = 4  # things' jobs running at once (each holds a database connection while it works)
+WAIT_ROUNDS = 5  # passes run_due and set_clock make while the things' jobs they waited for did something
+
+
+@dataclass
+class ThingJob:
+    """One thing's job of a sweep (a sale's close): its task while handed out, its last failure."""
+
+    task: asyncio.Task[dict[str, Any] | None] | None = None
+    error: str = ""
+    failures: int = 0
+    retry_at: float = 0.0  # monotonic time before which it is not handed out again
+
+    @property
+    def running(self) -> bool:
+        return self.task is not None and not self.task.done()
 
 
 @dataclass
@@ -50,6 +74,7 @@ class SweepState:
     failures: int = 0
     retry_at: float = 0.0  # monotonic time before which it is not retried
     done: dict[str, int] = field(default_factory=dict)  # what it did since the actor started, summed
+    things: dict[int, ThingJob] = field(default_factory=dict)  # its things' jobs running or failing
 
 
 # Waits on the clock and on other actors; reserves no CPU.
@@ -78,6 +103,7 @@ class Scheduler(DbActor):
         self._retry_at: dict[str, float] = {}  # job -> monotonic time before which it is not retried
         self._passed_ms = 0
         self._lock = asyncio.Lock()
+        self._at_once = asyncio.Semaphore(EACH_AT_ONCE)
         # The loop starts here: Ray runs __init__ again when it restarts the actor.
         self._started = asyncio.get_running_loop().create_task(self._start())
 
@@ -85,7 +111,8 @@ class Scheduler(DbActor):
         """The clock (now, offset), when the loop last made a pass (real ms); per job: its time, the last
         day done, the next run and the last error (empty when it succeeded); per sweep: the clock's now
         of its last pass, when it has work next, its last pass that did something, what it did since
-        the actor started and its last error."""
+        the actor started, its last error, and of its things' jobs (their keys as text) those running
+        and the last error of those failing."""
         await asyncio.shield(self._started)
         now = self._now_ms()
         jobs = {
@@ -99,17 +126,19 @@ class Scheduler(DbActor):
         }
         sweeps = {
             name: {"last_ms": st.last_ms, "next_ms": st.next_ms, "last_work": st.last_work, "done": st.done,
-                   "error": st.error}
+                   "error": st.error, "running": [str(k) for k, j in st.things.items() if j.running],
+                   "failing": {str(k): j.error for k, j in st.things.items() if j.error}}
             for name, st in self._sweep_state.items()
         }  # fmt: skip
         return {"now_ms": now, "offset_ms": self._offset_ms, "passed_ms": self._passed_ms, "jobs": jobs,
                 "sweeps": sweeps}  # fmt: skip
 
     async def run_due(self) -> list[dict[str, Any]]:
-        """Run what is owed now (without waiting for the loop); the runs made: job, day, result, and
-        the sweeps' passes that did something: sweep, now_ms, result."""
+        """Run what is owed now (without waiting for the loop) and wait for the things' jobs it handed
+        out (and those running already; ``_pass_and_wait``); the runs made: job, day, result, and the
+        sweeps' passes and things' jobs that did something: sweep, now_ms, result (and key)."""
         await asyncio.shield(self._started)
-        return await self._pass()
+        return await self._pass_and_wait()
 
     async def set_clock(self, offset_ms: int) -> list[dict[str, Any]]:
         """Run the clock ``offset_ms`` ahead of real time (0: real time), then run what is owed, as
@@ -123,7 +152,9 @@ class Scheduler(DbActor):
         self._retry_at.clear()
         for state in self._sweep_state.values():
             state.retry_at = 0.0
-        return await self._pass()
+            for job in state.things.values():
+                job.retry_at = 0.0
+        return await self._pass_and_wait()
 
     async def _start(self) -> None:
         while True:
@@ -150,6 +181,20 @@ class Scheduler(DbActor):
 
     def _now_ms(self) -> int:
         return int(time.time() * 1000) + self._offset_ms
+
+    async def _pass_and_wait(self) -> list[dict[str, Any]]:
+        """A pass, then the things' jobs running (those it handed out and those before), again while
+        they did something (a later sweep may take it up: a listing decided, then credited), at most
+        WAIT_ROUNDS times."""
+        ran: list[dict[str, Any]] = []
+        for _ in range(WAIT_ROUNDS):
+            ran += await self._pass()
+            running = [j.task for st in self._sweep_state.values() for j in st.things.values() if j.running]
+            did = [done for done in await asyncio.gather(*running) if done]  # type: ignore[arg-type]
+            ran += did
+            if not did:
+                break
+        return ran
 
     async def _pass(self) -> list[dict[str, Any]]:
         async with self._lock:
@@ -198,14 +243,50 @@ class Scheduler(DbActor):
             state.retry_at = time.monotonic() + min(MAX_BACKOFF_S, self._poll_s * 2**state.failures)
             return None
         state.last_ms, state.next_ms, state.error, state.failures = now, result.get("next_ms"), "", 0
+        if sweep.each is not None:
+            self._hand_out(sweep, state, list(result.get("due", ())), now)
+            return None  # its things' jobs say what they did
+        return self._did(sweep.name, state, now, result)
+
+    def _did(self, name: str, state: SweepState, now: int, result: dict[str, Any],
+             **key: int) -> dict[str, Any] | None:  # fmt: skip
+        """Count what a pass of a sweep (or a thing's job, ``key``) did; its answer if it did something."""
         counts = {k: v for k, v in result.items() if k != "next_ms" and isinstance(v, int) and v}
         if not counts:
             return None
-        for key, count in counts.items():
-            state.done[key] = state.done.get(key, 0) + count
-        state.last_work = {"at_ms": now, "result": result}
-        log.info("scheduler: sweep %s at %d: %s", sweep.name, now, result)
-        return {"sweep": sweep.name, "now_ms": now, "result": result}
+        for what, count in counts.items():
+            state.done[what] = state.done.get(what, 0) + count
+        state.last_work = {"at_ms": now, "result": result, **key}
+        log.info("scheduler: sweep %s at %d: %s %s", name, now, key or "", result)
+        return {"sweep": name, "now_ms": now, "result": result, **key}
+
+    def _hand_out(self, sweep: Sweep, state: SweepState, due: list[int], now: int) -> None:
+        """Start a job for each thing ``due`` that has none running and is not waiting for a retry;
+        forget the failures of things no longer due (done by another scheduler, or by hand)."""
+        listed = set(due)
+        for key in [k for k, job in state.things.items() if k not in listed and not job.running]:
+            del state.things[key]
+        for key in due:
+            job = state.things.setdefault(key, ThingJob())
+            if not job.running and time.monotonic() >= job.retry_at:
+                job.task = asyncio.get_running_loop().create_task(self._thing(sweep, state, key, job, now))
+
+    async def _thing(self, sweep: Sweep, state: SweepState, key: int, job: ThingJob,
+                     now: int) -> dict[str, Any] | None:  # fmt: skip
+        """One thing's job; its answer if it did something. A failure (or a timeout) is kept on the job
+        and retried after its own backoff; a success forgets the job."""
+        assert sweep.each is not None
+        async with self._at_once:
+            try:
+                result = await asyncio.wait_for(sweep.each(self._ctx, key, now), RUN_TIMEOUT_S)
+            except Exception as exc:
+                log.error("scheduler: %s of %s at %d failed: %r", sweep.name, key, now, exc, exc_info=exc)
+                job.error, job.failures = f"at {now}: {exc!r}", job.failures + 1
+                job.retry_at = time.monotonic() + min(MAX_BACKOFF_S, self._poll_s * 2**job.failures)
+                return None
+        if state.things.get(key) is job:
+            del state.things[key]
+        return self._did(sweep.name, state, now, result, key=key)
 
     async def _failed(self, job: Job, day: int, exc: Exception) -> None:
         log.error("scheduler: %s of day %d failed: %r", job.name, day, exc, exc_info=exc)

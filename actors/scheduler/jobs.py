@@ -7,6 +7,12 @@ pass of the Scheduler with its clock's now; it does whatever has come due by the
 idempotent per (thing, step) because the step's status changes in the transaction of its money. Its
 answer counts what it did and says when it has work next (``next_ms``, None for nothing planned).
 
+A sweep whose things' work may be long or may fail on its own (a sale's close: its allocation and
+settlements grow with its subscriptions) hands each thing out as a job of its own: its function only
+answers which things are due (``due``: their keys) and ``next_ms``, and ``each(ctx, key, now_ms)``
+does one thing's work, run by the Scheduler beside its passes (see ``actors.scheduler.actor``), so one
+slow or failing thing holds back neither the others nor the other sweeps.
+
 A job reaches other actors by name through ``ctx.actor``; what it answers is kept with its run
 (``scheduler_runs.result``) and shown by ``exchange scheduler``.
 """
@@ -82,17 +88,29 @@ JOBS: tuple[Job, ...] = (
 class Sweep:
     name: str
     run: Callable[[JobContext, int], Awaitable[dict[str, Any]]]
+    # With it, ``run`` answers the things due (``due``) and this does one thing's work, a job of its own.
+    each: Callable[[JobContext, int, int], Awaitable[dict[str, Any]]] | None = None
 
 
-async def sale_close(ctx: JobContext, now_ms: int) -> dict[str, Any]:
-    """Close the token sales whose end has come (their pro-rata allocation) and settle their
-    subscriptions: cost to the house, the rest refunded, tokens credited (store.earn.sales)."""
-    return await sales.sweep(now_ms)
+async def sales_due(ctx: JobContext, now_ms: int) -> dict[str, Any]:
+    """The token sales with work: ended and not closed, or closed with subscriptions to settle."""
+    return await sales.due(now_ms)
 
 
-async def listing_allocation(ctx: JobContext, now_ms: int) -> dict[str, Any]:
-    """Allocate the listing projects whose end has come: the USDT won leaves each lock to the house."""
-    return await listing.sweep_allocation(now_ms)
+async def sale_close(ctx: JobContext, sale_id: int, now_ms: int) -> dict[str, Any]:
+    """One sale's job: its close (the pro-rata allocation) and its subscriptions' settlements: cost to
+    the house, the rest refunded, tokens credited (store.earn.sales)."""
+    return await sales.close_and_settle(sale_id, now_ms)
+
+
+async def listings_due(ctx: JobContext, now_ms: int) -> dict[str, Any]:
+    """The listing projects with work: ended and not allocated, or allocated with applications to decide."""
+    return await listing.due_allocation(now_ms)
+
+
+async def listing_allocation(ctx: JobContext, project_id: int, now_ms: int) -> dict[str, Any]:
+    """One project's job: its allocation, then each application decided (the USDT won to the house)."""
+    return await listing.allocate_and_decide(project_id, now_ms)
 
 
 async def listing_release(ctx: JobContext, now_ms: int) -> dict[str, Any]:
@@ -115,8 +133,8 @@ async def p2p_expire(ctx: JobContext, now_ms: int) -> dict[str, Any]:
 
 
 SWEEPS: tuple[Sweep, ...] = (
-    Sweep("sale_close", sale_close),
-    Sweep("listing_allocation", listing_allocation),
+    Sweep("sale_close", sales_due, sale_close),
+    Sweep("listing_allocation", listings_due, listing_allocation),
     Sweep("listing_release", listing_release),
     Sweep("listing_credit", listing_credit),
     Sweep("p2p_expire", p2p_expire),

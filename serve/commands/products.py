@@ -125,8 +125,10 @@ def create(kind: KindArg, values: Values, reason: ReasonOption = "", operator: O
 
     lock: name currency limit_days display_rate limit_number, optional quota_lots open sort.
     mining: title rate_min rate_max zhouqi mins maxs, optional logo penalty_rate status sort.
-    sale: title huodong rengou total btime etime, optional jieshou (USDT) per_user_max logo desc sort.
-    listing: title bizhong price total btime etime online, optional shengyu (total) lock_days (7) desc sort."""
+    sale: title huodong rengou total btime etime, optional jieshou (USDT) per_user_max min_amount (1; needed
+    with another jieshou) logo desc sort.
+    listing: title bizhong price total btime etime online, optional shengyu (total) lock_days (7) min_amount
+    (1) desc sort."""
     from store.earn import products
 
     texts = _texts(values)

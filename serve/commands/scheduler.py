@@ -37,8 +37,9 @@ def _offset(ms: int) -> str:
 def scheduler(ctx: typer.Context, address: AddressOption = None) -> None:
     """The scheduler's clock; per job: its time (UTC), the last day done (days since 1970-01-01, and
     its date), the next run, the last error; per sweep (run on every pass: sale closes, listing
-    allocations, releases and credits): its last pass, when it has work next, what it did last and
-    since the scheduler started, the last error."""
+    allocations, releases and credits): its last pass, when it has work next, what it did last (and
+    which of its things' jobs run now: a sale's close is one) and since the scheduler started, the
+    last error (and each failing thing's, by its id)."""
     if ctx.invoked_subcommand is not None:
         return
     import ray
@@ -58,11 +59,19 @@ def scheduler(ctx: typer.Context, address: AddressOption = None) -> None:
         typer.echo("sweep\tlast pass (UTC)\tnext work (UTC)\tlast did\tsince start\terror")
     for name, sweep in sweeps.items():
         work = sweep["last_work"]
-        did = f"{_counts(work['result'])} at {_utc(work['at_ms'])}" if work else "-"
+        did = f"{_of(work)}{_counts(work['result'])} at {_utc(work['at_ms'])}" if work else "-"
+        if sweep.get("running"):
+            did += f" (running: {', '.join(sweep['running'])})"
+        failing = [f"{key}: {error}" for key, error in sweep.get("failing", {}).items()]
+        error = "; ".join(e for e in [sweep["error"], *failing] if e) or "-"
         typer.echo(
-            f"{name}\t{_when(sweep['last_ms'])}\t{_when(sweep['next_ms'])}\t{did}\t{_counts(sweep['done'])}"
-            f"\t{sweep['error'] or '-'}"
+            f"{name}\t{_when(sweep['last_ms'])}\t{_when(sweep['next_ms'])}\t{did}\t{_counts(sweep['done'])}\t{error}"
         )
+
+
+def _of(work: dict[str, Any]) -> str:
+    """``"12: "`` for the job of thing 12 (a sale's close), nothing for a sweep's own pass."""
+    return f"{work['key']}: " if "key" in work else ""
 
 
 def _when(ms: int | None) -> str:
@@ -104,7 +113,7 @@ def clock(
     typer.echo(f"clock\t{_offset(offset_ms)}")
     for run in ran:
         if "sweep" in run:
-            typer.echo(f"swept\t{run['sweep']}\tat {_utc(run['now_ms'])}\t{_counts(run['result'])}")
+            typer.echo(f"swept\t{run['sweep']}\tat {_utc(run['now_ms'])}\t{_of(run)}{_counts(run['result'])}")
             continue
         typer.echo(f"ran\t{run['job']}\tday {run['day']} ({_utc(run['day'] * 86_400_000)[:10]})\t{run['result']}")
     if not ran:

@@ -24,11 +24,12 @@ never on their order or on time, so recomputing it from the stored rows gives th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal
 from fractions import Fraction
-from math import floor
+from functools import cached_property
+from math import ceil, floor
 
 # Products and differences of stored amounts (36 digits each) fit in 80 digits: exact, whatever the
 # caller's context (the default one keeps 28 and would round silently).
@@ -44,9 +45,27 @@ def step(price: Decimal, token_places: int, asset_places: int) -> Decimal:
     return Decimal(unit_price.denominator).scaleb(-token_places)
 
 
+def _steps(token_places: int, asset_places: int) -> Callable[[Decimal], Decimal]:
+    """``step`` at these places, worked out once per price (a sale's rows share one or a few)."""
+    found: dict[Decimal, Decimal] = {}
+
+    def of(price: Decimal) -> Decimal:
+        if price not in found:
+            found[price] = step(price, token_places, asset_places)
+        return found[price]
+
+    return of
+
+
 def floor_to(value: Fraction, step_: Decimal) -> Decimal:
     """``value`` rounded down to a whole number of ``step_`` (an exact Decimal)."""
     return EXACT.multiply(step_, Decimal(floor(value / Fraction(step_))))
+
+
+def least_tokens(least: Decimal, price: Decimal, step_: Decimal) -> Decimal:
+    """The fewest tokens, whole ``step_``s, whose cost at ``price`` is at least ``least``: the smallest
+    subscription a sale with that minimum takes."""
+    return EXACT.multiply(step_, Decimal(max(1, ceil(Fraction(least) / Fraction(price) / Fraction(step_)))))
 
 
 def is_whole(amount: Decimal, step_: Decimal) -> bool:
@@ -108,7 +127,12 @@ class SaleAllocation:
         return self.dust > 0 or self.asked > self.issued
 
     def line(self, sub_id: int) -> SaleLine:
-        return next(line for line in self.lines if line.id == sub_id)
+        """The subscription's line (a lookup, not a scan: the close looks up every one)."""
+        return self._by_id[sub_id]
+
+    @cached_property
+    def _by_id(self) -> dict[int, SaleLine]:
+        return {line.id: line for line in self.lines}
 
 
 def sale_lock(nums: Decimal, price: Decimal) -> Decimal:
@@ -119,8 +143,10 @@ def sale_lock(nums: Decimal, price: Decimal) -> Decimal:
 def allocate_sale(
     total: Decimal, subs: Sequence[Subscription], *, token_places: int, asset_places: int
 ) -> SaleAllocation:
-    """A sale's allocation at its end: ``total`` tokens offered, pro rata to the tokens asked."""
-    asks = [Ask(s.id, Fraction(s.nums), step(s.price, token_places, asset_places)) for s in subs]
+    """A sale's allocation at its end: ``total`` tokens offered, pro rata to the tokens asked; its lines
+    in the order of ``subs``. Linear in the subscriptions (exact fractions, no sort)."""
+    steps = _steps(token_places, asset_places)
+    asks = [Ask(s.id, Fraction(s.nums), steps(s.price)) for s in subs]
     given = pro_rata(total, asks)
     lines = []
     for s in subs:
@@ -163,8 +189,9 @@ def allocate_listing(
     remaining: Decimal, apps: Sequence[Application], *, token_places: int, asset_places: int
 ) -> tuple[ListingLine, ...]:
     """A listing's allocation at its end: the ``remaining`` tokens, pro rata to the USDT applied
-    (each application asks ``nums / price`` tokens)."""
-    asks = [Ask(a.id, Fraction(a.nums) / Fraction(a.price), step(a.price, token_places, asset_places)) for a in apps]
+    (each application asks ``nums / price`` tokens); its lines in the order of ``apps``."""
+    steps = _steps(token_places, asset_places)
+    asks = [Ask(a.id, Fraction(a.nums) / Fraction(a.price), steps(a.price)) for a in apps]
     given = pro_rata(remaining, asks)
     lines = []
     for a in apps:

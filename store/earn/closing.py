@@ -1,5 +1,5 @@
-"""What token sales and listing projects share: the close at their end time, done once, and their
-progress in percent."""
+"""What token sales and listing projects share: the close at their end time, done once, which of them
+have work for the Scheduler, and their progress in percent."""
 
 from __future__ import annotations
 
@@ -26,6 +26,22 @@ async def close_once(
             return False
         await write(conn)
     return True
+
+
+async def closes_due(
+    ending: QuerySet[Any], settling: QuerySet[Any], upcoming: QuerySet[Any], now: int
+) -> dict[str, Any]:
+    """What a close's sweep hands out as jobs (``actors.scheduler.jobs``): ``due``, the ids of the rows
+    ``ending`` selects (their end has come, not closed yet; oldest end first), then of those
+    ``settling`` selects (closed, with orders left to settle); ``next_ms``: now while some are due,
+    else the end of the first row ``upcoming`` selects (None for none)."""
+    ended = await ending.order_by("etime").values_list("id", flat=True)
+    seen = set(ended)
+    found = [*ended, *(i for i in await settling.distinct().order_by("id").values_list("id", flat=True)
+                         if i not in seen)]  # fmt: skip
+    if found:
+        return {"due": found, "next_ms": now}
+    return {"due": [], "next_ms": await upcoming.order_by("etime").first().values_list("etime", flat=True)}
 
 
 def percent(part: Decimal, whole: Decimal) -> str:

@@ -1,10 +1,11 @@
 """Listing applications in the database: applying, the allocation at the project's end, the lock's
 release and the tokens' credit on the online date (docs/decisions.md "Token sales and listing").
 
-1. Apply (``apply``): while ``btime <= now < etime``, ``nums`` USDT leave the balance of the user's
-   financial account for its lock, for ``lock_days`` (``release_ms``); the application is written in
-   that transaction, under the project's row lock.
-2. Allocate (``allocate``, the ``listing_allocation`` sweep once ``etime`` has passed): under the
+1. Apply (``apply``): while ``btime <= now < etime``, ``nums`` USDT (at least the project's
+   ``min_amount``) leave the balance of the user's financial account for its lock, for ``lock_days``
+   (``release_ms``); the application is written in that transaction, under the project's row lock.
+2. Allocate (``allocate``, the ``listing_allocation`` job of the project once ``etime`` has passed:
+   each project's allocation and decisions are a job of their own, ``allocate_and_decide``): under the
    project's row lock it is marked allocated (no application can join after) and each application's
    pro-rata share of ``shengyu`` is written onto it (``store.earn.allocation.allocate_listing``).
    Then each one is decided (``decide``): the USDT won leaves the lock to the house (``sale_proceeds``)
@@ -25,11 +26,11 @@ from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
-from store import ledger
+from store import bulk, ledger
 from store.earn import FINANCIAL, LOG_LISTING, SALE_ISSUE, SALE_PROCEEDS, allocation
 from store.earn.book import HouseRow, Stale, Write, move
 from store.earn.clock import DAY_MS
-from store.earn.closing import close_once, percent
+from store.earn.closing import close_once, closes_due, percent
 from store.errors import DomainError, ErrorCode
 from store.ledger import ZERO, Change
 from store.models import Currency, ListingApplication, ListingProject
@@ -38,7 +39,7 @@ from store.money import money
 USDT = "USDT"
 UPCOMING, IN_PROGRESS, ENDED = 0, 1, 2  # ListingProject.status
 REVIEW, WON, NOT_WON = 0, 1, 2  # ListingApplication.status
-BATCH = 500  # applications a sweep's pass takes; the next pass takes the rest
+BATCH = 500  # applications a sweep's pass (or a project's job) reads at a time
 PER_PAGE = 10
 
 
@@ -68,6 +69,7 @@ def project_public(project: ListingProject, now: int, balance: Decimal) -> dict[
         "etime": project.etime,
         "online": project.online,
         "lock_days": project.lock_days,
+        "min_amount": money(project.min_amount),
         "allocated_at": project.allocated_at,
         "money": money(balance),
     }
@@ -104,24 +106,27 @@ async def usdt() -> Currency:
     return await Currency.get(code=USDT)
 
 
-def _check_open(project: ListingProject, now: int) -> None:
+def _check_application(project: ListingProject, now: int, nums: Decimal) -> None:
     if project.allocated_at is not None or now >= project.etime:
         raise DomainError(ErrorCode.LISTING_ENDED)
     if now < project.btime:
         raise DomainError(ErrorCode.LISTING_NOT_STARTED)
+    if nums < project.min_amount:
+        raise DomainError(ErrorCode.LISTING_BELOW_MIN, min=money(project.min_amount), currency=USDT)
 
 
 async def apply(uid: int, project: ListingProject, nums: Decimal, now: int) -> ListingApplication:
     """Apply with ``nums`` USDT (already positive, with at most USDT's places): they move from the
     balance of the financial account to its lock until ``now + lock_days``. Raises LISTING_ENDED,
-    LISTING_NOT_STARTED and INSUFFICIENT_BALANCE; nothing is written then. Each call is an application."""
-    _check_open(project, now)
+    LISTING_NOT_STARTED, LISTING_BELOW_MIN (less than the project's ``min_amount``) and
+    INSUFFICIENT_BALANCE; nothing is written then. Each call is an application."""
+    _check_application(project, now, nums)
     coin = await usdt()
     made: list[ListingApplication] = []
 
     async def record(conn: BaseDBAsyncClient) -> None:
         row = await ListingProject.filter(id=project.id).select_for_update().using_db(conn).get()  # allocations wait
-        _check_open(row, now)
+        _check_application(row, now, nums)  # again under the row's lock: an edit may have come between
         release_ms = now + row.lock_days * DAY_MS
         made.append(await ListingApplication.create(project_id=row.id, user_id=uid, nums=nums, price=row.price,
                                                     release_ms=release_ms, using_db=conn))  # fmt: skip
@@ -156,10 +161,9 @@ async def allocate(project_id: int, now: int) -> bool:
     async def write(conn: BaseDBAsyncClient) -> None:
         project = await ListingProject.get(id=project_id).using_db(conn).prefetch_related("bizhong")
         apps = await ListingApplication.filter(project_id=project_id).using_db(conn)
-        lines = {line.id: line for line in allocate_rows(project, apps, coin.decimals)}
-        for app in apps:
-            app.won_tokens, app.won_usdt = lines[app.id].won_tokens, lines[app.id].won_usdt
-            await app.save(using_db=conn, update_fields=["won_tokens", "won_usdt"])
+        for app, line in zip(apps, allocate_rows(project, apps, coin.decimals), strict=True):
+            app.won_tokens, app.won_usdt = line.won_tokens, line.won_usdt
+        await bulk.update_rows(conn, apps, ("won_tokens", "won_usdt"))  # one statement, however many
 
     due = ListingProject.filter(id=project_id, allocated_at=None, etime__lte=now)
     return await close_once(due, {"status": ENDED, "allocated_at": now}, write)
@@ -228,21 +232,29 @@ def _next(found: int, *candidates: int | None, now: int) -> int | None:
     return min(times) if times else None
 
 
-async def sweep_allocation(now: int) -> dict[str, Any]:
-    """Allocate every project whose end has come, then decide up to BATCH applications."""
-    allocated = 0
-    due = ListingProject.filter(allocated_at=None, etime__lte=now).order_by("etime").values_list("id", flat=True)
-    for project_id in await due:
-        allocated += await allocate(project_id, now)
-    apps = (
-        await ListingApplication.filter(status=REVIEW, project__allocated_at__isnull=False).order_by("id").limit(BATCH)
-    )
-    projects, coin = await _projects(apps), await usdt()
+async def due_allocation(now: int) -> dict[str, Any]:
+    """The projects with work at ``now`` (``due``, their ids): those whose end has come and that are not
+    allocated yet (oldest end first), then the allocated ones with applications left to decide.
+    ``next_ms``: now while some are due, else the next end to come (None for none)."""
+    ended = ListingProject.filter(allocated_at=None, etime__lte=now)
+    deciding = ListingProject.filter(allocated_at__isnull=False, applications__status=REVIEW)
+    return await closes_due(ended, deciding, ListingProject.filter(allocated_at=None), now)
+
+
+async def allocate_and_decide(project_id: int, now: int) -> dict[str, Any]:
+    """One project's work, the Scheduler's job for it: allocate it if its end has come (``allocate``),
+    then decide its applications, BATCH at a time, until none is left (each step idempotent). What it
+    did: allocated (0 or 1), decided."""
+    allocated = await allocate(project_id, now)
+    project, coin = await ListingProject.get(id=project_id).prefetch_related("bizhong"), await usdt()
     decided = 0
-    for app in apps:
-        decided += await decide(app, projects[app.project_id], coin.id)  # type: ignore[attr-defined]
-    upcoming = await ListingProject.filter(allocated_at=None).order_by("etime").first().values_list("etime", flat=True)
-    return {"allocated": allocated, "decided": decided, "next_ms": _next(len(apps), upcoming, now=now)}
+    while project.allocated_at is not None:
+        apps = await ListingApplication.filter(project_id=project_id, status=REVIEW).order_by("id").limit(BATCH)
+        now_decided = sum([await decide(app, project, coin.id) for app in apps])
+        decided += now_decided
+        if len(apps) < BATCH or not now_decided:  # none left, or none this batch could decide
+            break
+    return {"allocated": int(allocated), "decided": decided}
 
 
 async def sweep_release(now: int) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from tortoise.models import Model
 from store.admin import audit
 from store.admin.audit import Actor
 from store.db import transaction
+from store.earn.allocation import EXACT
 from store.errors import DomainError, ErrorCode
 from store.models import (
     INT_MAX,
@@ -101,13 +102,14 @@ KINDS = {
         Field("title", TEXT, True), Field("logo", TEXT), Field("desc", TEXT),
         Field("huodong", CURRENCY, True, True), Field("jieshou", CURRENCY, False, True),
         Field("rengou", AMOUNT, True, True), Field("total", AMOUNT, True, True), Field("per_user_max", AMOUNT),
-        Field("btime", TIME, True), Field("etime", TIME, True), Field("sort", INT)),
+        Field("min_amount", AMOUNT), Field("btime", TIME, True), Field("etime", TIME, True), Field("sort", INT)),
         SaleSubscription, "sale_id", {"jieshou": "USDT"}),
     "listing": Kind("listing", ListingProject, (
         Field("title", TEXT, True), Field("desc", TEXT), Field("bizhong", CURRENCY, True, True),
         Field("price", AMOUNT, True, True), Field("total", AMOUNT, True, True), Field("shengyu", AMOUNT, False, True),
         Field("btime", TIME, True), Field("etime", TIME, True), Field("online", TIME, True),
-        Field("lock_days", INT, maximum=DAYS_MAX), Field("sort", INT)), ListingApplication, "project_id", {}),
+        Field("lock_days", INT, maximum=DAYS_MAX), Field("min_amount", AMOUNT), Field("sort", INT)),
+        ListingApplication, "project_id", {}),
 }  # fmt: skip
 TEXTS = ("title", "name", "logo", "desc", "sort")  # what may change after a sale or listing is allocated
 
@@ -215,15 +217,18 @@ def _check_mining(v: dict[str, Any]) -> None:
 
 
 def _check_sale(v: dict[str, Any]) -> None:
-    _positive(v, "rengou", "total")
+    _positive(v, "rengou", "total", "min_amount")
     if v["btime"] >= v["etime"]:
         raise DomainError(ErrorCode.PRODUCT_SALE_TIMES)
     if v["huodong"].id == v["jieshou"].id:
         raise DomainError(ErrorCode.PRODUCT_SALE_SAME_ASSET)
+    most = EXACT.multiply(v["per_user_max"] if v["per_user_max"] > 0 else v["total"], v["rengou"])
+    if v["min_amount"] > most:  # no subscription could be taken
+        raise DomainError(ErrorCode.PRODUCT_SALE_MIN, most=money(most), currency=v["jieshou"].code)
 
 
 def _check_listing(v: dict[str, Any]) -> None:
-    _positive(v, "price", "shengyu", "lock_days")
+    _positive(v, "price", "shengyu", "lock_days", "min_amount")
     if v["shengyu"] > v["total"]:
         raise DomainError(ErrorCode.PRODUCT_LISTING_SUPPLY)
     if not v["btime"] < v["etime"] <= v["online"]:
@@ -280,6 +285,9 @@ async def create(kind_name: str, texts: Mapping[str, str], *, actor: Actor, reas
     if kind.name == "listing":
         values.setdefault("shengyu", values["total"])
     CHECKS[kind.name](values)
+    if kind.name == "sale" and values["jieshou"].code != kind.defaults["jieshou"] and "min_amount" not in given:
+        # The default minimum is in USDT: a sale taking another asset needs its own.
+        raise DomainError(ErrorCode.PRODUCT_FIELDS_MISSING, kind=kind.name, fields="min_amount")
     extra = {"status": int(values["btime"] <= now)} if kind.name == "listing" else {}
     async with transaction() as conn:
         row = await kind.model.create(**values, **extra, using_db=conn)

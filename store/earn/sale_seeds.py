@@ -14,8 +14,8 @@ from typing import Any
 from store.earn.clock import DAY_MS
 from store.models import Currency, ListingProject, TokenSale
 
-SALE_DECIMALS = ("rengou", "total", "per_user_max")
-LISTING_DECIMALS = ("price", "total", "shengyu")
+SALE_DECIMALS = ("rengou", "total", "per_user_max", "min_amount")
+LISTING_DECIMALS = ("price", "total", "shengyu", "min_amount")
 
 
 def _at(now: int, days: float) -> int:

@@ -2,13 +2,14 @@
 subscription's settlement (docs/decisions.md "Token sales and listing").
 
 1. Subscribe (``subscribe``): while ``btime <= now < etime``, ``nums`` tokens (a whole step, see
-   ``store.earn.allocation``) lock ``nums x price`` of the accepted asset in the user's financial
-   account; the subscription row is written in the transaction of that lock, under the sale's row
-   lock, and counted on the sale.
-2. Close (``close``, the Scheduler's ``sale_close`` sweep once ``etime`` has passed): under the sale's
+   ``store.earn.allocation``, worth at least the sale's ``min_amount``) lock ``nums x price`` of the
+   accepted asset in the user's financial account; the sale's row is locked first and the terms read
+   from it, the subscription row is written in the transaction of that lock and counted on the sale.
+2. Close (``close``, the Scheduler's ``sale_close`` job of the sale once ``etime`` has passed: each
+   sale's close and settlements are a job of their own, ``close_and_settle``): under the sale's
    row lock the status flips to completed, so no subscription can join after; the pro-rata allocation
    of every subscription is computed from the stored rows and written onto them (no money moves yet).
-3. Settle (``settle``, the same sweep, one subscription at a time): the lock leaves the account, the
+3. Settle (``settle``, the same job, one subscription at a time): the lock leaves the account, the
    cost goes to the house (``sale_proceeds``), the rest returns to the balance, and the allocated
    tokens are credited from the house (``sale_issue``); the subscription's status flips to allocated
    in that transaction, so each settlement happens once (its refs make a replay a no-op as well).
@@ -22,19 +23,21 @@ from decimal import Decimal
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.expressions import F
 
-from store import ledger
+from store import bulk, ledger
+from store.db import retry_busy, transaction
 from store.earn import FINANCIAL, LOG_SHOUFA, SALE_ISSUE, SALE_PROCEEDS, allocation
 from store.earn.book import HouseRow, Stale, move
-from store.earn.closing import close_once, percent
+from store.earn.closing import close_once, closes_due, percent
 from store.errors import DomainError, ErrorCode
 from store.ledger import ZERO, Change
-from store.models import SaleSubscription, TokenSale
+from store.models import Currency, SaleSubscription, TokenSale
 from store.money import money
 
 IN_PROGRESS, COMPLETED = 0, 1  # TokenSale.status
 PENDING, ALLOCATED = 0, 1  # SaleSubscription.status
-SETTLE_BATCH = 500  # subscriptions settled in one pass of the sweep; the next pass takes the rest
+SETTLE_BATCH = 500  # subscriptions read at a time by a sale's settlements
 
 
 def phase(sale: TokenSale, now: int) -> str:
@@ -105,6 +108,8 @@ def sale_public(sale: TokenSale, now: int, mine_: Mine | None = None) -> dict[st
         "shuliang": money(sale.subscribed),
         "per_user_max": money(sale.per_user_max),
         "step": money(sale_step(sale)),
+        "min_amount": money(sale.min_amount),
+        "min_nums": money(allocation.least_tokens(sale.min_amount, sale.rengou, sale_step(sale))),
         "allocated_at": sale.allocated_at,
         "mine": mine_.public() if mine_ else None,
     }
@@ -124,7 +129,7 @@ def _check_open(sale: TokenSale, now: int) -> None:
         raise DomainError(ErrorCode.SALE_NOT_STARTED)
 
 
-async def _check_limit(sale: TokenSale, uid: int, nums: Decimal, conn: BaseDBAsyncClient | None = None) -> None:
+async def _check_limit(sale: TokenSale, uid: int, nums: Decimal, conn: BaseDBAsyncClient) -> None:
     """SALE_PER_USER_MAX when the user's asks with ``nums`` would pass the sale's limit (its total when
     it has none)."""
     limit = sale.per_user_max if sale.per_user_max > 0 else sale.total
@@ -134,41 +139,47 @@ async def _check_limit(sale: TokenSale, uid: int, nums: Decimal, conn: BaseDBAsy
         raise DomainError(ErrorCode.SALE_PER_USER_MAX, max=money(limit), left=money(max(limit - asked, ZERO)))
 
 
+@retry_busy
 async def subscribe(uid: int, sale: TokenSale, nums: Decimal, now: int) -> SaleSubscription:
-    """Subscribe ``nums`` tokens (already a positive amount with at most the token's places).
+    """Subscribe ``nums`` tokens (already a positive amount with at most the token's places) to the
+    sale ``sale`` names.
 
-    Locks ``nums x price`` of the accepted asset in the financial account and writes the subscription
-    in that transaction. Raises SALE_ENDED, SALE_NOT_STARTED, SALE_NUMS_STEP (not a whole step),
-    SALE_PER_USER_MAX (the user's asks would pass the sale's limit, or its total when it has none)
-    and INSUFFICIENT_BALANCE; nothing is written then. Not idempotent: each call is a subscription
-    (the route refuses a second one in flight)."""
-    _check_open(sale, now)
-    unit = sale_step(sale)
-    if not allocation.is_whole(nums, unit):
-        raise DomainError(ErrorCode.SALE_NUMS_STEP, step=money(unit))
-    await _check_limit(sale, uid, nums)  # before the balance: the clearer refusal first
-    locked = allocation.sale_lock(nums, sale.rengou)
-    key = f"sf{sale.id}:{uuid.uuid4().hex}"
-    made: list[SaleSubscription] = []
-
-    async def record(conn: BaseDBAsyncClient) -> None:
-        row = await TokenSale.filter(id=sale.id).select_for_update().using_db(conn).get()  # closes wait for it
+    In one transaction: the sale's row is locked first and every term is read from it (never from
+    ``sale``, which the caller read before: an operator's edit in between changed the price or the
+    accepted asset of a sale nobody had subscribed to yet, and the subscription was locked at one price
+    and priced at the other), then ``nums x price`` of the accepted asset is locked in the financial
+    account and the subscription written. Raises SALE_ENDED, SALE_NOT_STARTED, SALE_NUMS_STEP (not a
+    whole step), SALE_BELOW_MIN (it would lock less than the sale's ``min_amount``), SALE_PER_USER_MAX
+    (the user's asks would pass the sale's limit, or its total when it has none) and
+    INSUFFICIENT_BALANCE; nothing is written then. Not idempotent: each call is a
+    subscription (the route refuses a second one in flight)."""
+    async with transaction() as conn:
+        # The sale's lock before the account's (ledger.apply_in): closes and edits wait for it.
+        row = await TokenSale.filter(id=sale.id).select_for_update().using_db(conn).get()
         _check_open(row, now)
-        await _check_limit(row, uid, nums, conn)  # again under the sale's lock: two at once cannot pass it
-        made.append(await SaleSubscription.create(sale_id=sale.id, user_id=uid, nums=nums, price=row.rengou,
-                                                  locked=locked, using_db=conn))  # fmt: skip
-        row.subscribed += nums
-        row.cishu += 1
-        await row.save(using_db=conn, update_fields=["subscribed", "cishu"])
+        token_id, asset_id = row.huodong_id, row.jieshou_id  # type: ignore[attr-defined]
+        coins = {c.id: c for c in await Currency.filter(id__in=(token_id, asset_id)).using_db(conn)}
+        token = coins[token_id]
+        unit = allocation.step(row.rengou, token.decimals, coins[asset_id].decimals)
+        if not allocation.is_whole(nums, unit):
+            raise DomainError(ErrorCode.SALE_NUMS_STEP, step=money(unit))
+        locked = allocation.sale_lock(nums, row.rengou)
+        if locked < row.min_amount:
+            least = allocation.least_tokens(row.min_amount, row.rengou, unit)
+            raise DomainError(ErrorCode.SALE_BELOW_MIN, min=money(row.min_amount), currency=coins[asset_id].code,
+                              nums=money(least), token=token.code)  # fmt: skip
+        await _check_limit(row, uid, nums, conn)  # before the balance: the clearer refusal first
+        change = Change(uid, asset_id, FINANCIAL, -locked, locked, LOG_SHOUFA,
+                        f"sf{row.id}:{uuid.uuid4().hex}:lock", f"token sale {row.id}: subscribe {money(nums)} "
+                        f"{token.code}", {"sale_id": row.id})  # fmt: skip
+        await ledger.apply_in(conn, [change])
+        made = await SaleSubscription.create(sale_id=row.id, user_id=uid, nums=nums, price=row.rengou, locked=locked,
+                                             using_db=conn)  # fmt: skip
+        await TokenSale.filter(id=row.id).using_db(conn).update(subscribed=F("subscribed") + nums, cishu=F("cishu") + 1)
+    return made
 
-    change = Change(uid, sale.jieshou_id, FINANCIAL, -locked, locked, LOG_SHOUFA, f"{key}:lock",  # type: ignore[attr-defined]
-                    f"token sale {sale.id}: subscribe {money(nums)} {sale.huodong.code}",
-                    {"sale_id": sale.id})  # fmt: skip
-    await ledger.apply([change], also=record)
-    return made[0]
 
-
-# -- the close and the settlements (the Scheduler's sale_close sweep) ----------------------------------
+# -- the close and the settlements (the Scheduler's sale_close jobs) -----------------------------------
 
 
 async def close(sale_id: int, now: int) -> bool:
@@ -179,11 +190,9 @@ async def close(sale_id: int, now: int) -> bool:
     async def write(conn: BaseDBAsyncClient) -> None:
         sale = await TokenSale.get(id=sale_id).using_db(conn).prefetch_related("huodong", "jieshou")
         subs = await SaleSubscription.filter(sale_id=sale_id).using_db(conn)
-        found = allocate(sale, subs)
-        for sub in subs:
-            line = found.line(sub.id)
+        for sub, line in zip(subs, allocate(sale, subs).lines, strict=True):  # the lines come in the rows' order
             sub.allocated, sub.cost, sub.refunded = line.allocated, line.cost, line.refund
-            await sub.save(using_db=conn, update_fields=["allocated", "cost", "refunded"])
+        await bulk.update_rows(conn, subs, ("allocated", "cost", "refunded"))  # one statement, however many
 
     due = TokenSale.filter(id=sale_id, status=IN_PROGRESS, etime__lte=now)
     return await close_once(due, {"status": COMPLETED, "allocated_at": now}, write)
@@ -220,22 +229,26 @@ async def settle(sub: SaleSubscription, sale: TokenSale) -> bool:
     return await move(changes, house, flip)
 
 
-async def sweep(now: int) -> dict[str, Any]:
-    """Close every sale whose end has come, then settle up to SETTLE_BATCH closed subscriptions.
-    ``next_ms``: when there is work next (now, while subscriptions wait to be settled)."""
-    closed = 0
-    for sale_id in (
-        await TokenSale.filter(status=IN_PROGRESS, etime__lte=now).order_by("etime").values_list("id", flat=True)
-    ):
-        closed += await close(sale_id, now)
-    pending = await SaleSubscription.filter(status=PENDING, sale__status=COMPLETED).order_by("id").limit(SETTLE_BATCH)
-    ids = {p.sale_id for p in pending}  # type: ignore[attr-defined]
-    sales = {s.id: s for s in await TokenSale.filter(id__in=ids).prefetch_related("huodong", "jieshou")}
+async def due(now: int) -> dict[str, Any]:
+    """The sales with work at ``now`` (``due``, their ids): those whose end has come and that are not
+    closed yet (oldest end first), then the closed ones with subscriptions left to settle. ``next_ms``:
+    now while some are due, else the next end to come (None for none)."""
+    ended = TokenSale.filter(status=IN_PROGRESS, etime__lte=now)
+    settling = TokenSale.filter(status=COMPLETED, subscriptions__status=PENDING)
+    return await closes_due(ended, settling, TokenSale.filter(status=IN_PROGRESS), now)
+
+
+async def close_and_settle(sale_id: int, now: int) -> dict[str, Any]:
+    """One sale's work, the Scheduler's job for it: close it if its end has come (``close``), then
+    settle its subscriptions, SETTLE_BATCH at a time, until none is left. Every step is idempotent, so
+    a job cut short (a crash, a timeout) is simply done again. What it did: closed (0 or 1), settled."""
+    closed = await close(sale_id, now)
+    sale = await TokenSale.get(id=sale_id).prefetch_related("huodong", "jieshou")
     settled = 0
-    for sub in pending:
-        settled += await settle(sub, sales[sub.sale_id])  # type: ignore[attr-defined]
-    if len(pending) == SETTLE_BATCH:
-        next_ms: int | None = now
-    else:
-        next_ms = await TokenSale.filter(status=IN_PROGRESS).order_by("etime").first().values_list("etime", flat=True)
-    return {"closed": closed, "settled": settled, "next_ms": next_ms}
+    while sale.status == COMPLETED:
+        pending = await SaleSubscription.filter(sale_id=sale_id, status=PENDING).order_by("id").limit(SETTLE_BATCH)
+        now_settled = sum([await settle(sub, sale) for sub in pending])
+        settled += now_settled
+        if len(pending) < SETTLE_BATCH or not now_settled:  # none left, or none this batch could settle
+            break
+    return {"closed": int(closed), "settled": settled}

@@ -182,9 +182,10 @@ class EarnAccrual(Model):
 
 class TokenSale(Model):
     """A token sale (shoufa): ``total`` tokens of ``huodong`` offered at ``rengou`` (price in ``jieshou``,
-    the accepted asset) between ``btime`` and ``etime`` (ms since the epoch). ``subscribed`` and
-    ``cishu`` count what was asked and how many times, ``allocated_at`` when the allocation ran.
-    ``status``: 0 in progress or upcoming, 1 completed."""
+    the accepted asset) between ``btime`` and ``etime`` (ms since the epoch), each subscription
+    locking at least ``min_amount`` of ``jieshou``. ``subscribed`` and ``cishu`` count what was asked
+    and how many times, ``allocated_at`` when the allocation ran. ``status``: 0 in progress or
+    upcoming, 1 completed."""
 
     id = fields.IntField(primary_key=True)
     title = fields.CharField(max_length=128)
@@ -201,6 +202,7 @@ class TokenSale(Model):
     btime = fields.BigIntField()
     etime = fields.BigIntField()
     per_user_max = MoneyField(default=0)  # tokens, 0: no limit
+    min_amount = MoneyField(default=1, db_default=1)  # the least a subscription locks, in jieshou (nums x rengou)
     status = fields.SmallIntField(default=0)
     subscribed = MoneyField(default=0)  # tokens asked
     cishu = fields.IntField(default=0)  # subscriptions
@@ -240,8 +242,8 @@ class SaleSubscription(Model):
 class ListingProject(Model):
     """A listing project: ``total`` tokens of ``bizhong`` at ``price`` USDT, applications between
     ``btime`` and ``etime``, won tokens credited on ``online`` (ms since the epoch); applied USDT is
-    locked for ``lock_days``. ``shengyu``: tokens remaining for applicants, ``applied``: USDT applied.
-    ``status``: 0 upcoming, 1 in progress, 2 ended."""
+    locked for ``lock_days``, at least ``min_amount`` an application. ``shengyu``: tokens remaining
+    for applicants, ``applied``: USDT applied. ``status``: 0 upcoming, 1 in progress, 2 ended."""
 
     id = fields.IntField(primary_key=True)
     title = fields.CharField(max_length=128)
@@ -256,6 +258,7 @@ class ListingProject(Model):
     etime = fields.BigIntField()
     online = fields.BigIntField()
     lock_days = fields.IntField(default=7)
+    min_amount = MoneyField(default=1, db_default=1)  # the least an application locks, USDT
     status = fields.SmallIntField(default=0)
     applied = MoneyField(default=0)  # USDT
     allocated_at = fields.BigIntField(null=True)

@@ -1,10 +1,11 @@
 """P2P orders: the escrow state machine (docs/decisions.md "Orders and escrow").
 
-Every transition is one transaction that locks, in this order, the ad (when its stock changes), the
-order, then the accounts (``ledger.apply_in``); it moves on only from the state it expects
-(``where state = expected`` under the row lock), writes the ledger batch under refs named after the
-order and the step, and appends a ``p2p_order_events`` row. A repeated or racing transition finds the
-state moved on and is refused without moving money; the refs make a replayed batch a no-op as well.
+Every transition is one transaction that locks, in this order, the taker's user row (an opening
+only), the ad (when its stock changes), the order, then the accounts (``ledger.apply_in``); it moves
+on only from the state it expects (``where state = expected`` under the row lock), writes the ledger
+batch under refs named after the order and the step, and appends a ``p2p_order_events`` row. A
+repeated or racing transition finds the state moved on and is refused without moving money; the refs
+make a replayed batch a no-op as well.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from decimal import Decimal
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.expressions import Q
 
 from store import ledger, uploads
 from store.db import retry_busy, transaction
 from store.errors import DomainError, ErrorCode
 from store.ids import TableIds
 from store.ledger import ZERO, Change
-from store.models import AccountType, AdSide, AdStatus, Currency, P2PAd, P2PEvent, P2POrder, P2PState
+from store.models import AccountType, AdSide, AdStatus, Currency, P2PAd, P2PEvent, P2POrder, P2PState, SiteSetting, User
 from store.money import money
 from store.p2p import ads, merchants, rules
 from store.p2p.rules import BUYER, OPERATOR, SELLER, SYSTEM
@@ -40,6 +42,20 @@ class Opening:
     number: Decimal | None
     fiat_amount: Decimal | None
     pay_method: str
+
+
+async def unpaid_max(conn: BaseDBAsyncClient | None = None) -> int:
+    """How many orders a taker may have waiting for payment at once: the site setting
+    ``p2p_unpaid_max``, or ``rules.UNPAID_MAX`` when it is not set (or not a valid cap)."""
+    row = await SiteSetting.filter(key=rules.UNPAID_SETTING).using_db(conn).first()
+    found = rules.unpaid_max(row.value if row else None)
+    return rules.UNPAID_MAX if found is None else found
+
+
+async def waiting(uid: int, conn: BaseDBAsyncClient) -> int:
+    """Orders the user opened as a taker (on another's ad, buying or selling) that wait for payment."""
+    mine = P2POrder.filter(Q(buyer_id=uid) | Q(seller_id=uid), state=P2PState.UNPAID).exclude(merchant_id=uid)
+    return await mine.using_db(conn).count()
 
 
 async def cancels_today(uid: int, now_ms: int, conn: BaseDBAsyncClient | None = None) -> int:
@@ -75,10 +91,13 @@ async def _event(order: P2POrder, conn: BaseDBAsyncClient, to_state: int, by: st
 
 @retry_busy
 async def create(uid: int, opening: Opening, now_ms: int) -> P2POrder:
-    """Open an order on an ad: the seller's coins go into escrow at once."""
+    """Open an order on an ad: the seller's coins go into escrow at once. The taker's own row is locked
+    first, so the taker's opens on different ads (whose rows are locked next) take turns and two at
+    once cannot both pass the cap on orders waiting for payment (P2P_UNPAID_MAX)."""
     await merchants.require_real_name(uid)
     order_id = await ids.next()
     async with transaction() as conn:
+        await User.filter(id=uid).select_for_update(no_key=True).using_db(conn).get()
         ad = await ads.locked(opening.ad_id, conn)
         if ad is None:
             raise DomainError(ErrorCode.P2P_AD_NOT_FOUND)
@@ -100,6 +119,9 @@ async def create(uid: int, opening: Opening, now_ms: int) -> P2POrder:
         unpaid = P2POrder.filter(ad_id=ad.id, buyer_id=buyer, state=P2PState.UNPAID).using_db(conn)
         if buyer == uid and await unpaid.exists():
             raise DomainError(ErrorCode.P2P_UNPAID_EXISTS)
+        cap = await unpaid_max(conn)
+        if await waiting(uid, conn) >= cap:
+            raise DomainError(ErrorCode.P2P_UNPAID_MAX, max=cap)
         if await cancels_today(buyer, now_ms, conn) >= rules.CANCEL_LIMIT:
             if buyer == uid:
                 raise DomainError(ErrorCode.P2P_CANCEL_LIMIT, limit=rules.CANCEL_LIMIT)

@@ -14,17 +14,29 @@ METHODS = ("alipay", "wxpay", "bank")
 WINDOWS = (10, 15, 20, 30, 45, 60, 90, 120)  # payment windows offered, minutes
 DEFAULT_WINDOW = 15
 CANCEL_LIMIT = 3  # a buyer's cancellations (and lapsed windows) in one UTC day before buying stops
+# Orders a taker may have waiting for payment at once: the site setting of this key, an operator's
+# (the console's site settings), this default when it is not set; from 1 to UNPAID_MAX_TOP.
+UNPAID_SETTING, UNPAID_MAX, UNPAID_MAX_TOP = "p2p_unpaid_max", 2, 100
 MAX_ADS = 20  # ads of one merchant that are not closed
 FIAT_PLACES = 2
 MIN_FIAT = Decimal(1)
 REASON_MIN, REASON_MAX = 10, 500
 MAX_IMAGES = 3
 NICKNAME_RE = re.compile(r"^[A-Za-z0-9_-]{2,20}$")
+UNPAID_TEXT = re.compile(r"\d{1,3}", re.ASCII)
 CENT = Decimal("0.01")
 
 BUYER, SELLER, SYSTEM, OPERATOR = "buyer", "seller", "system", "operator"
 CANCEL_BUYER, CANCEL_TIMEOUT, CANCEL_APPEAL = "buyer", "timeout", "appeal"
 COUNTED_CANCELS = (CANCEL_BUYER, CANCEL_TIMEOUT)  # what the daily limit counts
+
+
+def unpaid_max(text: str | None) -> int | None:
+    """The setting's value as a cap (a whole number from 1 to UNPAID_MAX_TOP), or None when it is not one."""
+    text = (text or "").strip()
+    if not UNPAID_TEXT.fullmatch(text) or not 1 <= int(text) <= UNPAID_MAX_TOP:
+        return None
+    return int(text)
 
 
 def unit(places: int) -> Decimal:

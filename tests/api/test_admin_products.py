@@ -212,11 +212,15 @@ BAD = [  # (kind, a field's bad value, the message)
     ("sale", {"btime": "9999999999999999"}, not_time("btime")),
     ("sale", {"per_user_max": "1,5"}, number("per_user_max")),
     ("sale", {"desc": "a\x00b"}, "desc takes text of 0 to 20000 characters"),
+    ("sale", {"min_amount": "0"}, "min_amount must be above 0"),
+    ("sale", {"min_amount": "500.000001"}, "min_amount is more than one user may subscribe: 500 USDT at most"),
+    ("sale", {"per_user_max": "1"}, "min_amount is more than one user may subscribe: 0.5 USDT at most"),
     ("listing", {"bizhong": "nope"}, "bizhong: unknown currency 'NOPE'"),
     ("listing", {"shengyu": "60000"}, "shengyu (tokens for applicants) can be at most total"),
     ("listing", {"online": "+1d"}, "btime must be before etime, and online not before etime"),
     ("listing", {"lock_days": "0"}, "lock_days must be above 0"),
     ("listing", {"price": "-0.1"}, number("price")),
+    ("listing", {"min_amount": "0"}, "min_amount must be above 0"),
 ]  # fmt: skip
 GOOD = {"lock": LOCK, "mining": MINING, "sale": SALE, "listing": LISTING}
 MODELS = {"lock": LockProduct, "mining": MiningProduct, "sale": TokenSale, "listing": ListingProject}
@@ -272,3 +276,30 @@ async def test_a_support_operator_is_refused_every_products_route(api: httpx.Cli
         body = {"kind": "lock", "id": 1, "values": {"name": "x"}}
         assert error(post(api, f"admin/products/{action}", json=body, headers=support), 403)
     assert await LockProduct.all().count() == count
+
+
+async def test_the_minimum_subscription_and_application_are_the_consoles_to_set(api: httpx.Client, auth: Auth) -> None:
+    """A sale's and a listing's min_amount (1 USDT by default) is a field of the console's form; it is
+    not fixed by orders (it bounds later ones only) and the public API refuses below it at once."""
+    kinds = {k["kind"]: k["fields"] for k in ok(get(api, "admin/products/kinds", headers=auth))}
+    for kind in ("sale", "listing"):
+        assert {"name": "min_amount", "type": "amount", "required": False, "fixed": False, "max": None} in kinds[kind]
+    made = create(api, auth, "sale", {**SALE, "btime": "-1h"})
+    sid = made["id"]
+    assert made["values"]["min_amount"] == "1"
+    buyer = await financial_member(api)
+    ok(post(api, "shoufa/buy", json={"id": sid, "nums": "10"}, headers=buyer.auth))  # 5 USDT
+    edited = ok(change(api, auth, "edit", "sale", sid, "a higher floor", min_amount="20"))
+    assert edited["values"]["min_amount"] == "20" and edited["orders"] == 1
+    public = ok(get(api, "shoufa/info", params={"id": sid}))
+    assert (public["min_amount"], public["min_nums"]) == ("20", "40")
+    refused = post(api, "shoufa/buy", json={"id": sid, "nums": "10"}, headers=buyer.auth)
+    assert error(refused, 400) == "The minimum subscription is 20 USDT: at least 40 ACB at this price"
+    assert (await trail("sale", sid))[-1] == ("product.edit", {"min_amount": "1"}, {"min_amount": "20"},
+                                              "a higher floor")  # fmt: skip
+
+    project = create(api, auth, "listing", {**LISTING, "btime": "-1h", "min_amount": "5"})
+    assert project["values"]["min_amount"] == "5"
+    refused = post(api, "listing/buy", json={"id": project["id"], "nums": "4.99"}, headers=buyer.auth)
+    assert error(refused, 400) == "The minimum application is 5 USDT"
+    ok(post(api, "listing/buy", json={"id": project["id"], "nums": "5"}, headers=buyer.auth))

@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 
+from serve.i18n import translate
 from store.earn import SALE_ISSUE, SALE_PROCEEDS, listing
 from store.models import AccountLog, HouseLedger, ListingApplication, ListingProject
 from tests.utils.sales import (
@@ -45,7 +46,8 @@ async def test_the_list_and_the_detail_are_public_with_every_field(api: httpx.Cl
     assert found == {
         "id": project.id, "title": project.title, "desc": "a listing for tests", "status": 1, "bizhong": "MVBT",
         "total": "20000", "shengyu": "10000", "radio": "0", "price": "0.5", "applied": "0", "btime": project.btime,
-        "etime": project.etime, "online": project.online, "lock_days": 7, "allocated_at": None, "money": "0",
+        "etime": project.etime, "online": project.online, "lock_days": 7, "min_amount": "1", "allocated_at": None,
+        "money": "0",
     }  # fmt: skip
     listed = ok(get(api, "listing/index"))
     assert listed["nums"] == 0 and {1, 2, 3, project.id} <= {p["id"] for p in listed["list"]}
@@ -189,8 +191,9 @@ async def test_an_undersubscribed_project_gives_all_that_was_applied_for(api: ht
 
 async def test_a_share_below_one_step_wins_nothing_and_all_of_it_returns(api: httpx.Client, sweep: Sweeper) -> None:
     """1 MVBT left at 0.5 USDT; alice applies 10000 USDT and carol 1 micro-USDT (one step, 0.000002
-    MVBT): carol's share, 1 x 0.000002 / 20000.000002 MVBT, is below a step: she wins nothing."""
-    project = await make_project(price="0.5", shengyu="1", online_in_ms=2 * HOUR_MS)
+    MVBT; the project takes that little): carol's share, 1 x 0.000002 / 20000.000002 MVBT, is below a
+    step: she wins nothing."""
+    project = await make_project(price="0.5", shengyu="1", online_in_ms=2 * HOUR_MS, min_amount="0.000001")
     alice, carol = await financial_member(api), await financial_member(api)
     before = await totals()
     ok(apply(api, alice, project.id, "10000"))
@@ -205,3 +208,23 @@ async def test_a_share_below_one_step_wins_nothing_and_all_of_it_returns(api: ht
     assert balance(api, carol, MVBT, FINANCIAL) == (0, 0)
     assert orders(api, carol)["list"][0]["released"]
     assert await totals() == before
+
+
+async def test_an_application_below_the_projects_minimum_is_refused_naming_it(api: httpx.Client, db: None) -> None:
+    """A project takes applications of at least its ``min_amount`` USDT (1 unless the operator sets
+    another), as a sale does: a micro-USDT one was accepted."""
+    project = await make_project()
+    alice = await financial_member(api, "100")
+    assert ok(get(api, "listing/info", params={"id": project.id}))["min_amount"] == "1"
+    for nums in ("0.000001", "0.999999"):
+        assert error(apply(api, alice, project.id, nums), 400) == "The minimum application is 1 USDT", nums
+    for lang in ("hk", "jp", "gm", "fr"):
+        refused = post(api, "listing/buy", json={"id": project.id, "nums": "0.5"}, headers={**alice.auth, "lang": lang})
+        assert error(refused, 400) == translate("The minimum application is {min} {currency}", lang, min="1",
+                                                currency="USDT")  # fmt: skip
+    assert balance(api, alice, USDT, FINANCIAL) == (100, 0)
+    ok(apply(api, alice, project.id, "1"))
+    await ListingProject.filter(id=project.id).update(min_amount=Decimal(25))
+    assert error(apply(api, alice, project.id, "24.99"), 400) == "The minimum application is 25 USDT"
+    ok(apply(api, alice, project.id, "25"))
+    assert await ListingApplication.filter(user_id=alice.uid).count() == 2

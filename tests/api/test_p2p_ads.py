@@ -58,6 +58,7 @@ def test_the_config_names_what_the_market_trades(api: httpx.Client) -> None:
                     {"code": "bank", "name": "Bank card"}],
         "windows": [10, 15, 20, 30, 45, 60, 90, 120],
         "cancel_limit": 3,
+        "unpaid_max": 2,
     }  # fmt: skip
 
 

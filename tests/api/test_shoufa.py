@@ -7,13 +7,20 @@ issued, the house's rows mirroring the users' side exactly."""
 from __future__ import annotations
 
 from decimal import ROUND_DOWN, Decimal
+from fractions import Fraction
+from math import floor
 from typing import Any
 
 import httpx
+import pytest
 
 from serve.i18n import translate
-from store.earn import SALE_ISSUE, SALE_PROCEEDS, sales
-from store.models import AccountLog, AccountType, HouseLedger, SaleSubscription, TokenSale
+from store import ledger
+from store.admin.audit import Actor
+from store.earn import SALE_ISSUE, SALE_PROCEEDS, products, sales
+from store.errors import DomainError, ErrorCode
+from store.ledger import Change
+from store.models import AccountLog, AccountType, Currency, HouseLedger, SaleSubscription, TokenSale
 from store.money import money
 from tests.utils.sales import (
     DAY_MS,
@@ -23,6 +30,7 @@ from tests.utils.sales import (
     financial_member,
     get,
     make_sale,
+    now_ms,
     post,
     totals,
 )
@@ -45,7 +53,7 @@ async def test_the_lists_and_the_detail_are_public_with_every_field(api: httpx.C
         "id": sale.id, "title": sale.title, "logo": "", "desc": "a sale for tests", "status": 0, "phase": "open",
         "total": "1000", "btime": sale.btime, "etime": sale.etime, "jindu": "0", "rengou": "0.5", "huodong": "ACB",
         "jieshou": "USDT", "cishu": 0, "shuliang": "0", "per_user_max": "300", "step": "0.000002",
-        "allocated_at": None, "mine": None,
+        "min_amount": "1", "min_nums": "2", "allocated_at": None, "mine": None,
     }  # fmt: skip
     assert ok(get(api, "shoufa/info", params={"id": upcoming.id}))["phase"] == "upcoming"
     every = {s["id"]: s for s in ok(get(api, "shoufa/index", params={"type": 99}))}
@@ -79,7 +87,7 @@ async def test_a_subscription_locks_its_price_and_shows_as_mine(api: httpx.Clien
     assert log is not None and (log.amount, log.lock_amount, log.account_type) == (
         Decimal("-50.25"), Decimal("50.25"), AccountType.FINANCIAL)  # fmt: skip
     assert f"token sale {sale.id}" in log.memo
-    response = buy(api, alice, sale.id, "1")
+    response = buy(api, alice, sale.id, "2")  # 1 USDT: the sale's minimum
     assert response.json()["msg"] == "Purchase successful"
 
 
@@ -192,3 +200,143 @@ async def test_a_sale_nobody_subscribed_closes_with_nothing_to_settle(api: httpx
     assert ok(get(api, "shoufa/info", params={"id": sale.id}))["phase"] == "allocated"
     status = (await sweep.status())["sweeps"]["sale_close"]
     assert status["error"] == "" and status["done"]["closed"] >= 1
+
+
+async def test_an_operator_edit_racing_a_subscription_cannot_break_the_closes(
+    api: httpx.Client, sweep: Sweeper
+) -> None:
+    """shoufa/buy reads the sale, then subscribes under the sale's lock. An operator's edit landing in
+    between (the price and the accepted asset may change while nobody has subscribed) left a
+    subscription locked at the old price and in the old asset but priced at the new: its cost passed
+    its lock, the close raised, and the sweep, closing sales in the order of their ends, failed for
+    every sale after it. The subscription now takes its terms from the locked row."""
+    first = await make_sale(total="1000", price="0.5", ends_in_ms=HOUR_MS)
+    later = await make_sale(total="1000", price="0.5", ends_in_ms=HOUR_MS + 60_000)
+    alice, bob = await financial_member(api, "1000"), await financial_member(api, "1000")
+    operator = Actor("test-operator", "cli")
+    before = await totals()
+    seen = await sales.get_sale(first.id)  # what the route read
+    await products.edit("sale", first.id, {"rengou": "0.8"}, actor=operator)  # then the operator's edit
+    await sales.subscribe(alice.uid, seen, Decimal(100), now_ms())
+    ok(buy(api, bob, later.id, "100"))
+
+    await sweep.at(later.etime + 1000)
+    assert (await sweep.status())["sweeps"]["sale_close"]["error"] == ""
+    for sale in (first, later):
+        assert ok(get(api, "shoufa/info", params={"id": sale.id}))["phase"] == "allocated", sale.id
+    (sub,) = await SaleSubscription.filter(sale_id=first.id)
+    assert (sub.price, sub.locked, sub.cost, sub.refunded, sub.status) == (Decimal("0.8"), 80, 80, 0, 1)
+    assert balance(api, alice, USDT, FINANCIAL) == (920, 0)  # 100 ACB at the price the sale was sold at
+    assert balance(api, alice, ACB, FINANCIAL) == (100, 0)
+    assert balance(api, bob, USDT, FINANCIAL) == (950, 0)
+    assert await totals() == before
+
+    # The accepted asset changed under a subscription: it locks the new asset (alice has no MVBT). Its end
+    # is past the sweeping scheduler's moved clock, which goes on sweeping.
+    third = await make_sale(total="1000", price="0.5", ends_in_ms=4 * HOUR_MS)
+    seen = await sales.get_sale(third.id)
+    await products.edit("sale", third.id, {"jieshou": "MVBT"}, actor=operator)
+    with pytest.raises(DomainError) as refused:
+        await sales.subscribe(alice.uid, seen, Decimal(100), now_ms())
+    assert refused.value.code == ErrorCode.INSUFFICIENT_BALANCE
+    assert not await SaleSubscription.filter(sale_id=third.id).exists()
+    assert balance(api, alice, USDT, FINANCIAL) == (920, 0)
+
+
+async def test_a_sale_whose_close_fails_holds_no_other_back_and_closes_once_it_can(
+    api: httpx.Client, sweep: Sweeper
+) -> None:
+    """Each sale's close is a job of its own: one that fails (here a subscription whose price passed
+    what it locked, as the edit race left them) is retried with its own backoff while the others close
+    and settle; once the row is put right, a later pass closes it."""
+    broken = await make_sale(total="1000", price="0.5", ends_in_ms=HOUR_MS)
+    fine = await make_sale(total="1000", price="0.5", ends_in_ms=HOUR_MS + 60_000)
+    alice, bob = await financial_member(api, "1000"), await financial_member(api, "1000")
+    ok(buy(api, alice, broken.id, "100"))
+    ok(buy(api, bob, fine.id, "100"))
+    before = await totals()
+    await SaleSubscription.filter(sale_id=broken.id).update(price=Decimal("0.8"))  # costs 80, locked 50
+
+    await sweep.at(fine.etime + 1000)
+    assert ok(get(api, "shoufa/info", params={"id": fine.id}))["phase"] == "allocated"
+    assert balance(api, bob, ACB, FINANCIAL) == (100, 0) and balance(api, bob, USDT, FINANCIAL) == (950, 0)
+    assert ok(get(api, "shoufa/info", params={"id": broken.id}))["status"] == 0  # not allocated
+    status = (await sweep.status())["sweeps"]["sale_close"]
+    assert "locked 50" in status["failing"][str(broken.id)] and str(fine.id) not in status["failing"]
+    assert balance(api, alice, USDT, FINANCIAL) == (950, 50)  # its lock untouched
+
+    await SaleSubscription.filter(sale_id=broken.id).update(price=Decimal("0.5"))  # put right
+    await sweep.at(fine.etime + 2000)
+    assert ok(get(api, "shoufa/info", params={"id": broken.id}))["phase"] == "allocated"
+    assert balance(api, alice, ACB, FINANCIAL) == (100, 0) and balance(api, alice, USDT, FINANCIAL) == (950, 0)
+    assert (await sweep.status())["sweeps"]["sale_close"]["failing"] == {}
+    assert await totals() == before
+
+
+async def test_thousands_of_subscriptions_are_allocated_exactly_and_completely(
+    api: httpx.Client, sweep: Sweeper
+) -> None:
+    """2,000 subscriptions of 1 to 20 USDT from 20 users (written as shoufa/buy writes them: the row,
+    and its lock moved in the financial account) for 10,000 ACB at 0.5: each gets its exact share down
+    to the step, pays for exactly that, has the rest refunded, and every one is settled by the pass."""
+    sale = await make_sale(total="10000", price="0.5", ends_in_ms=HOUR_MS)
+    users = [await financial_member(api, "25000") for _ in range(20)]
+    before = await totals()
+    usdt = await Currency.get(code="USDT")
+    rows, asked = [], {m.uid: Decimal(0) for m in users}
+    for i in range(2000):
+        m, nums = users[i % 20], Decimal(2 * (i % 20 + 1))
+        rows.append(SaleSubscription(sale_id=sale.id, user_id=m.uid, nums=nums, price=Decimal("0.5"), locked=nums / 2))
+        asked[m.uid] += nums
+    for m in users:
+        lock = asked[m.uid] / 2
+        await ledger.apply([Change(m.uid, usdt.id, AccountType.FINANCIAL, -lock, lock, "shoufa", f"sf-test:{m.uid}")])
+    await SaleSubscription.bulk_create(rows)
+    total_asked = sum(asked.values())
+    await TokenSale.filter(id=sale.id).update(subscribed=total_asked, cishu=len(rows))
+
+    await sweep.at(sale.etime + 1000)
+    step, issued = Decimal("0.000002"), Decimal(0)
+    subs = await SaleSubscription.filter(sale_id=sale.id)
+    assert len(subs) == 2000 and all(s.status == 1 for s in subs)
+    for sub in subs:
+        share = Fraction(10000) * Fraction(sub.nums) / Fraction(total_asked)
+        assert sub.allocated == Decimal(floor(share / Fraction(step))) * step, sub.id
+        assert (sub.cost, sub.cost + sub.refunded) == (sub.allocated / 2, sub.locked)
+        issued += sub.allocated
+    assert 0 <= 10000 - issued < len(subs) * step
+    for m in users:
+        mine = [s for s in subs if s.user_id == m.uid]  # type: ignore[attr-defined]
+        cost = sum((s.cost for s in mine), Decimal(0))
+        assert balance(api, m, USDT, FINANCIAL) == (25000 - cost, 0)
+        assert balance(api, m, ACB, FINANCIAL) == (sum((s.allocated for s in mine), Decimal(0)), 0)
+    assert await totals() == before
+
+
+BELOW_MIN = "The minimum subscription is {min} {currency}: at least {nums} {token} at this price"
+
+
+async def test_a_subscription_below_the_sales_minimum_is_refused_naming_it(api: httpx.Client, db: None) -> None:
+    """A sale takes subscriptions that lock at least its ``min_amount`` of the accepted asset (1 USDT
+    unless the operator sets another): one of a few micro-USDT was accepted, and a close of millions
+    of them was cheap to cause."""
+    sale = await make_sale(total="1000", price="0.3")  # a step of 0.00001 ACB costs 3 micro-USDT
+    alice = await financial_member(api, "100")
+    found = ok(get(api, "shoufa/info", params={"id": sale.id}))
+    assert (found["min_amount"], found["min_nums"], found["step"]) == ("1", "3.33334", "0.00001")
+    below = BELOW_MIN.format(min="1", currency="USDT", nums="3.33334", token="ACB")
+    for nums in ("0.00001", "3.33333"):  # one step, and 0.999999 USDT
+        assert error(buy(api, alice, sale.id, nums), 400) == below, nums
+    for lang in ("hk", "jp", "gm", "fr"):
+        translated = translate(BELOW_MIN, lang, min="1", currency="USDT", nums="3.33334", token="ACB")
+        assert error(buy(api, alice, sale.id, "1", lang), 400) == translated != below
+    assert not await SaleSubscription.filter(sale_id=sale.id).exists()
+    assert balance(api, alice, USDT, FINANCIAL) == (100, 0)
+    ok(buy(api, alice, sale.id, "3.33334"))  # 1.000002 USDT
+
+    await TokenSale.filter(id=sale.id).update(min_amount=Decimal(30))  # the operator raises it
+    assert ok(get(api, "shoufa/info", params={"id": sale.id}))["min_nums"] == "100"
+    refused = buy(api, alice, sale.id, "99.99999")
+    assert error(refused, 400) == BELOW_MIN.format(min="30", currency="USDT", nums="100", token="ACB")
+    ok(buy(api, alice, sale.id, "100"))
+    assert balance(api, alice, USDT, FINANCIAL) == (Decimal("68.999998"), Decimal("31.000002"))

@@ -43,7 +43,7 @@ from store.models import (
     P2PState,
 )
 from store.models.p2p import OPEN_STATES
-from store.p2p import ads, audit, orders
+from store.p2p import ads, audit, orders, rules
 from store.p2p.ads import AdInput
 from tests.utils.p2p import DEAL, ad_body, now_ms, trader
 from tests.utils.sales import post
@@ -155,7 +155,9 @@ class Chaos:
             while self.running():
                 mine = await P2POrder.filter(Q(buyer_id=m.uid) | Q(seller_id=m.uid), state__in=OPEN_STATES,
                                              merchant_id__in=self.merchant_ids)  # fmt: skip
-                if not mine or self.rng.random() < 0.35:
+                # At the cap of orders waiting for payment an opening is refused: only now and then one tries.
+                capped = sum(o.state == P2PState.UNPAID for o in mine) >= rules.UNPAID_MAX
+                if not mine or self.rng.random() < (0.05 if capped else 0.35):
                     await self.open(client, m)
                 else:
                     await self.answer(client, m, self.rng.choice(mine))

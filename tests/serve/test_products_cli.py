@@ -10,11 +10,14 @@ import time
 import uuid
 from decimal import Decimal
 
+import pytest
+
 from config.settings import Settings
 from store import users
 from store.earn import listing, sales
 from store.earn import lock as lock_savings
 from store.earn.clock import day_of
+from store.errors import DomainError, ErrorCode
 from store.ledger import credit
 from store.models import (
     AccountType,
@@ -214,3 +217,31 @@ async def test_each_change_writes_the_consoles_audit_row(settings: Settings, db:
         ("bob", "cli", "product.close", {"open": True}, {"open": False}, "paused"),
     ]  # fmt: skip
     assert all(r.address.startswith("cli@") for r in rows)
+
+
+async def test_a_sales_minimum_subscription_is_set_and_edited(settings: Settings, db: None) -> None:
+    """min_amount: 1 by default (in USDT, what every sale here accepts); a sale accepting another asset
+    must be given its own; editable after subscriptions, for later ones."""
+    sale_id = _created(exchange_ok(settings, "products", "create", "sale", "title=Floor", "huodong=ACB",
+                                   "rengou=0.5", "total=1000", "btime=-1h", "etime=+1h"))  # fmt: skip
+    assert (await TokenSale.get(id=sale_id)).min_amount == 1
+    uid, now = await _user(), int(time.time() * 1000)
+    await sales.subscribe(uid, await sales.get_sale(sale_id), Decimal(10), now)  # 5 USDT
+    exchange_ok(settings, "products", "edit", "sale", str(sale_id), "min_amount=20")
+    assert (await TokenSale.get(id=sale_id)).min_amount == 20
+    with pytest.raises(DomainError) as refused:
+        await sales.subscribe(uid, await sales.get_sale(sale_id), Decimal(10), now)
+    assert (refused.value.code, refused.value.params) == (
+        ErrorCode.SALE_BELOW_MIN, {"min": "20", "currency": "USDT", "nums": "40", "token": "ACB"})  # fmt: skip
+    assert "min_amount must be above 0" in _refused(settings, "edit", "sale", str(sale_id), "min_amount=0")
+    assert "A sale product needs min_amount" in _refused(settings, "create", "sale", "title=x", "huodong=ACB",
+                                                         "jieshou=MVBT", "rengou=1", "total=10", "btime=now",
+                                                         "etime=+1d")  # fmt: skip
+    other = _created(exchange_ok(settings, "products", "create", "sale", "title=In MVBT", "huodong=ACB",
+                                 "jieshou=MVBT", "rengou=2", "total=10", "min_amount=4", "btime=now",
+                                 "etime=+1d"))  # fmt: skip
+    assert (await TokenSale.get(id=other)).min_amount == 4
+    project = _created(exchange_ok(settings, "products", "create", "listing", "title=Floor listing", "bizhong=MVBT",
+                                   "price=0.5", "total=100", "btime=now", "etime=+1d", "online=+2d",
+                                   "min_amount=10"))  # fmt: skip
+    assert (await ListingProject.get(id=project)).min_amount == 10

@@ -16,6 +16,7 @@ from store.earn.allocation import (
     allocate_listing,
     allocate_sale,
     is_whole,
+    least_tokens,
     sale_lock,
     step,
 )
@@ -126,6 +127,17 @@ def test_the_step_makes_the_cost_of_every_allocation_exact() -> None:
     assert step(Decimal("0.0000001"), 0, 6) == Decimal(10)  # a tenth of a micro-USDT a token: 10 at a time
 
 
+@given(PRICES, PLACES, st.integers(1, 10**12))
+def test_the_least_subscription_is_the_fewest_steps_that_cost_the_minimum(
+    price: Decimal, places: tuple[int, int], units: int
+) -> None:
+    token_places, asset_places = places
+    least, unit = _decimal(units, asset_places), step(price, token_places, asset_places)
+    tokens = least_tokens(least, price, unit)
+    assert is_whole(tokens, unit) and sale_lock(tokens, price) >= least
+    assert tokens == unit or sale_lock(tokens - unit, price) < least
+
+
 # -- listing applications ------------------------------------------------------------------------------
 
 
@@ -175,3 +187,36 @@ def test_a_listing_worked_example() -> None:
     apps = [Application(1, Decimal(4000), Decimal("0.5")), Application(2, Decimal(6000), Decimal("0.5"))]
     lines = allocate_listing(Decimal(10000), apps, token_places=8, asset_places=6)
     assert [(line.won_tokens, line.won_usdt, line.rest) for line in lines] == [(4000, 2000, 2000), (6000, 3000, 3000)]
+
+
+# -- the close's cost grows with the subscriptions, not with their square ------------------------------
+
+
+class _CountedId(int):
+    """A subscription id that counts how often it is compared or hashed."""
+
+    seen = 0
+
+    def __eq__(self, other: object) -> bool:
+        _CountedId.seen += 1
+        return int(self) == other
+
+    def __hash__(self) -> int:
+        _CountedId.seen += 1
+        return int.__hash__(self)
+
+
+def test_allocating_and_looking_up_every_subscription_is_linear_in_their_number() -> None:
+    """The close allocates a sale and then finds each subscription's line: a scan per lookup made that
+    quadratic (enough micro-USDT subscriptions kept a close past the Scheduler's run timeout).
+    Counted, not timed: 3,000 subscriptions may cost a few operations each, not thousands."""
+    n = 3000
+    subs = [Subscription(_CountedId(i + 1), Decimal(i % 7 + 1), Decimal("0.5"), Decimal(i % 7 + 1) / 2)
+            for i in range(n)]  # fmt: skip
+    _CountedId.seen = 0
+    found = allocate_sale(Decimal(5000), subs, token_places=8, asset_places=6)
+    lines = [found.line(sub.id) for sub in subs]
+    assert _CountedId.seen <= 10 * n, f"{_CountedId.seen} comparisons and hashes for {n} subscriptions"
+    assert [line.id for line in lines] == [sub.id for sub in subs]
+    assert found.issued + found.dust == 5000 and all(line.cost + line.refund == s.locked for s, line in
+                                                      zip(subs, lines, strict=True))  # fmt: skip

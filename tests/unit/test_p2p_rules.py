@@ -166,3 +166,12 @@ def test_a_masked_name_keeps_only_initials_and_the_last_word(name: str) -> None:
     else:
         assert shown[-1] == words[-1]
         assert all(s == w[0] + "***" for s, w in zip(shown[:-1], words[:-1], strict=True))
+
+
+@pytest.mark.parametrize(
+    ("text", "cap"),
+    [("2", 2), (" 1 ", 1), ("100", 100), ("0", None), ("101", None), ("-1", None), ("1.5", None), ("x", None),
+     ("", None), (None, None), ("١", None), ("0002", None)],
+)  # fmt: skip
+def test_the_unpaid_orders_setting_reads_as_a_cap_from_1_to_100(text: str | None, cap: int | None) -> None:
+    assert rules.unpaid_max(text) == cap

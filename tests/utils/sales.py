@@ -37,26 +37,31 @@ def now_ms() -> int:
 
 
 async def make_sale(*, token: str = "ACB", price: str = "0.5", total: str = "1000", per_user_max: str = "0",
-                    starts_in_ms: int = -60_000, ends_in_ms: int = HOUR_MS, title: str = "") -> TokenSale:  # fmt: skip
-    """A sale of ``total`` ``token`` at ``price`` USDT, open from a minute ago for an hour by default."""
+                    starts_in_ms: int = -60_000, ends_in_ms: int = HOUR_MS, title: str = "",
+                    min_amount: str | None = None) -> TokenSale:  # fmt: skip
+    """A sale of ``total`` ``token`` at ``price`` USDT, open from a minute ago for an hour by default (its
+    minimum subscription the column's default unless given)."""
     coins = {c.code: c for c in await Currency.filter(code__in=(token, "USDT"))}
     now = now_ms()
+    least = {} if min_amount is None else {"min_amount": Decimal(min_amount)}
     return await TokenSale.create(title=title or f"test sale {next(_ids)}", desc="a sale for tests",
                                   huodong=coins[token], jieshou=coins["USDT"], rengou=Decimal(price),
                                   total=Decimal(total), per_user_max=Decimal(per_user_max), btime=now + starts_in_ms,
-                                  etime=now + ends_in_ms, sort=-1)  # fmt: skip
+                                  etime=now + ends_in_ms, sort=-1, **least)  # fmt: skip
 
 
 async def make_project(*, token: str = "MVBT", price: str = "0.5", total: str = "20000", shengyu: str = "10000",
                        starts_in_ms: int = -60_000, ends_in_ms: int = HOUR_MS, online_in_ms: int = 3 * DAY_MS,
-                       lock_days: int = 7) -> ListingProject:  # fmt: skip
-    """A listing project open from a minute ago for an hour, its tokens online in 3 days."""
+                       lock_days: int = 7, min_amount: str | None = None) -> ListingProject:  # fmt: skip
+    """A listing project open from a minute ago for an hour, its tokens online in 3 days (its minimum
+    application the column's default unless given)."""
     now = now_ms()
+    least = {} if min_amount is None else {"min_amount": Decimal(min_amount)}
     return await ListingProject.create(title=f"test listing {next(_ids)}", desc="a listing for tests",
                                        bizhong=await Currency.get(code=token), price=Decimal(price),
                                        total=Decimal(total), shengyu=Decimal(shengyu), btime=now + starts_in_ms,
                                        etime=now + ends_in_ms, online=now + online_in_ms, lock_days=lock_days,
-                                       status=1, sort=-1)  # fmt: skip
+                                       status=1, sort=-1, **least)  # fmt: skip
 
 
 class Sweeper:

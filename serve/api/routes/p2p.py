@@ -163,11 +163,13 @@ def _with_names(page: dict[str, Any], lang: str) -> dict[str, Any]:
 
 @legal_router.get("/config")
 async def config(lang: Lang) -> Any:
-    """What the market trades: currencies, fiats, payment methods, payment windows (public)."""
+    """What the market trades: currencies, fiats, payment methods, payment windows, the daily
+    cancellation limit and how many orders a taker may have waiting for payment at once (public)."""
     currencies = [{"id": c.id, "code": c.code, "decimals": c.decimals} for c in await ads.market_currencies()]
     methods = [{"code": m, "name": translate(METHOD_NAMES[m], lang)} for m in rules.METHODS]
     return envelope({"currencies": currencies, "fiats": list(rules.FIATS), "methods": methods,
-                     "windows": list(rules.WINDOWS), "cancel_limit": rules.CANCEL_LIMIT})  # fmt: skip
+                     "windows": list(rules.WINDOWS), "cancel_limit": rules.CANCEL_LIMIT,
+                     "unpaid_max": await orders.unpaid_max()})  # fmt: skip
 
 
 @legal_router.get("/ads")

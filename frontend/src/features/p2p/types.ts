@@ -46,6 +46,8 @@ export interface P2pConfig {
   /** Payment windows a merchant may choose, in minutes. */
   windows: number[];
   cancel_limit?: number;
+  /** Orders a taker may have waiting for payment at once (the site setting p2p_unpaid_max). */
+  unpaid_max?: number;
 }
 
 export interface MerchantBrief {

@@ -22,6 +22,7 @@ from store.db import transaction
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, News, NewsCategory, SiteSetting
 from store.money import money
+from store.p2p import rules
 from store.prices import CNY_RATE_KEY, CNY_RATE_MAX, CNY_RATE_MIN, CNY_RATE_PLACES
 
 router = APIRouter(tags=["back office"])
@@ -38,6 +39,8 @@ SETTINGS = {
     # The two-operator rules' thresholds (store.admin.approvals): lowered here, never above the deployment's.
     approvals.WITHDRAWAL_KEY: "USD: a user's withdrawals in 24 h from this much need two operators; at most {ceiling}",
     approvals.CREDIT_KEY: "USD: a manual credit above this much needs two operators; at most {ceiling}",
+    rules.UNPAID_SETTING: f"a whole number from 1 to {rules.UNPAID_MAX_TOP}: the P2P orders a taker may have "
+    f"waiting for payment at once ({rules.UNPAID_MAX} when not set)",
 }
 LINK_REL = "noopener noreferrer"
 
@@ -85,6 +88,8 @@ def _valid(key: str, value: str, settings: Settings) -> str:
         ok = value == "" or value.startswith("https://")
     elif key == "contact_email":
         ok = "@" in value
+    elif key == rules.UNPAID_SETTING:
+        ok = rules.unpaid_max(value) is not None
     if not ok:
         raise DomainError(ErrorCode.BAD_REQUEST)
     return value
