@@ -17,7 +17,7 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from serve.api.deps import Lang, Svc, bearer_token, client_ip
+from serve.api.deps import Lang, Svc, bearer_token, check_password, client_ip
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from serve.security import hash_password, verify_password
@@ -93,24 +93,31 @@ def _me(operator: Operator) -> dict[str, Any]:
             "must_change_password": operator.password_is_temporary}  # fmt: skip
 
 
+def operator_throttle_key(email: str) -> str:
+    """An operator's failed logins (and wrong old passwords) count under their e-mail."""
+    return f"op:{email}"
+
+
 @router.post("/login")
 async def login(body: LoginIn, svc: Svc, request: Request) -> Any:
     """Password and TOTP code; the same refusal whatever was wrong (no hint which), throttled per
-    e-mail and per address like users' logins."""
+    e-mail and per address like users' logins (the attempt is taken before anything is checked). A
+    code opens one login: its step, once accepted, is not accepted again."""
     email, ip = body.email.strip().lower(), client_ip(request)
-    key = f"op:{email}"
-    await svc.throttle.check(key, ip)
+    key = operator_throttle_key(email)
+    await svc.throttle.reserve(key, ip)
     operator = await operators.by_email(email) if email else None
     password_ok = await verify_password(operator.password_hash if operator else None, body.password)
+    step = operators.otp_step(operator.totp_secret, body.otp) if operator else None
     if (
         operator is None
         or not operator.active
         or not password_ok
-        or not operators.otp_ok(operator.totp_secret, body.otp)
+        or step is None
+        or not await operators.TotpSteps(svc.redis).use(operator.id, step)
     ):
-        await svc.throttle.failed(key, ip)
         raise DomainError(ErrorCode.ADMIN_BAD_LOGIN)
-    await svc.throttle.succeeded(key)
+    await svc.throttle.succeeded(key, ip)
     operator.last_login_ms = int(time.time() * 1000)
     await operator.save(update_fields=["last_login_ms"])
     token = await OperatorSessions(svc.redis).issue(operator.id)
@@ -141,11 +148,12 @@ async def enrolment(console: AnyOperator) -> Any:
 
 
 @router.post("/password")
-async def change_password(body: PasswordIn, console: AnyOperator, svc: Svc, lang: Lang) -> Any:
-    """Set one's own password (required after the one-time one); other sessions end."""
+async def change_password(body: PasswordIn, console: AnyOperator, svc: Svc, request: Request, lang: Lang) -> Any:
+    """Set one's own password (required after the one-time one); other sessions end. Wrong old
+    passwords count as failed logins of the operator (the same lock, 429)."""
     op = console.operator
-    if not await verify_password(op.password_hash, body.old_password):
-        raise DomainError(ErrorCode.ADMIN_BAD_LOGIN)
+    key = operator_throttle_key(op.email)
+    await check_password(svc, request, key, op.password_hash, body.old_password, ErrorCode.ADMIN_BAD_LOGIN)
     if len(body.new_password) < MIN_PASSWORD or body.new_password == body.old_password:
         raise DomainError(ErrorCode.ADMIN_PASSWORD_WEAK)
     op.password_hash, op.password_is_temporary = await hash_password(body.new_password), False
