@@ -106,6 +106,9 @@ class Settings(BaseSettings):
     lever_liquidation_level: Decimal = Field(default=Decimal(50), gt=0, lt=100)
     # Second contracts: MicroTimer actors (a contract lives in shard ``id % n``).
     micro_shards: int = Field(default=2, ge=1, le=1024)
+    # Request bodies are capped at the edge before they are read (serve/body_limit.py): JSON and form
+    # bodies at request_max_bytes, the image upload at upload_max_bytes (plus its multipart framing); 413 beyond.
+    request_max_bytes: int = Field(default=1024 * 1024, ge=16 * 1024, le=100 * 1024 * 1024)
     upload_max_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)
     # Uploads per user per UTC day: how many images and how many bytes in all.
     upload_daily_count: int = Field(default=30, ge=1, le=10_000)

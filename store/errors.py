@@ -229,6 +229,7 @@ class ErrorCode(IntEnum):
     BAD_REQUEST = 9001
     DUPLICATE_SUBMIT = 9002
     SERVICE_UNAVAILABLE = 9003  # the database, Redis or an actor cannot be reached right now
+    REQUEST_TOO_LARGE = 9010  # a body over the edge's limit, refused before it is read
     INTERNAL = 9999
 
 
