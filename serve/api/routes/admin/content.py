@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from serve.api.routes.admin.auth import Console, role
 from serve.api.routes.news import news_public
+from serve.emails import normal_email
 from serve.errors import envelope
 from store.admin import audit
 from store.db import transaction
@@ -33,6 +34,7 @@ SETTINGS = {
     "micro_open": "0 or 1",
 }
 LINK_REL = "noopener noreferrer"
+CONTACT_EMAIL_MAX = 254  # the longest address a mail server takes (RFC 5321 path limit less its brackets)
 
 
 def clean_html(html: str) -> str:
@@ -76,7 +78,7 @@ def _valid(key: str, value: str) -> str:
     elif key == "kefu":
         ok = value == "" or value.startswith("https://")
     elif key == "contact_email":
-        ok = "@" in value
+        ok = normal_email(value, max_length=CONTACT_EMAIL_MAX) is not None
     if not ok:
         raise DomainError(ErrorCode.BAD_REQUEST)
     return value
