@@ -121,6 +121,8 @@ class Settings(BaseSettings):
     # Orders and cancels over /ws: each connection's rate (a second) and the burst it may send at once.
     ws_order_rate: float = Field(default=500.0, gt=0, le=1_000_000)
     ws_order_burst: int = Field(default=1000, ge=1, le=1_000_000)
+    # Orders and cancels of one connection waiting for their answer; one more is refused at once ("slow down").
+    ws_order_in_flight: int = Field(default=64, ge=1, le=100_000)
     # How HTTP reaches the API (issue 15; serve/ingress.py INGRESS_ENV): "proxy" is Serve's ProxyActor
     # on http_port; "throughput" is Serve's throughput-optimised mode behind the same proxies; "direct"
     # adds a port of its own to each API replica; "haproxy" puts HAProxy on http_port in front of those

@@ -340,5 +340,8 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.DUPLICATE_SUBMIT: Outcome(CODE_IGNORED, 409, N_("The same request is already being processed")),
     ErrorCode.SERVICE_UNAVAILABLE: Outcome(CODE_ERROR, 503, N_("The service is busy, please try again")),
     ErrorCode.REQUEST_TOO_LARGE: Outcome(CODE_ERROR, 413, N_("The request is too large: at most {kb} KB")),
+    ErrorCode.ORDERS_IN_FLIGHT: Outcome(
+        CODE_ERROR, 429, N_("Slow down: at most {limit} orders and cancels can wait for an answer on this connection")
+    ),
     ErrorCode.INTERNAL: Outcome(CODE_ERROR, 500, N_("System error, please try again later.")),
 }

@@ -230,6 +230,7 @@ class ErrorCode(IntEnum):
     DUPLICATE_SUBMIT = 9002
     SERVICE_UNAVAILABLE = 9003  # the database, Redis or an actor cannot be reached right now
     REQUEST_TOO_LARGE = 9010  # a body over the edge's limit, refused before it is read
+    ORDERS_IN_FLIGHT = 9011  # a websocket connection with too many orders and cancels still unanswered
     INTERNAL = 9999
 
 
