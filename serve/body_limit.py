@@ -33,7 +33,6 @@ from store.errors import ErrorCode
 
 UPLOAD_PATHS = frozenset({"/api/common/image_upload"})
 MULTIPART_OVERHEAD = 64 * 1024  # boundaries and part headers around an uploaded file
-BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # The settings a proxy's callback reads from its environment (serve.ingress puts them there).
 LIMIT_SETTINGS = ("request_max_bytes", "upload_max_bytes")
 
@@ -66,7 +65,7 @@ class BodyLimit:
         self.limits = limits
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("method") not in BODY_METHODS:
+        if scope["type"] != "http":  # every method: Serve's proxy reads a GET's body too, asked for or not
             await self.app(scope, receive, send)
             return
         limit, code, params = self.limits.for_path(scope.get("path", ""))
