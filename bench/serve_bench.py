@@ -364,8 +364,10 @@ def main() -> None:
     if args.reset and not (os.environ.get("DATABASE_URL") or os.environ.get("REDIS_URL")):
         parser.error("--reset only applies with DATABASE_URL or REDIS_URL set")
 
-    # The websocket phase measures the path, not the per-connection limit (ws_order_rate) that guards it.
-    with running_stack(reset=args.reset, ws_order_rate=1_000_000, ws_order_burst=1_000_000) as stack:
+    # The websocket phase measures the path, not the per-connection limits (ws_order_rate, ws_order_in_flight)
+    # that guard it.
+    with running_stack(reset=args.reset, ws_order_rate=1_000_000, ws_order_burst=1_000_000,
+                       ws_order_in_flight=100_000) as stack:  # fmt: skip
         print_machine(stack.settings)
         runner = asyncio.run
         if not args.no_uvloop:

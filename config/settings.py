@@ -110,6 +110,9 @@ class Settings(BaseSettings):
     lever_liquidation_level: Decimal = Field(default=Decimal(50), gt=0, lt=100)
     # Second contracts: MicroTimer actors (a contract lives in shard ``id % n``).
     micro_shards: int = Field(default=2, ge=1, le=1024)
+    # Request bodies are capped at the edge before they are read (serve/body_limit.py): JSON and form
+    # bodies at request_max_bytes, the image upload at upload_max_bytes (plus its multipart framing); 413 beyond.
+    request_max_bytes: int = Field(default=1024 * 1024, ge=16 * 1024, le=100 * 1024 * 1024)
     upload_max_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)
     # Uploads per user per UTC day: how many images and how many bytes in all.
     upload_daily_count: int = Field(default=30, ge=1, le=10_000)
@@ -133,6 +136,8 @@ class Settings(BaseSettings):
     micro_proof_rate: int = Field(default=60, ge=1, le=100_000)
     micro_proof_cache_seconds: int = Field(default=600, ge=1, le=30 * 24 * 3600)
     micro_proof_cache_entries: int = Field(default=1000, ge=1, le=1_000_000)
+    # Orders and cancels of one connection waiting for their answer; one more is refused at once ("slow down").
+    ws_order_in_flight: int = Field(default=64, ge=1, le=100_000)
     # How HTTP reaches the API (issue 15; serve/ingress.py INGRESS_ENV): "proxy" is Serve's ProxyActor
     # on http_port; "throughput" is Serve's throughput-optimised mode behind the same proxies; "direct"
     # adds a port of its own to each API replica; "haproxy" puts HAProxy on http_port in front of those

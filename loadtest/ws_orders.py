@@ -1,16 +1,16 @@
 """Place and cancel orders over the websocket against a running exchange; print orders/s and acks.
 
     .venv/bin/python loadtest/ws_orders.py [--host http://127.0.0.1:8000] [--orders 10000]
-        [--connections 4] [--window 100] [--rate 450] [--pair 1]
+        [--connections 4] [--window 64] [--rate 450] [--pair 1]
 
 Against ``make run`` (development mode: users sign up with the dev outbox and fund themselves with
 ``dev/credit``): each connection is a new user who logs in on its own socket and keeps up to
 ``--window`` commands in flight at ``--rate`` a second at most (the server allows ``ws_order_rate``,
-500 a second by default, per connection). Every order is a resting limit order a little away from
-the pair's price, bought and sold in turn, and is cancelled as soon as its ack arrives; so the run
-places ``--orders`` orders and cancels each of them. Prints, for orders and for cancels: how many
-were accepted and refused (with the reasons), commands a second, and p50 / p99 / max ack latency.
-Ends with the users' balances checked: nothing still locked.
+500 a second, and ``ws_order_in_flight``, 64 waiting, by default, per connection). Every order is a
+resting limit order a little away from the pair's price, bought and sold in turn, and is cancelled as
+soon as its ack arrives; so the run places ``--orders`` orders and cancels each of them. Prints, for
+orders and for cancels: how many were accepted and refused (with the reasons), commands a second, and
+p50 / p99 / max ack latency. Ends with the users' balances checked: nothing still locked.
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ if __name__ == "__main__":
     parser.add_argument("--host", default="http://127.0.0.1:8000")
     parser.add_argument("--orders", type=int, default=10_000)
     parser.add_argument("--connections", type=int, default=4)
-    parser.add_argument("--window", type=int, default=100, help="commands in flight per connection")
+    parser.add_argument("--window", type=int, default=64, help="commands in flight per connection (server: 64)")
     parser.add_argument("--rate", type=float, default=450.0, help="commands a second per connection, at most")
     parser.add_argument("--pair", type=int, default=1, help="currency_match_id (1: BTC/USDT)")
     asyncio.run(main(parser.parse_args()))

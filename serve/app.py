@@ -44,6 +44,7 @@ from serve.api.routes import (
     user,
     wallet,
 )
+from serve.body_limit import BodyLimit, BodyLimits
 from serve.errors import install_error_handlers
 from store.cache import connect_redis
 from store.db import close_db, init_db
@@ -117,6 +118,7 @@ def create_app(settings: Settings) -> FastAPI:
         lifespan=lifespan_for(settings),
     )
     install_error_handlers(app)
+    app.add_middleware(BodyLimit, limits=BodyLimits.of(settings))
     app.include_router(api_router(settings), prefix=API_PREFIX)
     _mount_spa(app, settings.frontend_dist)
     return app

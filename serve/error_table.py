@@ -388,5 +388,9 @@ ERRORS: dict[ErrorCode, Outcome] = {
             "then send a new request with a new key"
         ),
     ),
+    ErrorCode.REQUEST_TOO_LARGE: Outcome(CODE_ERROR, 413, N_("The request is too large: at most {kb} KB")),
+    ErrorCode.ORDERS_IN_FLIGHT: Outcome(
+        CODE_ERROR, 429, N_("Slow down: at most {limit} orders and cancels can wait for an answer on this connection")
+    ),
     ErrorCode.INTERNAL: Outcome(CODE_ERROR, 500, N_("System error, please try again later.")),
 }

@@ -7,6 +7,7 @@ import logging
 import os
 
 from config.settings import Settings
+from serve.body_limit import limit_environment
 
 log = logging.getLogger(__name__)
 
@@ -26,9 +27,10 @@ INGRESS_ENV: dict[str, dict[str, str]] = {
 
 
 def ingress_environment(settings: Settings) -> dict[str, str]:
-    """Put the mode's variables in this process's environment (a Ray it starts passes them to its
-    workers) and answer them (for a joined cluster's runtime environment)."""
-    ingress = INGRESS_ENV[settings.serve_ingress]
+    """Put the mode's variables, and what every HTTP server of Serve needs to cap request bodies
+    (``serve.body_limit``, in every mode), in this process's environment (a Ray it starts passes them
+    to its workers) and answer them (for a joined cluster's runtime environment)."""
+    ingress = {**INGRESS_ENV[settings.serve_ingress], **limit_environment(settings)}
     os.environ.update(ingress)
     if settings.serve_ingress == "haproxy":
         log.warning("HAProxy ingress: the API sees HAProxy's address, not the client's (Ray 2.60's HAProxy "

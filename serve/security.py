@@ -6,9 +6,10 @@
   window. A guess is checked by one Redis script (count, compare, burn), so parallel guesses never
   get more than ``code_max_attempts`` comparisons; wrong guesses are also limited per target and per
   client address within a window. A phone target carries its dialling code (``code_target``).
-- Throttles: login failures, and failed password resets, counted per account and per client address.
-- Operators (the back office): e-mail, password and a current TOTP code, throttled like users' logins,
-  for the console's login and the command line's money commands in production.
+- Throttles: login failures, and failed password resets, counted per account and per client address;
+  an attempt is taken before the slow check, never after it.
+- Operators (the back office): e-mail, password and a current TOTP code (each code's step once),
+  throttled like users' logins, for the console's login and the command line's money commands in production.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import math
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
@@ -146,52 +148,83 @@ class Codes:
         raise DomainError(ErrorCode.CODE_ATTEMPTS_EXCEEDED if status == -1 else ErrorCode.CODE_INVALID)
 
 
+# Takes one attempt of each counter before the slow check. KEYS: the account's and the address's
+# counters; ARGV: their limits, the window (s). Answers {0, 0} when both had one left (both counted), or
+# {1, seconds} with the wait of the first that had none (nothing counted).
+_RESERVE = """
+for i = 1, #KEYS do
+  if tonumber(redis.call('GET', KEYS[i]) or '0') >= tonumber(ARGV[i]) then
+    return {1, math.max(redis.call('TTL', KEYS[i]), 1)}
+  end
+end
+for i = 1, #KEYS do
+  redis.call('SET', KEYS[i], 0, 'NX', 'EX', ARGV[#KEYS + 1])
+  redis.call('INCR', KEYS[i])
+end
+return {0, 0}
+"""
+
+# A success: the account's counter goes (KEYS[1]), the address's gives back one attempt (KEYS[2]).
+_SUCCEEDED = """
+redis.call('DEL', KEYS[1])
+if tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then redis.call('DECR', KEYS[2]) end
+"""
+
+
 @dataclass(frozen=True)
 class LoginThrottle:
     """Refuses logins with 429 after too many failures for one account or one client address.
 
-    The address limit is higher than the account limit: a shared office address is not locked out
-    by one person's typos, while an address guessing across many accounts still is.
+    An attempt is taken (``reserve``) before the password is checked, by one Redis script, so parallel
+    guesses never get more checks than the limit; a failure keeps its attempt, a success (``succeeded``)
+    clears the account's count and gives the address its attempt back. The address limit is higher
+    than the account limit: a shared office address is not locked out by one person's typos, while an
+    address guessing across many accounts still is.
     """
 
     redis: Redis
     settings: Settings
     name: ClassVar[str] = "login_fail"
     error: ClassVar[ErrorCode] = ErrorCode.LOGIN_THROTTLED
+    _reserve: AsyncScript = field(init=False, repr=False, compare=False)
+    _succeeded: AsyncScript = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_reserve", self.redis.register_script(_RESERVE))
+        object.__setattr__(self, "_succeeded", self.redis.register_script(_SUCCEEDED))
 
     def _limits(self) -> tuple[int, int, int]:
         """(failures per account, failures per address, window in seconds)."""
         s = self.settings
         return s.login_max_failures, s.login_ip_max_failures, s.login_lock_seconds
 
-    def _keys(self, account: str, ip: str) -> list[tuple[str, int]]:
-        per_account, per_ip, _ = self._limits()
-        return [
-            (f"{PREFIX}{self.name}:acct:{account}", per_account),
-            (f"{PREFIX}{self.name}:ip:{ip}", per_ip),
-        ]
+    def _keys(self, account: str, ip: str) -> list[str]:
+        return [f"{PREFIX}{self.name}:acct:{account}", f"{PREFIX}{self.name}:ip:{ip}"]
 
-    async def check(self, account: str, ip: str) -> None:
-        for key, limit in self._keys(account, ip):
-            count = await self.redis.get(key)
-            if count is not None and int(count) >= limit:
-                ttl = max(await self.redis.ttl(key), 1)
-                raise DomainError(self.error, minutes=math.ceil(ttl / 60))
+    async def reserve(self, account: str, ip: str) -> None:
+        """Take one attempt of the account's and of the address's, or raise the throttle's error (429,
+        with the minutes left) when either has none left. Call it before the check it guards."""
+        per_account, per_ip, window = self._limits()
+        throttled, seconds = await self._reserve(keys=self._keys(account, ip), args=[per_account, per_ip, window])
+        if int(throttled):
+            raise DomainError(self.error, minutes=math.ceil(int(seconds) / 60))
 
-    async def failed(self, account: str, ip: str) -> None:
-        async with self.redis.pipeline(transaction=True) as pipe:
-            for key, _ in self._keys(account, ip):
-                # SET NX starts the window on the first failure; INCR keeps its TTL.
-                pipe.set(key, 0, nx=True, ex=self._limits()[2])
-                pipe.incr(key)
-            await pipe.execute()
+    async def succeeded(self, account: str, ip: str) -> None:
+        """The check passed: the account's count starts again, the address gets its attempt back."""
+        await self._succeeded(keys=self._keys(account, ip))
 
-    async def succeeded(self, account: str) -> None:
-        await self.redis.delete(f"{PREFIX}{self.name}:acct:{account}")
+    async def verified(self, account: str, ip: str, check: Callable[[], Awaitable[bool]]) -> bool:
+        """``check()`` (a password comparison) behind a reserved attempt: its answer; raises the
+        throttle's error without calling it when no attempt is left."""
+        await self.reserve(account, ip)
+        if not await check():
+            return False
+        await self.succeeded(account, ip)
+        return True
 
     async def reset(self, account: str) -> None:
         """A verified password reset lifts the account's lock."""
-        await self.succeeded(account)
+        await self.redis.delete(self._keys(account, "")[0])
 
 
 @dataclass(frozen=True)
@@ -206,17 +239,30 @@ class ResetThrottle(LoginThrottle):
         return s.reset_max_failures, s.reset_ip_max_failures, s.reset_window_seconds
 
 
+def operator_throttle_key(email: str) -> str:
+    """An operator's failed logins (and wrong old passwords) count under their e-mail."""
+    return f"op:{email}"
+
+
 async def operator_login(throttle: LoginThrottle, email: str, password: str, otp: str, address: str) -> Operator:
     """The active operator ``email`` whose password and current two-factor code these are. One refusal
     for every failure (ADMIN_BAD_LOGIN: no hint which part was wrong, or whether the operator exists),
-    counted per operator (``op:<email>``) and per ``address``; LOGIN_THROTTLED after too many."""
+    counted per operator (``op:<email>``) and per ``address``, the attempt taken before anything is
+    checked; LOGIN_THROTTLED after too many. A code opens one login: its step, once accepted, is not
+    accepted again (console and command line alike)."""
     email = email.strip().lower()
-    key = f"op:{email}"
-    await throttle.check(key, address)
+    key = operator_throttle_key(email)
+    await throttle.reserve(key, address)
     operator = await operators.by_email(email) if email else None
     password_ok = await verify_password(operator.password_hash if operator else None, password)
-    if operator is None or not operator.active or not password_ok or not operators.otp_ok(operator.totp_secret, otp):
-        await throttle.failed(key, address)
+    step = operators.otp_step(operator.totp_secret, otp) if operator else None
+    if (
+        operator is None
+        or not operator.active
+        or not password_ok
+        or step is None
+        or not await operators.TotpSteps(throttle.redis).use(operator.id, step)
+    ):
         raise DomainError(ErrorCode.ADMIN_BAD_LOGIN)
-    await throttle.succeeded(key)
+    await throttle.succeeded(key, address)
     return operator

@@ -18,7 +18,11 @@ per wallet shard and one ``submit_many`` per pair, exactly the batch path. One u
 connection therefore reach each pair in the order they were sent.
 
 Each connection has a token bucket (``ws_order_rate`` a second, bursts of ``ws_order_burst``); a
-command over it is refused at once with ORDERS_TOO_FAST and never reaches the engine.
+command over it is refused at once with ORDERS_TOO_FAST and never reaches the engine. Whatever is
+refused without the engine (no login, a bad client id, the rate, the order's own rules) is answered
+by the connection's reader itself, so a client that never reads its answers stops being read instead
+of piling up work; at most ``ws_order_in_flight`` commands of a connection wait for the engine (and
+for their ack to be sent), one more is answered at once with ORDERS_IN_FLIGHT ("slow down").
 
 An order whose params carry a ``client_id`` follows the REST idempotency rule (``serve.api.idempotency``,
 docs/decisions.md "The idempotency rule"): a repeat within 24 h gets the first ack again, with
@@ -34,6 +38,7 @@ import hashlib
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from pydantic import ValidationError
@@ -67,6 +72,7 @@ MAX_CLIENT_ID = 64
 BAD_CLIENT_ID = N_("The id must be a number or a string of at most 64 characters")
 
 Cancelled = dict[str, Any] | DomainError
+Ack = dict[str, Any]
 
 
 class TokenBucket:
@@ -115,16 +121,23 @@ class OrderDesk:
 
 
 class DeskLine:
-    """One connection's commands: checked alone, placed and cancelled in batches (one at a time)."""
+    """One connection's commands: checked alone, placed and cancelled in batches (one at a time).
+
+    ``admit`` answers at once whatever needs no engine (a missing login, a bad client id, the rate,
+    the order's own rules, too many waiting) and hands back the engine's part as work to run; at most
+    ``ws_order_in_flight`` of those wait at a time (``done`` gives a place back)."""
 
     def __init__(self, desk: OrderDesk) -> None:
         self._desk = desk
         self._bucket = TokenBucket(desk.settings.ws_order_rate, desk.settings.ws_order_burst)
         self._orders: GroupCommit[tuple[int, OrderSpec], Placed] = GroupCommit(self._place)
         self._cancels: GroupCommit[tuple[int, int], Cancelled] = GroupCommit(self._cancel)
+        self.in_flight = 0
 
-    async def ack(self, uid: int | None, lang: str, message: dict[str, Any]) -> dict[str, Any]:
-        """The ``order_ack`` for one ``order`` or ``cancel`` message (never raises)."""
+    async def admit(self, uid: int | None, lang: str, message: dict[str, Any]) -> Ack | Coroutine[Any, Any, Ack]:
+        """The ``order_ack`` of one ``order`` or ``cancel`` message when it is refused without the
+        engine, else the work that answers it from the engine (never raises), holding one in-flight
+        place: call ``done`` once its ack is sent."""
         client_id = message.get("id")
         if not _valid_client_id(client_id):
             return _ack(None, CODE_ERROR, translate(BAD_CLIENT_ID, lang))
@@ -135,29 +148,50 @@ class DeskLine:
             return _refused(client_id, DomainError(ErrorCode.ORDERS_TOO_FAST, rate=rate), lang)
         try:
             await self._desk.ready()
-            if message.get("type") == "order":
-                return await self._order(uid, lang, client_id, message.get("params"))
-            return await self._cancel_one(uid, lang, client_id, message.get("params"))
-        except DomainError as exc:
-            return _refused(client_id, exc, lang)
-        except Exception as exc:  # answered as the REST call's error handler answers it (serve.errors)
-            if not unavailable(exc):
-                log.exception("a websocket order failed")
-                return _refused(client_id, DomainError(ErrorCode.INTERNAL), lang)
-            log.warning("a websocket order met an unavailable dependency: %r", exc)
-            if caused_by(exc, RayActorError):  # a dead actor's handle never recovers: look the names up again
-                self._desk.engine.forget_handles()
-            return _refused(client_id, DomainError(ErrorCode.SERVICE_UNAVAILABLE), lang)
+            work = await self._checked(uid, lang, client_id, message)
+        except Exception as exc:
+            return self._failed(client_id, exc, lang)
+        if not callable(work):
+            return work
+        limit = self._desk.settings.ws_order_in_flight
+        if self.in_flight >= limit:  # answered now, and nothing starts: the client must wait for acks
+            return _refused(client_id, DomainError(ErrorCode.ORDERS_IN_FLIGHT, limit=limit), lang)
+        self.in_flight += 1
+        return self._answer(client_id, lang, work)
 
-    async def _order(self, uid: int, lang: str, client_id: Any, params: Any) -> dict[str, Any]:
-        checked = await checked_order(self._desk.pairs, params, lang)
-        if not isinstance(checked, OrderSpec):
-            return {"type": ACK, "id": client_id, **checked}
-        key = key_of(None, params.get("client_id"))  # params are a dict once checked_order accepted them
-        if key is not None:
-            return {"type": ACK, "id": client_id, **await self._keyed(uid, lang, key, params, checked)}
-        placed = await self._orders.submit((uid, checked))  # a refusal raises: ``ack`` answers it
-        return {"type": ACK, "id": client_id, **order_result(placed, PLACED, lang)}
+    def done(self) -> None:
+        """An admitted command's ack went out (or its client left): its in-flight place is free."""
+        self.in_flight -= 1
+
+    async def _checked(
+        self, uid: int, lang: str, client_id: Any, message: dict[str, Any]
+    ) -> Ack | Callable[[], Awaitable[Ack]]:
+        """The refusal of the command's own rules, or the engine call that carries it out."""
+        params = message.get("params")
+        if message.get("type") == "order":
+            checked = await checked_order(self._desk.pairs, params, lang)
+            if not isinstance(checked, OrderSpec):
+                return {"type": ACK, "id": client_id, **checked}
+            spec = checked
+            key = key_of(None, params.get("client_id"))  # params are a dict once checked_order accepted them
+
+            async def place() -> Ack:
+                if key is not None:
+                    return {"type": ACK, "id": client_id, **await self._keyed(uid, lang, key, params, spec)}
+                placed = await self._orders.submit((uid, spec))  # a refusal raises: ``_answer`` answers it
+                return {"type": ACK, "id": client_id, **order_result(placed, PLACED, lang)}
+
+            return place
+        try:
+            ref = OrderRef.model_validate(params)
+        except ValidationError as exc:
+            return _ack(client_id, CODE_ERROR, validation_message(exc.errors()[0], lang))
+
+        async def cancel() -> Ack:
+            done = await self._cancels.submit((uid, ref.id))
+            return {"type": ACK, "id": client_id, **order_result(done, CANCELLED, lang)}
+
+        return cancel
 
     async def _keyed(self, uid: int, lang: str, key: str, params: dict[str, Any], spec: OrderSpec) -> dict[str, Any]:
         """A keyed order's ack: its first one for every repeat, the order placed under the key's own id."""
@@ -182,13 +216,23 @@ class DeskLine:
         answer, replayed = await self._desk.keys.once(uid, key, fingerprint, run, refusal, retry=True)
         return {**json.loads(answer.body), **({"replayed": True} if replayed else {})}
 
-    async def _cancel_one(self, uid: int, lang: str, client_id: Any, params: Any) -> dict[str, Any]:
+    async def _answer(self, client_id: Any, lang: str, work: Callable[[], Awaitable[Ack]]) -> Ack:
         try:
-            ref = OrderRef.model_validate(params)
-        except ValidationError as exc:
-            return _ack(client_id, CODE_ERROR, validation_message(exc.errors()[0], lang))
-        done = await self._cancels.submit((uid, ref.id))
-        return {"type": ACK, "id": client_id, **order_result(done, CANCELLED, lang)}
+            return await work()
+        except Exception as exc:
+            return self._failed(client_id, exc, lang)
+
+    def _failed(self, client_id: Any, exc: Exception, lang: str) -> Ack:
+        """The ack of a command that raised: as the REST call's error handler answers (serve.errors)."""
+        if isinstance(exc, DomainError):
+            return _refused(client_id, exc, lang)
+        if not unavailable(exc):
+            log.error("a websocket order failed", exc_info=exc)
+            return _refused(client_id, DomainError(ErrorCode.INTERNAL), lang)
+        log.warning("a websocket order met an unavailable dependency: %r", exc)
+        if caused_by(exc, RayActorError):  # a dead actor's handle never recovers: look the names up again
+            self._desk.engine.forget_handles()
+        return _refused(client_id, DomainError(ErrorCode.SERVICE_UNAVAILABLE), lang)
 
     async def _place(self, items: list[tuple[int, OrderSpec]]) -> list[Placed | BaseException]:
         """One batch: each user's orders through ``place_orders`` (the users concurrently)."""
@@ -222,10 +266,10 @@ def _valid_client_id(value: Any) -> bool:
     return isinstance(value, str) and 0 < len(value) <= MAX_CLIENT_ID
 
 
-def _ack(client_id: Any, code: int, msg: str, data: Any = None) -> dict[str, Any]:
+def _ack(client_id: Any, code: int, msg: str, data: Any = None) -> Ack:
     return {"type": ACK, "id": client_id, "code": code, "msg": msg, "data": data}
 
 
-def _refused(client_id: Any, error: DomainError, lang: str) -> dict[str, Any]:
+def _refused(client_id: Any, error: DomainError, lang: str) -> Ack:
     outcome = ERRORS[error.code]
     return _ack(client_id, outcome.code, translate(outcome.message, lang, **error.params))

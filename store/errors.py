@@ -249,6 +249,8 @@ class ErrorCode(IntEnum):
     IDEMPOTENCY_KEY_REUSED = 9022  # the key names another request (route or body) of the user
     IDEMPOTENCY_IN_PROGRESS = 9023  # the key's first request is still running
     IDEMPOTENCY_OUTCOME_UNKNOWN = 9024  # the key's first request ended unknown and cannot be run again
+    REQUEST_TOO_LARGE = 9010  # a body over the edge's limit, refused before it is read
+    ORDERS_IN_FLIGHT = 9011  # a websocket connection with too many orders and cancels still unanswered
     INTERNAL = 9999
 
 

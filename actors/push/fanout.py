@@ -45,7 +45,7 @@ from actors.push.registry import Registry
 from actors.runtime import freeze_startup_objects
 from config.settings import Settings
 from serve.i18n import normalize_lang
-from serve.ws_orders import DeskLine, OrderDesk
+from serve.ws_orders import Ack, DeskLine, OrderDesk
 from store.cache import connect_redis, redis_db
 from store.sessions import Sessions, digest, revoked_topic
 
@@ -63,6 +63,10 @@ def fanout_name(node_label: str) -> str:
 
 def _reply(kind: str, **fields: Any) -> str:
     return json.dumps({"type": kind, **fields}, separators=(",", ":"))
+
+
+def _order_ack(ack: Ack) -> str:
+    return json.dumps(ack, separators=(",", ":"), default=str)
 
 
 # I/O bound (sockets and Redis): reserves no CPU so pair and wallet actors keep the cores.
@@ -261,23 +265,34 @@ class Fanout:
             self._langs[conn] = normalize_lang(str(message.get("lang") or ""))
             return await self._login(conn, str(message.get("token") or ""))
         if kind in ("order", "cancel"):
-            # Answered when the engine has: the connection keeps reading meanwhile (orders pipeline).
-            self._spawn(self._acknowledge(conn, message))
-            return None
+            return await self._order_command(conn, message)
         if kind in ("sub", "unsub"):
             channel = str(message.get("params") or "")
             code, why = await self._subscription(conn, kind, channel)
             return _reply(kind, params=channel, code=code, **({"msg": why} if why else {}))
         return _reply("error", msg=f"unknown type {kind!r}")
 
-    async def _acknowledge(self, conn: ServerConnection, message: dict[str, Any]) -> None:
+    async def _order_command(self, conn: ServerConnection, message: dict[str, Any]) -> str | None:
+        """A refusal that needs no engine is answered here, by the reader (a client that does not read
+        its answers is then not read either); the engine's part runs on while the connection keeps
+        reading (orders pipeline), at most ``ws_order_in_flight`` at a time (serve.ws_orders)."""
         line = self._lines.get(conn)
         if line is None:
             line = self._lines[conn] = self._desk.line()
         user = self._users.get(conn)
-        ack = await line.ack(user[0] if user else None, self._langs.get(conn, ""), message)
-        with contextlib.suppress(ConnectionClosed):  # the client left before its ack: nothing to tell
-            await conn.send(json.dumps(ack, separators=(",", ":"), default=str))
+        admitted = await line.admit(user[0] if user else None, self._langs.get(conn, ""), message)
+        if isinstance(admitted, dict):
+            return _order_ack(admitted)
+        self._spawn(self._acknowledge(conn, line, admitted))
+        return None
+
+    async def _acknowledge(self, conn: ServerConnection, line: DeskLine, work: Coroutine[Any, Any, Ack]) -> None:
+        try:
+            ack = await work
+            with contextlib.suppress(ConnectionClosed):  # the client left before its ack: nothing to tell
+                await conn.send(_order_ack(ack))
+        finally:
+            line.done()
 
     async def _login(self, conn: ServerConnection, token: str) -> str:
         assert self._redis is not None

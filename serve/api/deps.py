@@ -140,14 +140,19 @@ def client_ip(request: Request) -> str:
 
 
 async def check_pay_password(svc: Services, request: Request, user: User, password: str) -> None:
-    """The deal password, with the login throttle's failure count (its own key per user)."""
+    """The deal password, behind the login throttle (its own count per user; 429 once it is spent)."""
     if not password:
         raise DomainError(ErrorCode.PAY_PASSWORD_REQUIRED)
     if user.pay_password_hash is None:
         raise DomainError(ErrorCode.PAY_PASSWORD_NOT_SET)
-    key, ip = f"pay:{user.id}", client_ip(request)
-    await svc.throttle.check(key, ip)
-    if not await verify_password(user.pay_password_hash, password):
-        await svc.throttle.failed(key, ip)
-        raise DomainError(ErrorCode.PAY_PASSWORD_WRONG)
-    await svc.throttle.succeeded(key)
+    await check_password(svc, request, f"pay:{user.id}", user.pay_password_hash, password,
+                         ErrorCode.PAY_PASSWORD_WRONG)  # fmt: skip
+
+
+async def check_password(
+    svc: Services, request: Request, key: str, password_hash: str, password: str, wrong: ErrorCode
+) -> None:
+    """A password compared behind the login throttle's attempt for ``key`` (and the client address):
+    raises ``wrong`` when it does not match, LOGIN_THROTTLED (429) when no attempt is left."""
+    if not await svc.throttle.verified(key, client_ip(request), lambda: verify_password(password_hash, password)):
+        raise DomainError(wrong)

@@ -43,6 +43,7 @@ MoneyOperator = Annotated[
     ),
 ]
 PASSWORD_ENV, OTP_ENV = "EXCHANGE_OPERATOR_PASSWORD", "EXCHANGE_OPERATOR_OTP"
+OPERATOR_EMAIL_MAX = 128  # operators.email
 
 
 def cli_address() -> str:
@@ -151,9 +152,11 @@ def operator_add(email: EmailArg, role: RoleOption, operator: OperatorOption = "
         roles = operators.check_roles(role or [])
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
-    address = email.strip().lower()
-    if "@" not in address:
-        raise typer.BadParameter("an e-mail address is needed")
+    from serve.emails import normal_email
+
+    address = normal_email(email.strip(), max_length=OPERATOR_EMAIL_MAX)
+    if address is None:
+        raise typer.BadParameter(f"not a valid e-mail address: {email}")
 
     async def work() -> tuple[str, str]:
         if await Operator.exists(email=address):

@@ -7,6 +7,7 @@ operators. An operator may hold several roles."""
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 import time
 from dataclasses import dataclass
@@ -22,6 +23,8 @@ ROLES = ("support", "finance", "risk", "content", "markets", "products", "admin"
 ISSUER = "Exchange back office"
 SESSION_TTL_S = 30 * 60  # idle time after which a session ends; every use starts it again
 SESSION_MAX_S = 12 * 3600  # a session ends this long after login, used or not
+TOTP_STEP_S = 30  # authenticator apps' step (the otpauth default)
+STEP_MEMORY_S = 4 * TOTP_STEP_S  # an accepted step is remembered while a code of it can still be accepted
 
 
 def now_ms() -> int:
@@ -42,10 +45,41 @@ def enrolment_uri(email: str, secret: str) -> str:
     return pyotp.TOTP(secret).provisioning_uri(name=email, issuer_name=ISSUER)
 
 
-def otp_ok(secret: str, code: str) -> bool:
-    """A current code (the one before and after too, for clock drift)."""
+def otp_step(secret: str, code: str, at: float | None = None) -> int | None:
+    """The time step of ``code`` when it is a current code (the one before and after too, for clock
+    drift), else None."""
     code = code.strip()
-    return len(code) == 6 and code.isdigit() and pyotp.TOTP(secret).verify(code, valid_window=1)
+    if len(code) != 6 or not code.isdigit():
+        return None
+    totp = pyotp.TOTP(secret, interval=TOTP_STEP_S)
+    now = totp.timecode(time.time() if at is None else at)
+    for step in (now, now - 1, now + 1):
+        if hmac.compare_digest(totp.generate_otp(step), code):
+            return step
+    return None
+
+
+# Accepts a step once: KEYS[1] holds the latest accepted step; ARGV: the step, the key's TTL. 1 when the
+# step is later than every accepted one (now the latest), else 0.
+_USE_STEP = """
+if tonumber(ARGV[1]) <= tonumber(redis.call('GET', KEYS[1]) or '-1') then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return 1
+"""
+
+
+@dataclass(frozen=True)
+class TotpSteps:
+    """The latest TOTP step each operator logged in with, so a code is never accepted twice (a code
+    seen over a shoulder, or in a log, opens nothing once used), nor one older than it. Kept as long
+    as a step can be accepted (three steps: the one before, the current, the one after)."""
+
+    redis: Redis
+
+    async def use(self, operator_id: int, step: int) -> bool:
+        """Accept ``step`` for the operator: False when it, or a later one, was accepted before."""
+        script = self.redis.register_script(_USE_STEP)
+        return bool(await script(keys=[f"{PREFIX}op_totp:{operator_id}"], args=[step, STEP_MEMORY_S]))
 
 
 def check_access(operator: Operator, roles: tuple[str, ...]) -> None:

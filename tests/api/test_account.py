@@ -184,6 +184,15 @@ def test_amend_password_refuses_a_wrong_old_password(api: httpx.Client) -> None:
     ok(login(api, user.account))  # unchanged
 
 
+def test_wrong_old_passwords_count_as_failed_logins(api: httpx.Client, settings: Any) -> None:
+    """A stolen session cannot guess the login password through amend_password: the account's lock."""
+    user = member(api)
+    for _ in range(settings.login_max_failures):
+        assert error(amend(api, user, "Wrong1234", NEW), 400) == "The old password is incorrect"
+    assert error(amend(api, user, PASSWORD, NEW), 429)
+    assert error(login(api, user.account), 429)
+
+
 def test_amend_password_refuses_an_old_password_that_cannot_be_encoded(api: httpx.Client) -> None:
     user = member(api)
     raw = json.dumps({"old_password": "\udfff", "new_password": NEW, "secondary_password": NEW}).encode()

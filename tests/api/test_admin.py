@@ -4,8 +4,11 @@ routes of their roles, and every operator action (console or command) is in the 
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 import uuid
+from collections import Counter
 
 import httpx
 import pyotp
@@ -16,6 +19,7 @@ from serve.security import hash_password
 from store.admin import operators
 from store.models import AuditLog, Operator
 from tests.utils.cli import exchange, exchange_ok
+from tests.utils.otp import accepted, current_code
 from tests.utils.p2p import apply_merchant, trader
 from tests.utils.sales import get, post
 from tests.utils.users import error, member, ok
@@ -33,7 +37,10 @@ async def make_operator(*roles: str, temporary: bool = False) -> tuple[Operator,
 
 
 def log_in(api: httpx.Client, email: str, secret: str, password: str = PASSWORD) -> httpx.Response:
-    return post(api, "admin/login", json={"email": email, "password": password, "otp": pyotp.TOTP(secret).now()})
+    answer = post(api, "admin/login", json={"email": email, "password": password, "otp": current_code(secret)})
+    if answer.status_code == 200:
+        accepted(secret)
+    return answer
 
 
 def token_of(api: httpx.Client, op: Operator, secret: str) -> dict[str, str]:
@@ -67,6 +74,49 @@ async def test_logins_are_throttled_like_users(api: httpx.Client, settings: Sett
     for _ in range(settings.login_max_failures):
         error(log_in(api, op.email, secret, "wrong password"), 400)
     assert error(log_in(api, op.email, secret), 429)  # even the right password waits
+
+
+async def test_thirty_parallel_wrong_passwords_get_at_most_the_limit_evaluated(
+    api: httpx.Client, settings: Settings, db: None
+) -> None:
+    """The attempt is taken before the password is checked: parallel guesses are not all evaluated."""
+    op, secret = await make_operator("support")
+    body = {"email": op.email, "password": "wrong password", "otp": pyotp.TOTP(secret).now()}
+    async with httpx.AsyncClient(base_url=str(api.base_url), timeout=60) as client:
+        answers = await asyncio.gather(*[client.post("admin/login", json=body) for _ in range(30)])
+    statuses = Counter(r.status_code for r in answers)
+    assert set(statuses) <= {400, 429} and statuses[400] == settings.login_max_failures, statuses
+    assert error(log_in(api, op.email, secret), 429)  # even the right password waits
+
+
+async def test_a_code_opens_one_login_only(api: httpx.Client, db: None) -> None:
+    """A code seen over a shoulder (or in a proxy's log) cannot open a second session in its window,
+    even with the right password; an earlier step than one already used is refused as well."""
+    op, secret = await make_operator("support")
+    totp = pyotp.TOTP(secret)
+    code = totp.now()
+    body = {"email": op.email, "password": PASSWORD, "otp": code}
+    ok(post(api, "admin/login", json=body))
+    assert error(post(api, "admin/login", json=body), 400) == "Incorrect e-mail, password or two-factor code"
+    ahead = {**body, "otp": totp.at(time.time() + 30)}  # the next step: accepted for clock drift, once
+    ok(post(api, "admin/login", json=ahead))
+    for again in (body, ahead):
+        assert error(post(api, "admin/login", json=again), 400)
+    other, other_secret = await make_operator("support")  # steps are remembered per operator
+    ok(post(api, "admin/login", json={"email": other.email, "password": PASSWORD,
+                                      "otp": pyotp.TOTP(other_secret).now()}))  # fmt: skip
+
+
+async def test_the_password_change_is_throttled_like_a_login(api: httpx.Client, settings: Settings, db: None) -> None:
+    """A stolen console session cannot guess the operator's password through admin/password."""
+    op, secret = await make_operator("support")
+    auth = token_of(api, op, secret)
+    wrong = {"old_password": "not the password", "new_password": "a-longer-pass-2"}
+    for _ in range(settings.login_max_failures):
+        assert error(post(api, "admin/password", json=wrong, headers=auth), 400)
+    right = {"old_password": PASSWORD, "new_password": "a-longer-pass-2"}
+    assert error(post(api, "admin/password", json=right, headers=auth), 429)
+    assert error(log_in(api, op.email, secret), 429)  # the same lock as the operator's logins
 
 
 async def test_a_one_time_password_must_be_replaced_first(api: httpx.Client, db: None) -> None:

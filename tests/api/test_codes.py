@@ -223,7 +223,7 @@ def test_missing_type_is_400(api: httpx.Client) -> None:
     assert error(api.post("notify/send_email", json={"to": unique_email()}), 400) == "Type is required"
 
 
-@pytest.mark.parametrize("to", ["", "not-an-email", "a@b", "a@example.abcde", "a" * 45 + "@example.com"])
+@pytest.mark.parametrize("to", ["", "not-an-email", "a@b", "a@mail.localhost", "a" * 45 + "@example.com"])
 def test_send_email_needs_a_valid_email(api: httpx.Client, to: str) -> None:
     message = "Please enter your e-mail" if not to else "Please enter a valid e-mail address"
     assert error(email_code(api, to, 1), 400) == message

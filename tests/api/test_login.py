@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
+from collections import Counter
 from typing import Any
 
 import httpx
@@ -210,3 +212,31 @@ def test_form_errors_do_not_count_as_failures(api: httpx.Client, settings: Any) 
     for _ in range(settings.login_max_failures + 2):
         assert error(post_login(api, account=email, password=""), 400) == "Please enter the password"
     assert ok(login(api, email))["account"] == email
+
+
+async def test_forty_parallel_wrong_passwords_get_at_most_the_limit_evaluated(api: httpx.Client, settings: Any) -> None:
+    """The attempt is taken before the slow password check: parallel guesses cannot all pass a check
+    that only counts failures once they are known (the old check-verify-count evaluated all 40)."""
+    email = register(api)
+    async with httpx.AsyncClient(base_url=str(api.base_url), timeout=60) as client:
+        body = {"account": email, "password": "Wrong1234", "login_type": "email"}
+        answers = await asyncio.gather(*[client.post("user/login", json=body) for _ in range(40)])
+    outcome = Counter((r.status_code, r.json()["msg"]) for r in answers)
+    assert set(outcome) <= {(400, BAD_CREDENTIALS), (429, throttled_message(settings))}, outcome
+    assert outcome[(400, BAD_CREDENTIALS)] == settings.login_max_failures, outcome
+    assert error(await asyncio.to_thread(login, api, email), 429) == throttled_message(settings)
+
+
+async def test_parallel_right_passwords_all_log_in_and_leave_no_count(api: httpx.Client, settings: Any) -> None:
+    """A success gives its attempt back: logins of the owner never lock the owner out."""
+    email = register(api)
+    count = settings.login_max_failures * 3
+    async with httpx.AsyncClient(base_url=str(api.base_url), timeout=60) as client:
+        body = {"account": email, "password": PASSWORD, "login_type": "email"}
+        answers = await asyncio.gather(*[client.post("user/login", json=body) for _ in range(count)])
+    statuses = Counter(r.status_code for r in answers)
+    # each waited for an attempt; at most the limit at once, so some may be told to wait, none refused
+    assert set(statuses) <= {200, 429} and statuses[200] >= settings.login_max_failures, statuses
+    for _ in range(settings.login_max_failures - 1):
+        error(await asyncio.to_thread(login, api, email, "Wrong1234"), 400)
+    assert ok(await asyncio.to_thread(login, api, email))["account"] == email

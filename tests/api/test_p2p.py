@@ -8,10 +8,12 @@ from decimal import Decimal
 
 import httpx
 
+from serve.security import hash_password
 from store.models import AccountLog, P2PEvent
+from store.p2p import demo
 from tests.utils.p2p import LEGAL, act, detail, legal_lock_matches, open_order, post_ad, trader
 from tests.utils.sales import get
-from tests.utils.users import error, ok
+from tests.utils.users import error, login, ok
 from tests.utils.wallets import USDT, balance
 
 
@@ -97,3 +99,15 @@ async def test_the_completion_rate_counts_what_the_merchant_answers_for(api: htt
     info = ok(get(api, "merchant/info", headers=merchant.auth))
     assert (info["orders_30d"], info["completion_rate"]) == (1, "50.0")
     assert await legal_lock_matches() == {}
+
+
+async def test_a_demo_merchant_logs_in_as_the_readme_says(api: httpx.Client, db: None) -> None:
+    """README: the demo merchants (``p2p-demo-1@demo.exchange.local``, password ``Demo1234``) exist in
+    development; a developer logs in as one to release an order. Their ``.local`` address must pass the
+    e-mail check (the old 2-4 letter rule refused it)."""
+    await demo.seed(await hash_password(demo.DEMO_PASSWORD))
+    for spec in demo.MERCHANTS:
+        data = ok(login(api, spec["email"], demo.DEMO_PASSWORD))
+        assert (data["account"], data["is_seller"]) == (spec["email"], 1)
+        me = ok(get(api, "user/info", headers={"Authorization": data["token"]}))
+        assert (me["email"], me["is_set"]) == (spec["email"], 1)  # the deal password is set too

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from decimal import Decimal
 from typing import Any
@@ -16,7 +17,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from serve.stack import Stack
-from tests.utils.spot import CENT, ETH_USDT, assert_locks_are_holds, batch, eventually, mark, order
+from tests.utils.spot import CENT, ETH_USDT, assert_locks_are_holds, batch, cancel, eventually, mark, order
 from tests.utils.users import Member, error, member, ok
 from tests.utils.wallets import ETH, USDT, balance, fund, system_totals
 
@@ -252,3 +253,44 @@ async def test_an_order_with_a_client_id_is_placed_once_however_often_it_is_sent
     bad = await command(socket, "order", 5, {**params, "client_id": "x" * 65})
     assert (bad["code"], bad["msg"]) == (0, "An idempotency key is 1 to 64 printable characters")
     assert (await command(socket, "cancel", 6, {"id": answers[0]["data"]["id"]}))["code"] == 1  # the book as it was
+
+
+async def test_orders_beyond_the_in_flight_limit_are_told_to_slow_down(
+    api: httpx.Client, stack: Stack, alice: Member, socket: ClientConnection
+) -> None:
+    """Every order sent before any ack is read: at most ``ws_order_in_flight`` wait for the engine at
+    once; one more is answered at once ("slow down") and starts nothing (it holds nothing)."""
+    limit, burst = stack.settings.ws_order_in_flight, stack.settings.ws_order_burst
+    assert burst > 2 * limit, "the test session must let a burst pass the in-flight limit"
+    await log_in(socket, alice)
+    low = (await asyncio.to_thread(mark, api, ETH_USDT) * Decimal("0.5")).quantize(CENT)
+    for k in range(burst):
+        await socket.send(json.dumps({"type": "order", "id": k, "params": order("buy", ETH_USDT, "0.01", low)}))
+    answers = await acks(socket, burst, wait=60)
+    slow = f"Slow down: at most {limit} orders and cancels can wait for an answer on this connection"
+    told = [k for k, a in answers.items() if (a["code"], a["msg"], a["data"]) == (0, slow, None)]
+    placed = [k for k, a in answers.items() if (a["code"], a["msg"]) == (1, "Order placed")]
+    assert told and len(told) + len(placed) == burst, Counter(a["msg"] for a in answers.values())
+    assert len(placed) >= limit
+    held = low * Decimal("0.01") * len(placed)
+    assert await asyncio.to_thread(balance, api, alice, USDT) == (Decimal(10000) - held, held)
+    await asyncio.to_thread(assert_locks_are_holds, api, alice)
+    ids = [answers[k]["data"]["id"] for k in placed]
+    for start in range(0, len(ids), 20):  # over REST: the socket's rate is spent
+        cancelled = await asyncio.to_thread(cancel, api, alice, ids[start : start + 20])
+        assert {r["code"] for r in cancelled} == {1}
+    assert await asyncio.to_thread(balance, api, alice, USDT) == (Decimal(10000), Decimal(0))
+
+
+async def test_orders_before_login_are_refused_by_the_reader_itself_in_order(stack: Stack) -> None:
+    """Before login an order starts no work: the connection's reader answers it (999) before it reads
+    the next message, so 50 orders and a ping written at once are answered in the order sent. (The old
+    fanout spawned a task per order, without bound, and the reader answered the ping before them.)"""
+    async with connect(f"ws://{stack.settings.http_host}:{stack.settings.ws_port}/ws") as ws:
+        for k in range(50):  # framed by the client's protocol and written in one go
+            ws.protocol.send_text(json.dumps({"type": "order", "id": k, "params": {}}).encode())
+        ws.protocol.send_text(b'{"type":"ping"}')
+        ws.transport.write(b"".join(ws.protocol.data_to_send()))
+        answers = [json.loads(await asyncio.wait_for(ws.recv(), 10)) for _ in range(51)]
+    refused = {"type": "order_ack", "code": 999, "msg": "Please log in first", "data": None}
+    assert answers == [{**refused, "id": k} for k in range(50)] + [{"type": "pong"}]

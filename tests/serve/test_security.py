@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import Counter
 from collections.abc import AsyncIterator
+from types import SimpleNamespace
 
 import pytest
 from redis.asyncio import Redis
+from starlette.requests import Request
 
 from config.settings import Settings
+from serve.api.deps import Services, check_pay_password
 from serve.security import Codes, LoginThrottle, ResetThrottle, Sessions, code_target, hash_password, verify_password
 from store.cache import connect_redis, redis_db
 from store.errors import DomainError, ErrorCode
@@ -75,20 +79,76 @@ async def test_codes_throttle_expire_and_burn(redis: Redis, settings: Settings) 
 async def test_login_throttle_per_account_and_per_address(redis: Redis, settings: Settings) -> None:
     tight = settings.model_copy(update={"login_max_failures": 3, "login_ip_max_failures": 5})
     throttle = LoginThrottle(redis, tight)
-    for _ in range(3):
-        await throttle.check("email::victim@example.com", "10.9.9.9")
-        await throttle.failed("email::victim@example.com", "10.9.9.9")
+    for _ in range(3):  # three failures: each took its attempt and kept it
+        await throttle.reserve("email::victim@example.com", "10.9.9.9")
     with pytest.raises(DomainError) as locked:
-        await throttle.check("email::victim@example.com", "10.9.9.8")
+        await throttle.reserve("email::victim@example.com", "10.9.9.8")
     assert locked.value.code is ErrorCode.LOGIN_THROTTLED and locked.value.params["minutes"] >= 1
     # the same address guessing other accounts is stopped by the address limit
-    await throttle.failed("email::other1@example.com", "10.9.9.9")
-    await throttle.failed("email::other2@example.com", "10.9.9.9")
+    await throttle.reserve("email::other1@example.com", "10.9.9.9")
+    await throttle.reserve("email::other2@example.com", "10.9.9.9")
     with pytest.raises(DomainError):
-        await throttle.check("email::fresh@example.com", "10.9.9.9")
-    await throttle.check("email::fresh@example.com", "10.9.9.7")
+        await throttle.reserve("email::fresh@example.com", "10.9.9.9")
+    await throttle.reserve("email::fresh@example.com", "10.9.9.7")
     await throttle.reset("email::victim@example.com")
-    await throttle.check("email::victim@example.com", "10.9.9.7")
+    await throttle.reserve("email::victim@example.com", "10.9.9.7")
+
+
+async def test_a_success_clears_the_account_and_gives_the_address_its_attempt_back(
+    redis: Redis, settings: Settings
+) -> None:
+    tight = settings.model_copy(update={"login_max_failures": 3, "login_ip_max_failures": 4})
+    throttle = LoginThrottle(redis, tight)
+    for _ in range(10):  # an office logging in all day from one address is never locked out
+        await throttle.reserve("email::owner@example.com", "10.9.8.1")
+        await throttle.succeeded("email::owner@example.com", "10.9.8.1")
+    assert int(await redis.get("ex:login_fail:ip:10.9.8.1") or 0) == 0
+    for _ in range(2):
+        await throttle.reserve("email::owner@example.com", "10.9.8.1")  # two typos
+    await throttle.reserve("email::owner@example.com", "10.9.8.1")
+    await throttle.succeeded("email::owner@example.com", "10.9.8.1")  # then the right password
+    assert not await redis.exists("ex:login_fail:acct:email::owner@example.com")
+    assert int(await redis.get("ex:login_fail:ip:10.9.8.1") or 0) == 2  # the typos still count there
+    await throttle.succeeded("email::nobody@example.com", "10.9.8.2")  # nothing to give back: no count made
+    assert not await redis.exists("ex:login_fail:ip:10.9.8.2")
+
+
+async def test_parallel_attempts_never_get_more_checks_than_the_limit(redis: Redis, settings: Settings) -> None:
+    """The attempt is reserved before the slow check (argon2 takes tens of milliseconds), in one Redis
+    script: of 40 parallel wrong passwords only the limit are checked."""
+    throttle = LoginThrottle(redis, settings)
+    checked = 0
+
+    async def wrong() -> bool:
+        nonlocal checked
+        checked += 1
+        await asyncio.sleep(0.05)  # as slow as a password hash
+        return False
+
+    results = await asyncio.gather(
+        *[throttle.verified("email::storm@example.com", "10.9.7.1", wrong) for _ in range(40)], return_exceptions=True
+    )
+    refused = [r for r in results if isinstance(r, DomainError) and r.code is ErrorCode.LOGIN_THROTTLED]
+    assert checked == settings.login_max_failures and results.count(False) == checked
+    assert len(refused) == 40 - checked
+
+
+async def test_parallel_wrong_deal_passwords_get_at_most_the_limit_checked(redis: Redis, settings: Settings) -> None:
+    """The deal password shares the login throttle (its own count per user). Over HTTP one user's
+    withdrawals and releases are single-flight per route, so this calls the check itself, 40 at once."""
+    svc = Services.build(settings, redis)
+    user = SimpleNamespace(id=7301, pay_password_hash=await hash_password("Deal1234"))
+    request = Request({"type": "http", "method": "POST", "path": "/", "headers": [], "client": ("10.9.6.1", 1)})
+    results = await asyncio.gather(
+        *[check_pay_password(svc, request, user, "Wrong123") for _ in range(40)],  # type: ignore[arg-type]
+        return_exceptions=True,
+    )
+    codes = Counter(r.code for r in results if isinstance(r, DomainError))
+    assert codes == {ErrorCode.PAY_PASSWORD_WRONG: settings.login_max_failures,
+                     ErrorCode.LOGIN_THROTTLED: 40 - settings.login_max_failures}  # fmt: skip
+    with pytest.raises(DomainError) as right:
+        await check_pay_password(svc, request, user, "Deal1234")  # type: ignore[arg-type]
+    assert right.value.code is ErrorCode.LOGIN_THROTTLED
 
 
 async def test_parallel_guesses_never_get_more_comparisons_than_the_limit(redis: Redis, settings: Settings) -> None:
@@ -140,17 +200,16 @@ async def test_failed_resets_are_limited_per_account_and_per_address(redis: Redi
     tight = settings.model_copy(update={"reset_max_failures": 2, "reset_ip_max_failures": 3})
     throttle = ResetThrottle(redis, tight)
     for account in ("email:r1@example.com", "email:r1@example.com"):
-        await throttle.check(account, "10.7.7.7")
-        await throttle.failed(account, "10.7.7.7")
+        await throttle.reserve(account, "10.7.7.7")
     with pytest.raises(DomainError) as locked:
-        await throttle.check("email:r1@example.com", "10.7.7.6")
+        await throttle.reserve("email:r1@example.com", "10.7.7.6")
     assert locked.value.code is ErrorCode.RESET_THROTTLED and locked.value.params["minutes"] >= 1
-    await throttle.failed("email:r2@example.com", "10.7.7.7")
+    await throttle.reserve("email:r2@example.com", "10.7.7.7")
     with pytest.raises(DomainError):
-        await throttle.check("email:r3@example.com", "10.7.7.7")  # the address had 3
-    await throttle.check("email:r3@example.com", "10.7.7.6")
+        await throttle.reserve("email:r3@example.com", "10.7.7.7")  # the address had 3
+    await throttle.reserve("email:r3@example.com", "10.7.7.6")
     # A reset's failures and a login's are counted apart.
-    await LoginThrottle(redis, tight).check("email:r1@example.com", "10.7.7.6")
+    await LoginThrottle(redis, tight).reserve("email:r1@example.com", "10.7.7.6")
 
 
 async def test_ending_sessions_announces_their_digests(redis: Redis, settings: Settings) -> None:

@@ -47,6 +47,28 @@ def test_an_ingress_with_replica_ports_needs_a_host_the_node_ip_reaches() -> Non
     assert INGRESS_ENV["proxy"] == {}
 
 
+def test_every_ingress_mode_hands_serve_the_body_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Serve's HTTP servers (its proxies, the replicas' own ports) build the body cap from their
+    environment: each mode puts the proxy callback and the settings' two limits there."""
+    from ray.serve._private.utils import call_function_from_import_path
+
+    from serve.body_limit import BodyLimit, limit_environment
+    from serve.ingress import INGRESS_ENV, ingress_environment
+
+    settings = Settings(request_max_bytes=40_000, upload_max_bytes=3_000_000, http_host="0.0.0.0")
+    # ingress_environment writes to os.environ: every name it may write goes back as it was afterwards
+    written = {name for env in INGRESS_ENV.values() for name in env} | set(limit_environment(settings))
+    for mode in INGRESS_ENV:
+        for name in written:
+            monkeypatch.delenv(name, raising=False)
+        given = ingress_environment(settings.model_copy(update={"serve_ingress": mode}))
+        assert given["EXCHANGE_REQUEST_MAX_BYTES"] == "40000" and given["EXCHANGE_UPLOAD_MAX_BYTES"] == "3000000"
+        (middleware,) = call_function_from_import_path(given["RAY_SERVE_HTTP_PROXY_CALLBACK_IMPORT_PATH"])
+        assert middleware.cls is BodyLimit
+        assert middleware.kwargs["limits"].for_path("/api/user/login")[0] == 40_000
+        assert middleware.kwargs["limits"].for_path("/api/common/image_upload")[0] == 3_000_000 + 64 * 1024
+
+
 def test_ports_are_checked() -> None:
     with pytest.raises(ValidationError):
         Settings(http_port=70000)

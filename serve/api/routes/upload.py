@@ -12,6 +12,7 @@ from fastapi.responses import FileResponse
 
 from serve.api.deps import CurrentUid, Svc
 from serve.api.schemas import fail
+from serve.body_limit import mb
 from serve.errors import envelope
 from serve.i18n import N_
 from store import uploads
@@ -21,7 +22,6 @@ router = APIRouter(tags=["upload"])
 
 CHOOSE_IMAGE = N_("Please choose an image to upload")
 NOT_AN_IMAGE = N_("Only JPEG, PNG, GIF or WebP images can be uploaded")
-MULTIPART_OVERHEAD = 64 * 1024  # boundaries and part headers around the file
 
 
 def _file_part(content_type: str, body: bytes) -> bytes | None:
@@ -47,32 +47,21 @@ async def image_upload(request: Request, uid: CurrentUid, svc: Svc) -> Any:
     content_type = request.headers.get("content-type", "")
     if not content_type.lower().startswith("multipart/form-data"):
         raise fail(CHOOSE_IMAGE)
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit + MULTIPART_OVERHEAD:
-        raise DomainError(ErrorCode.UPLOAD_TOO_LARGE, mb=_mb(limit))
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit + MULTIPART_OVERHEAD:
-            raise DomainError(ErrorCode.UPLOAD_TOO_LARGE, mb=_mb(limit))
-    data = _file_part(content_type, bytes(body))
+    body = await request.body()  # at most the limit and its framing: the edge refuses more (serve.body_limit)
+    data = _file_part(content_type, body)
     if not data:
         raise fail(CHOOSE_IMAGE)
     if len(data) > limit:
-        raise DomainError(ErrorCode.UPLOAD_TOO_LARGE, mb=_mb(limit))
+        raise DomainError(ErrorCode.UPLOAD_TOO_LARGE, mb=mb(limit))
     kind = uploads.sniff(data)
     if kind is None:
         raise fail(NOT_AN_IMAGE)
     s = svc.settings
     if not await uploads.take_quota(svc.redis, uid, len(data), max_count=s.upload_daily_count,
                                     max_bytes=s.upload_daily_bytes):  # fmt: skip
-        raise DomainError(ErrorCode.UPLOAD_QUOTA, count=s.upload_daily_count, mb=_mb(s.upload_daily_bytes))
+        raise DomainError(ErrorCode.UPLOAD_QUOTA, count=s.upload_daily_count, mb=mb(s.upload_daily_bytes))
     stored = await uploads.store(svc.settings.data_dir, uid, data, *kind)
     return envelope({"url": uploads.url_of(stored), "name": stored.name})
-
-
-def _mb(limit: int) -> str:
-    return f"{limit / 1024 / 1024:g}"
 
 
 @router.get("/uploads/{name}", include_in_schema=False)

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from tortoise.exceptions import IntegrityError
 
-from serve.api.deps import CurrentUser, Lang, SingleFlight, Svc, Token, client_ip
+from serve.api.deps import CurrentUser, Lang, SingleFlight, Svc, Token, check_password, client_ip
 from serve.api.routes.notify import BIND, FORGOT, LOGIN, PAY_PASSWORD, REGISTER
 from serve.api.schemas import (
     AmendPasswordIn,
@@ -104,15 +104,14 @@ async def login(body: LoginIn, request: Request, svc: Svc, lang: Lang) -> Any:
     ip = client_ip(request)
     user = await users.find_by_account(body.login_type, body.account, body.country_code)
     throttle_key = login_throttle_key(body.login_type, body.account, user)
-    await svc.throttle.check(throttle_key, ip)
+    await svc.throttle.reserve(throttle_key, ip)  # before the slow check: a wrong password keeps it
     if not await verify_password(user.password_hash if user else None, body.password) or user is None:
-        await svc.throttle.failed(throttle_key, ip)
         raise DomainError(ErrorCode.BAD_CREDENTIALS)
-    if needs_code:
+    if needs_code:  # a wrong code keeps the attempt too
         await svc.codes.consume(
             LOGIN, code_target(body.login_type, body.account, user.country_code), body.sms_code, ip=ip
         )
-    await svc.throttle.succeeded(throttle_key)
+    await svc.throttle.succeeded(throttle_key, ip)
     if user.login_frozen:  # told only with the right password: the refusal reveals nothing to a guesser
         raise DomainError(ErrorCode.ACCOUNT_FROZEN)
     token = await svc.sessions.issue(user.id)
@@ -140,15 +139,11 @@ async def forget_password(body: ForgetPasswordIn, request: Request, svc: Svc, la
     ip = client_ip(request)
     user = await users.find_by_account(body.type, body.account, body.country_code)
     throttle_key = login_throttle_key(body.type, body.account, user)
-    await svc.reset_throttle.check(throttle_key, ip)
-    try:
-        if user is None:
-            raise DomainError(ErrorCode.ACCOUNT_NOT_FOUND)
-        target = code_target(body.type, body.account, user.country_code)
-        await svc.codes.consume(FORGOT, target, body.auth_code, ip=ip)
-    except DomainError:
-        await svc.reset_throttle.failed(throttle_key, ip)
-        raise
+    await svc.reset_throttle.reserve(throttle_key, ip)  # a failure below keeps the attempt
+    if user is None:
+        raise DomainError(ErrorCode.ACCOUNT_NOT_FOUND)
+    await svc.codes.consume(FORGOT, code_target(body.type, body.account, user.country_code), body.auth_code, ip=ip)
+    await svc.reset_throttle.succeeded(throttle_key, ip)
     user.password_hash = await hash_password(body.new_password)
     await user.save(update_fields=["password_hash", "updated_at", *users.security_changed(user)])
     await svc.sessions.revoke_all(user.id)
@@ -157,10 +152,13 @@ async def forget_password(body: ForgetPasswordIn, request: Request, svc: Svc, la
 
 
 @router.post("/amend_password", dependencies=[SingleFlight])
-async def amend_password(body: AmendPasswordIn, user: CurrentUser, token: Token, svc: Svc, lang: Lang) -> Any:
-    """Change the login password; other sessions end, this one stays."""
-    if not await verify_password(user.password_hash, body.old_password):
-        raise DomainError(ErrorCode.OLD_PASSWORD_WRONG)
+async def amend_password(
+    body: AmendPasswordIn, user: CurrentUser, token: Token, request: Request, svc: Svc, lang: Lang
+) -> Any:
+    """Change the login password; other sessions end, this one stays. Wrong old passwords count as
+    failed logins of the account (the same lock, 429)."""
+    key = login_throttle_key("", "", user)
+    await check_password(svc, request, key, user.password_hash, body.old_password, ErrorCode.OLD_PASSWORD_WRONG)
     if body.new_password == body.old_password:
         raise DomainError(ErrorCode.PASSWORD_UNCHANGED)
     user.password_hash = await hash_password(body.new_password)
@@ -172,11 +170,8 @@ async def amend_password(body: AmendPasswordIn, user: CurrentUser, token: Token,
 async def _confirm_login_password(svc: Svc, request: Request, user: User, password: str) -> None:
     """The login password confirms a security change. Wrong ones count as failed logins of the
     account (the same lock, 429), so a stolen session cannot guess it here either."""
-    key, ip = login_throttle_key("", "", user), client_ip(request)
-    await svc.throttle.check(key, ip)
-    if not await verify_password(user.password_hash, password):
-        await svc.throttle.failed(key, ip)
-        raise DomainError(ErrorCode.LOGIN_PASSWORD_WRONG)
+    key = login_throttle_key("", "", user)
+    await check_password(svc, request, key, user.password_hash, password, ErrorCode.LOGIN_PASSWORD_WRONG)
 
 
 @router.post("/amend_pay_password", dependencies=[SingleFlight])

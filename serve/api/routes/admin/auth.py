@@ -17,10 +17,10 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from serve.api.deps import Lang, Svc, bearer_token, client_ip
+from serve.api.deps import Lang, Svc, bearer_token, check_password, client_ip
 from serve.errors import envelope
 from serve.i18n import N_, translate
-from serve.security import hash_password, operator_login, verify_password
+from serve.security import hash_password, operator_login, operator_throttle_key
 from store.admin import audit, operators
 from store.admin.audit import Actor
 from store.admin.operators import OperatorSessions
@@ -93,7 +93,8 @@ def _me(operator: Operator) -> dict[str, Any]:
 @router.post("/login")
 async def login(body: LoginIn, svc: Svc, request: Request) -> Any:
     """Password and TOTP code; the same refusal whatever was wrong (no hint which), throttled per
-    e-mail and per address like users' logins."""
+    e-mail and per address like users' logins (the attempt is taken before anything is checked). A
+    code opens one login: its step, once accepted, is not accepted again (``operator_login``)."""
     ip = client_ip(request)
     operator = await operator_login(svc.throttle, body.email, body.password, body.otp, ip)
     operator.last_login_ms = int(time.time() * 1000)
@@ -126,11 +127,12 @@ async def enrolment(console: AnyOperator) -> Any:
 
 
 @router.post("/password")
-async def change_password(body: PasswordIn, console: AnyOperator, svc: Svc, lang: Lang) -> Any:
-    """Set one's own password (required after the one-time one); other sessions end."""
+async def change_password(body: PasswordIn, console: AnyOperator, svc: Svc, request: Request, lang: Lang) -> Any:
+    """Set one's own password (required after the one-time one); other sessions end. Wrong old
+    passwords count as failed logins of the operator (the same lock, 429)."""
     op = console.operator
-    if not await verify_password(op.password_hash, body.old_password):
-        raise DomainError(ErrorCode.ADMIN_BAD_LOGIN)
+    key = operator_throttle_key(op.email)
+    await check_password(svc, request, key, op.password_hash, body.old_password, ErrorCode.ADMIN_BAD_LOGIN)
     if len(body.new_password) < MIN_PASSWORD or body.new_password == body.old_password:
         raise DomainError(ErrorCode.ADMIN_PASSWORD_WEAK)
     op.password_hash, op.password_is_temporary = await hash_password(body.new_password), False

@@ -16,6 +16,7 @@ from serve.api.deps import Svc
 from serve.api.routes.admin import fields
 from serve.api.routes.admin.auth import Console, role
 from serve.api.routes.news import news_public
+from serve.emails import normal_email
 from serve.errors import envelope
 from store.admin import approvals, audit
 from store.db import transaction
@@ -43,6 +44,7 @@ SETTINGS = {
     f"waiting for payment at once ({rules.UNPAID_MAX} when not set)",
 }
 LINK_REL = "noopener noreferrer"
+CONTACT_EMAIL_MAX = 254  # the longest address a mail server takes (RFC 5321 path limit less its brackets)
 
 
 def clean_html(html: str) -> str:
@@ -87,7 +89,7 @@ def _valid(key: str, value: str, settings: Settings) -> str:
     elif key == "kefu":
         ok = value == "" or value.startswith("https://")
     elif key == "contact_email":
-        ok = "@" in value
+        ok = normal_email(value, max_length=CONTACT_EMAIL_MAX) is not None
     elif key == rules.UNPAID_SETTING:
         ok = rules.unpaid_max(value) is not None
     if not ok:
