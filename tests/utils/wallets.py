@@ -41,4 +41,7 @@ async def system_totals() -> dict[int, Decimal]:
     for model in (FeeLedger, HouseLedger):  # fees of trades; the house's side of every product
         for row in await model.all().values("currency_id", "amount"):
             totals[row["currency_id"]] = totals.get(row["currency_id"], Decimal(0)) + row["amount"]
-    return totals
+    # A currency whose rows sum to nothing is left out: a token sale closing in the background (its
+    # issue to the house and the allocation to a user, one batch) first brings a currency's rows into
+    # being, and a sum of zero over them equals no rows at all.
+    return {currency: total for currency, total in totals.items() if total}
