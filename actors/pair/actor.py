@@ -336,11 +336,12 @@ class PairActor(PairEffects, PairLoading, DbActor):
             except DomainError as exc:
                 answer = exc
             answers.append((future, answer))
-        tick = self._next_tick(batch)
+        tick = self._due_tick(batch.now_ms)
         writes = self._writes(batch, tick)
         if any(writes[k] for k in ("new_orders", "updated_orders", "trades", "ticks")):
             await spot.persist_batch(**writes)
         self._ticks.accept(tick)
+        self._take_into_mark(batch)
         self._after_commit(batch, answers, tick, refresh=any(c[0] == "tick" for c in commands))
         refused = sum(1 for _, answer in answers if isinstance(answer, Exception))
         self._metrics.batch_done(self._cfg.symbol, commands, refused, time.perf_counter() - began, len(self._orders))
@@ -413,21 +414,24 @@ class PairActor(PairEffects, PairLoading, DbActor):
             return self._ticks.last.price
         return self._mark.raw.price if self._mark.raw is not None else None
 
-    def _next_tick(self, batch: Batch) -> Tick | None:
-        """Take the batch's trades and book into the raw mark; the tick to write with the batch if the
-        smoothed mark is due for a look, changed, and the tick interval allows; and a timer for the
-        next look while the smoothing window is still moving (``actors.pair.mark_state``)."""
+    def _due_tick(self, now: int) -> Tick | None:
+        """The tick to write with a batch: the smoothed mark of the batches already durable, if it is due
+        for a look (``actors.pair.mark_state``), changed, and the tick interval allows."""
+        if self._ticks.wait_ms(now) > 0 or not self._mark.due(now):
+            return None
+        return self._ticks.propose(self._mark.smooth.value(now), now)
+
+    def _take_into_mark(self, batch: Batch) -> None:
+        """A durable batch's trades and book into the raw mark, and a timer for the next look while the
+        smoothed mark may still change. Only once the batch is durable: the mark's state never runs
+        ahead of the database, so a reload after a failed batch keeps it as it is."""
         now = batch.now_ms
         self._mark.count(t.row for t in batch.trades)
         self._mark.observe(self._book, now)
-        tick = None
-        if self._ticks.wait_ms(now) == 0 and self._mark.due(now):
-            tick = self._ticks.propose(self._mark.smooth.value(now), now)
-        published = tick or self._ticks.last
-        wait = self._mark.wait_ms(now, published.price if published else None)
+        last = self._ticks.last
+        wait = self._mark.wait_ms(now, last.price if last else None)
         if wait is not None:
-            self._tick_later(max(wait, self._ticks.wait_ms(now) if tick is None else self._ticks.interval_ms))
-        return tick
+            self._tick_later(max(wait, self._ticks.wait_ms(now)))
 
     def _mark_record(self, tick: Tick) -> marks.Mark:
         return marks.Mark(self._pair_id, self._cfg.symbol, tick.price, tick.id, tick.seq, tick.time_ms, self._now(),

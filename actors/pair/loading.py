@@ -42,6 +42,7 @@ class PairLoading:
     _pair_id: int
     _settings: Settings
     _restore: dict[str, Any] | None
+    _mark: MarkState  # built by the first load, kept by reloads
 
     # From DbActor and the PairActor (annotations only: a stub here would shadow them in the MRO).
     _ready: Callable[[], Awaitable[None]]
@@ -106,7 +107,9 @@ class PairLoading:
         self._depth_seq = 0
         last = await ticks.last_tick(self._pair_id)
         self._ticks = TickLog(self._pair_id, self._settings.mark_interval_ms, Tick.of(last) if last else None)
-        await self._load_mark()
+        if getattr(self, "_mark", None) is None:  # a reload keeps it: it only ever took in durable batches
+            await self._load_mark()
+        self._mark.observe(self._book, self._now())
 
     async def _load_mark(self) -> None:
         """The mark's state: the house's accounts, and the last price from the latest trades, read back
@@ -126,7 +129,6 @@ class PairLoading:
                                window_ms=self._settings.mark_window_ms, interval_ms=self._settings.mark_interval_ms,
                                now_ms=self._now(), house=house, seed=seed)  # fmt: skip
         self._mark.count(reversed(latest))
-        self._mark.observe(self._book, self._now())
 
     async def _load_market_data(self) -> None:
         from actors.market.periods import ALL_PERIODS
