@@ -103,6 +103,9 @@ class Settings(BaseSettings):
     # "A mark no single order can move"): a sustained move shows after half of it, a shorter blip never.
     # At most half the staleness limit, so a mark reported fresh never shows prices older than that.
     mark_window_ms: int = Field(default=3000, ge=0, le=60_000)
+    # A last price older than this no longer counts where the book fills the impact notional on both
+    # sides (the mark is then the middle of the impact prices); a thin side still takes it.
+    mark_last_seconds: float = Field(default=60.0, gt=0, le=86_400)
     convert_spread: Decimal = Field(default=Decimal("0.005"), ge=0, lt=1)
     # Leveraged contracts: LeverShard actors (a user's lever account lives in shard ``uid % n``), and the
     # risk rate (percent) at or below which a lever account is liquidated.

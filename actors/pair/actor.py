@@ -181,7 +181,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
             "depth": events.depth(self._cfg, self._book, self._depth_seq, self._settings.depth_levels),
             "tx_completes": list(self._recent),
             "mark": self._ticks.last.public() if self._ticks.last else None,
-            "mark_inputs": self._mark.public(self._book),
+            "mark_inputs": self._mark.public(self._book, self._now()),
         }
 
     async def kline(self, period: str, from_ms: int, to_ms: int) -> list[dict[str, Any]]:
@@ -426,7 +426,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
         smoothed mark may still change. Only once the batch is durable: the mark's state never runs
         ahead of the database, so a reload after a failed batch keeps it as it is."""
         now = batch.now_ms
-        self._mark.count(t.row for t in batch.trades)
+        self._mark.count((t.row for t in batch.trades), now)
         self._mark.observe(self._book, now)
         last = self._ticks.last
         wait = self._mark.wait_ms(now, last.price if last else None)

@@ -127,7 +127,8 @@ class PairLoading:
         seed = None if latest else self._ticker.last_price
         self._mark = MarkState(notional=self._cfg.impact_notional, precision=self.precision,
                                window_ms=self._settings.mark_window_ms, interval_ms=self._settings.mark_interval_ms,
-                               now_ms=self._now(), house=house, seed=seed)  # fmt: skip
+                               last_ms=int(self._settings.mark_last_seconds * 1000), now_ms=self._now(), house=house,
+                               seed=seed)  # fmt: skip
         self._mark.count(reversed(latest))
 
     async def _load_market_data(self) -> None:

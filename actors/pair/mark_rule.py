@@ -10,8 +10,9 @@ quote currency), so that what one order worth less than ``N`` does weighs at mos
 
 The **raw mark** is their median, rule ``impact``. A side that cannot fill ``N`` has what it lacks
 counted at the last price, rule ``thin`` (an empty side is the last price, so a one-sided or empty
-book gives the last price, as before). With no last price the raw mark is the middle of the impact bid
-and ask, rule ``mid``, and with a side that cannot fill ``N`` there is none. The **mark** the pair
+book gives the last price, as before). With no recent last price (none, or none within
+``mark_last_seconds``) and both sides filling ``N``, the raw mark is the middle of the impact bid and
+ask, rule ``mid``; with no last price at all and a side that cannot fill ``N`` there is none. The **mark** the pair
 publishes is the raw mark smoothed (``Smoother``): the time-weighted median of the raw marks of the
 last ``window_ms``. Every tick records the rule of the raw mark it shows. What "no order smaller than
 ``N`` moves the mark" can mean, precisely, and what holds: docs/decisions.md "A mark no single order
@@ -76,27 +77,35 @@ def related(buyer: int, seller: int, house: frozenset[int]) -> bool:
 class LastPrice:
     """The last price: the average price (value / quantity) of the latest counted trades worth
     ``notional``, the oldest of them taken in part. Until the pair's first trade, ``seed`` (the seeded
-    quotation's close) stands in; trades that are not counted still end the seed's term."""
+    quotation's close) stands in, as of ``seed_ms``; trades that are not counted still end the seed's
+    term. ``at_ms``: when the newest counted trade (or the seed) came."""
 
-    def __init__(self, notional: Decimal, seed: Decimal | None = None) -> None:
+    def __init__(self, notional: Decimal, seed: Decimal | None = None, seed_ms: int = 0) -> None:
         self.notional = notional
         self.seed = seed
+        self.at_ms: int | None = seed_ms if seed is not None else None
         self._trades: deque[tuple[Decimal, Decimal]] = deque()  # (price, value), oldest first
         self._value = Decimal(0)
 
     def traded(self) -> None:
         """The pair traded (counted or not): the seed no longer stands in."""
-        self.seed = None
+        if self.seed is not None:
+            self.seed = self.at_ms = None
 
-    def add(self, price: Decimal, value: Decimal) -> None:
-        """A counted trade at ``price`` worth ``value`` (price x quantity, quote currency)."""
-        self.seed = None
+    def add(self, price: Decimal, value: Decimal, at_ms: int) -> None:
+        """A counted trade at ``price`` worth ``value`` (price x quantity, quote currency), at ``at_ms``."""
+        self.traded()
         if value <= 0:
             return
+        self.at_ms = at_ms
         self._trades.append((price, value))
         self._value += value
         while len(self._trades) > 1 and self._value - self._trades[0][1] >= self.notional:
             self._value -= self._trades.popleft()[1]
+
+    def recent(self, now_ms: int, max_age_ms: int) -> bool:
+        """Whether the last price came within ``max_age_ms`` of ``now_ms``."""
+        return self.at_ms is not None and now_ms - self.at_ms <= max_age_ms
 
     def price(self, places: int) -> Decimal | None:
         """The average price of the latest trades worth ``notional`` (all of them if they are worth

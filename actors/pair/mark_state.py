@@ -22,9 +22,10 @@ from store.money import money
 
 class MarkState:
     def __init__(self, *, notional: Decimal, precision: Precision, window_ms: int, interval_ms: int, now_ms: int,
-                 house: Iterable[int] = (), seed: Decimal | None = None) -> None:  # fmt: skip
+                 last_ms: int = 60_000, house: Iterable[int] = (), seed: Decimal | None = None) -> None:  # fmt: skip
         self.precision = precision
-        self.last = LastPrice(notional, seed)
+        self.last = LastPrice(notional, seed, now_ms)
+        self.last_ms = last_ms  # a last price older than this gives way to the book, unless a side is thin
         self.smooth = Smoother(window_ms, now_ms)
         self.house = frozenset(house)  # the house's accounts: their trades with each other do not count
         self.check_ms = max(interval_ms, window_ms // 10)
@@ -39,18 +40,20 @@ class MarkState:
     def notional(self, value: Decimal) -> None:
         self.last.notional = value
 
-    def count(self, trades: Iterable[dict[str, Any]]) -> None:
-        """Take a batch's trade rows (``buyer_id``, ``seller_id``, ``price``, ``volume``) into the last
-        price, leaving out those between related parties."""
+    def count(self, trades: Iterable[dict[str, Any]], at_ms: int | None = None) -> None:
+        """Take trade rows (``buyer_id``, ``seller_id``, ``price``, ``volume``, and ``created_at`` unless
+        ``at_ms`` says when they traded) into the last price, leaving out those between related parties."""
         for t in trades:
             if related(t["buyer_id"], t["seller_id"], self.house):
                 self.last.traded()
             else:
-                self.last.add(t["price"], t["volume"])
+                when = at_ms if at_ms is not None else int(t["created_at"].timestamp() * 1000)
+                self.last.add(t["price"], t["volume"], when)
 
-    def inputs(self, book: OrderBook) -> tuple[Decimal | None, Decimal | None, Decimal | None, bool]:
-        """The impact bid, the impact ask and the last price, on the pair's price grid, and whether a
-        side was thin (topped up at the last price; with no last price a thin side has no impact price)."""
+    def inputs(self, book: OrderBook, now_ms: int) -> tuple[Decimal | None, Decimal | None, Decimal | None, bool]:
+        """The impact bid, the impact ask and the last price the rule takes, on the pair's price grid, and
+        whether a side was thin (topped up at the last price, however old; with no last price a thin side
+        has no impact price). With both sides full, a last price older than ``last_ms`` is left out."""
         p = self.precision
         places, scale = p.price_decimals, 10**p.price_decimals
         last = self.last.price(places)
@@ -69,11 +72,13 @@ class MarkState:
                     continue
                 lots += Fraction(units - filled) / (Fraction(last) * scale)  # what it lacks, at the last price
             prices.append(on_grid(Fraction(units, scale) / lots, places))
+        if not thin and not self.last.recent(now_ms, self.last_ms):
+            last = None
         return prices[0], prices[1], last, thin
 
     def observe(self, book: OrderBook, now_ms: int) -> Raw | None:
         """The raw mark after a batch, recorded in the smoothing window."""
-        bid, ask, last, thin = self.inputs(book)
+        bid, ask, last, thin = self.inputs(book, now_ms)
         self.raw = raw_mark(bid, ask, last, self.precision.price_decimals, thin=thin)
         self.smooth.observe(now_ms, self.raw)
         return self.raw
@@ -92,9 +97,10 @@ class MarkState:
             return None
         return max(0, self._next_ms - now_ms)
 
-    def public(self, book: OrderBook) -> dict[str, Any]:
-        """The inputs and the raw mark now, as ``market/deal`` shows them (``mark_inputs``)."""
-        bid, ask, last, thin = self.inputs(book)
+    def public(self, book: OrderBook, now_ms: int) -> dict[str, Any]:
+        """The inputs and the raw mark now, as ``market/deal`` shows them (``mark_inputs``; ``last`` is the
+        last price the rule takes, null when there is none or it is too old to)."""
+        bid, ask, last, thin = self.inputs(book, now_ms)
         raw = raw_mark(bid, ask, last, self.precision.price_decimals, thin=thin)
 
         def text(value: Decimal | None) -> str | None:

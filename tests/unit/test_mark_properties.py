@@ -5,7 +5,7 @@ books, trades and orders (docs/decisions.md "A mark no single order can move" st
 every such order (a book is a sequence of them), so what holds is a bound. Let ``n < N`` be what the
 order is worth (what it trades plus what it leaves resting, at its prices), ``lo``..``hi`` the prices
 in play (the book's, the order's, the trades the last price averages) and ``S = hi - lo``. With a last
-price that averages at least ``N`` of trades, the raw mark moves by at most
+price that averages at least ``N`` of trades (recent, so it counts), the raw mark moves by at most
 
 - ``n/N * S * hi/lo`` (plus a tick of rounding) when both sides fill ``N`` before and after,
 - ``2 * n/N * S * (hi/lo)**3`` (plus two ticks) when a side is thin (topped up at the last price);
@@ -53,8 +53,8 @@ def build(bids: list[tuple[int, int]], asks: list[tuple[int, int]]) -> OrderBook
 
 def state(notional: D, trades: list[tuple[int, int]]) -> MarkState:
     mark = MarkState(notional=notional, precision=P, window_ms=0, interval_ms=100, now_ms=0, seed=None)
-    mark.count({"buyer_id": 1, "seller_id": 2, "price": price(MID_TICKS + o), "volume": price(MID_TICKS + o) * P.qty(q)}
-               for o, q in trades)  # fmt: skip
+    mark.count(({"buyer_id": 1, "seller_id": 2, "price": price(MID_TICKS + o), "volume": price(MID_TICKS + o) * P.qty(q)}
+                for o, q in trades), 0)  # fmt: skip
     return mark
 
 
@@ -77,7 +77,7 @@ def test_one_order_worth_less_than_the_notional_moves_the_mark_at_most_its_share
     book = build(bids, asks)
     mark = state(notional, trades)
     before = mark.observe(book, 0)
-    thin_before = mark.inputs(book)[3]
+    thin_before = mark.inputs(book, 0)[3]
 
     limit = MID_TICKS + offset if kind == Kind.LIMIT else 0
     order = Order(50_000, TAKER, side, limit, lots)
@@ -86,9 +86,9 @@ def test_one_order_worth_less_than_the_notional_moves_the_mark_at_most_its_share
     resting = price(limit) * P.qty(result.resting.remaining) if result.resting is not None else D(0)
     worth = sum((p * q for p, q in fills), D(0)) + resting
     assume(0 < worth < notional)
-    mark.count({"buyer_id": TAKER, "seller_id": 1, "price": p, "volume": p * q} for p, q in fills)
+    mark.count(({"buyer_id": TAKER, "seller_id": 1, "price": p, "volume": p * q} for p, q in fills), 1)
     after = mark.observe(book, 1)
-    thin_after = mark.inputs(book)[3]
+    thin_after = mark.inputs(book, 1)[3]
 
     assert before is not None and after is not None and {before.rule, after.rule} <= {IMPACT, THIN}
     in_play = [price(MID_TICKS - o) for o, _ in bids] + [price(MID_TICKS + o) for o, _ in asks]
@@ -158,7 +158,7 @@ def test_under_the_old_rule_one_lot_inside_the_spread_set_the_mark() -> None:
     assert mark_of(price(10_099), price(10_100), D("100"), 2) == D("100.99")  # the old rule: the bidder's price
     mark = state(D(1000), [(0, 20_000)])  # 2,000 traded at 100
     assert mark.observe(book, 0) == Raw(D("100"), IMPACT)
-    bid, ask, last, _ = mark.inputs(book)
+    bid, ask, last, _ = mark.inputs(book, 0)
     assert (bid, ask, last) == (D("99.00"), D("101.00"), D("100"))  # 0.1 of 1,000 moves 99 by 0.0002: no tick
 
 

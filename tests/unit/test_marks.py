@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import UTC, datetime
 from decimal import Decimal as D
 
 import pytest
@@ -60,7 +61,7 @@ def test_impact_prices_average_the_first_notional_of_each_side() -> None:
     b = book((Side.BUY, "99", "10"), (Side.BUY, "98", "10"), (Side.SELL, "101", "5"), (Side.SELL, "103", "10"))
     mark = MarkState(notional=D(1000), precision=P, window_ms=0, interval_ms=100, now_ms=0, seed=D("100"))
     # bids: 990 at 99, then 10 more at 98; asks: 505 at 101, then 495 at 103.
-    assert mark.inputs(b) == (D("98.9899"), D("101.9802"), D("100"), False)
+    assert mark.inputs(b, 0) == (D("98.9899"), D("101.9802"), D("100"), False)
     assert mark.observe(b, 0) == raw("100")
     # In the book's units (ticks x lots): a side that holds less fills what it holds, with all its lots.
     held = 99_0000 * 10_000000 + 98_0000 * 10_000000
@@ -68,34 +69,50 @@ def test_impact_prices_average_the_first_notional_of_each_side() -> None:
     assert b.impact(Side.BUY, 99_0000 * 4_000000) == (99_0000 * 4_000000, 4_000000)  # within the best level
     # A thin ask side is topped up at the last price: 505 at 101 and 495 at 100.
     thin = book((Side.BUY, "99", "20"), (Side.SELL, "101", "5"))
-    assert mark.inputs(thin) == (D("99"), D("100.5025"), D("100"), True)
+    assert mark.inputs(thin, 0) == (D("99"), D("100.5025"), D("100"), True)
     assert mark.observe(thin, 0) == raw("100", THIN)
-    assert mark.inputs(OrderBook()) == (D("100"), D("100"), D("100"), True)  # an empty book: the last price
+    assert mark.inputs(OrderBook(), 0) == (D("100"), D("100"), D("100"), True)  # an empty book: the last price
 
 
 def test_the_last_price_averages_the_latest_counted_trades_worth_the_notional() -> None:
-    last = LastPrice(D(1000), seed=D("68000"))
-    assert last.price(4) == D("68000")  # the seeded close stands in until the pair trades
+    last = LastPrice(D(1000), seed=D("68000"), seed_ms=5)
+    assert last.price(4) == D("68000") and last.at_ms == 5  # the seeded close stands in until the pair trades
     last.traded()  # a trade that does not count (the house with itself) still ends the seed's term
-    assert last.price(4) is None
-    last.add(D("100"), D("600"))
+    assert last.price(4) is None and not last.recent(5, 60_000)
+    last.add(D("100"), D("600"), 1_000)
     assert last.price(4) == D("100")  # less than the notional traded: all of it
-    last.add(D("110"), D("600"))  # 600 at 110 and the newest 400 of the 600 at 100
+    last.add(D("110"), D("600"), 2_000)  # 600 at 110 and the newest 400 of the 600 at 100
     assert last.price(4) == (D(1000) / (D(600) / 110 + D(400) / 100)).quantize(D("0.0001"))
-    last.add(D("120"), D("5000"))  # one trade worth more than the notional: its price
+    last.add(D("120"), D("5000"), 3_000)  # one trade worth more than the notional: its price
     assert last.price(4) == D("120")
+    assert last.recent(63_000, 60_000) and not last.recent(63_001, 60_000)
     assert related(7, 7, frozenset()) and related(1, 2, frozenset({1, 2}))
     assert not related(1, 2, frozenset({1})) and not related(1, 2, frozenset())
 
 
 def test_house_trades_and_self_trades_do_not_make_the_last_price() -> None:
     mark = MarkState(notional=D(100), precision=P, window_ms=0, interval_ms=100, now_ms=0, house={1, 2}, seed=None)
-    mark.count([{"buyer_id": 3, "seller_id": 4, "price": D("50"), "volume": D("500")}])
+    mark.count([{"buyer_id": 3, "seller_id": 4, "price": D("50"), "volume": D("500")}], 0)
     mark.count([{"buyer_id": 1, "seller_id": 2, "price": D("90"), "volume": D("500")},  # the house with itself
-                {"buyer_id": 5, "seller_id": 5, "price": D("90"), "volume": D("500")}])  # fmt: skip
+                {"buyer_id": 5, "seller_id": 5, "price": D("90"), "volume": D("500")}], 0)  # fmt: skip
     assert mark.last.price(4) == D("50")
-    mark.count([{"buyer_id": 1, "seller_id": 6, "price": D("60"), "volume": D("500")}])  # the house with a user
+    mark.count([{"buyer_id": 1, "seller_id": 6, "price": D("60"), "volume": D("500")}], 0)  # the house with a user
     assert mark.last.price(4) == D("60")
+
+
+def test_a_last_price_gone_stale_gives_way_to_the_book_but_still_fills_a_thin_side() -> None:
+    """Past ``last_ms`` the last price no longer holds the mark where both sides fill the notional (the
+    middle of the impact prices takes over: the book is the better evidence); a thin side still takes
+    it, however old, since nothing else can fill what the side lacks."""
+    mark = MarkState(notional=D(1000), precision=P, window_ms=0, interval_ms=100, now_ms=0, last_ms=60_000)
+    mark.count([{"buyer_id": 3, "seller_id": 4, "price": D("100"), "volume": D("2000"),
+                 "created_at": datetime.fromtimestamp(1, UTC)}])  # a row as the database gives it, at 1 s  # fmt: skip
+    full = book((Side.BUY, "99", "20"), (Side.SELL, "103", "20"))
+    assert mark.observe(full, 61_000) == raw("100")  # 60 s after the trade (at 1 s): still the last price
+    assert mark.observe(full, 61_001) == Raw(D("101.0000"), MID)
+    assert mark.inputs(full, 61_001)[2] is None
+    thin = book((Side.BUY, "99", "20"), (Side.SELL, "103", "1"))
+    assert mark.observe(thin, 600_000) == raw("100", THIN)
 
 
 def test_a_blip_shorter_than_half_the_window_never_shows_and_a_move_shows_after_half() -> None:

@@ -111,6 +111,6 @@ def test_at_the_end_of_a_walk_the_bots_quotes_alone_make_the_mark_the_target(las
         book.submit(Order(i, 1, Side(quote.way), p.to_ticks(quote.price), p.to_lots(quote.number)))
     mark = MarkState(notional=notional, precision=p, window_ms=0, interval_ms=100, now_ms=0)
     if last is not None:
-        mark.count([{"buyer_id": 2, "seller_id": 3, "price": Decimal(last), "volume": notional}])
+        mark.count([{"buyer_id": 2, "seller_id": 3, "price": Decimal(last), "volume": notional}], 0)
     assert mark.observe(book, 0) is not None and mark.observe(book, 0).price == target  # type: ignore[union-attr]
     assert all(a.price * a.number >= notional for a in anchor)
