@@ -3,9 +3,12 @@
 For each contract id it reads ``microtrade/proof`` (the order's frozen terms and recorded outcome,
 the ``anchor`` tick in force when it was accepted, and the ticks from there to past its end) and:
 
-1. recomputes every tick's hash, SHA-256 of ``prev_hash|currency_match_id|seq|time|price`` (the price
-   string as published), and checks the chain from the anchor through the ticks: consecutive seqs,
-   rising times, each ``prev_hash`` the hash before it, every tick of the contract's pair;
+1. recomputes every tick's hash in the tick's own hash ``version`` (the price string as published):
+   version 1 (ticks from before the rule was kept) SHA-256 of ``prev_hash|currency_match_id|seq|time|price``,
+   version 2 SHA-256 of ``2|prev_hash|currency_match_id|seq|time|price|rule`` (``rule``: which mark rule
+   made the tick); a tick of any other version fails. It checks the chain from the anchor through the
+   ticks: consecutive seqs, rising times, each ``prev_hash`` the hash before it, every tick of the
+   contract's pair;
 2. reads the same window of the pair's public tick log (``market/ticks``) and checks the proof shows
    exactly the log's ticks there (none dropped, added or altered);
 3. applies the rule itself: **entry** is the first tick after ``accepted_at`` (the one after the
@@ -45,8 +48,16 @@ class Failed(Exception):
     """The contract does not check out; the message says why."""
 
 
-def tick_hash(prev_hash: str, pair_id: int, seq: int, time_ms: int, price: str) -> str:
-    return hashlib.sha256(f"{prev_hash}|{pair_id}|{seq}|{time_ms}|{price}".encode()).hexdigest()
+def tick_hash(prev_hash: str, pair_id: int, seq: int, time_ms: int, price: str, rule: str = "touch",
+              version: int = 1) -> str:  # fmt: skip
+    """The hash of a tick in hash ``version``. Raises Failed for a version this tool does not know."""
+    if version == 1:
+        text = f"{prev_hash}|{pair_id}|{seq}|{time_ms}|{price}"
+    elif version == 2:
+        text = f"2|{prev_hash}|{pair_id}|{seq}|{time_ms}|{price}|{rule}"
+    else:
+        raise Failed(f"tick seq {seq} has hash version {version}, which this tool does not know")
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -58,12 +69,15 @@ class Tick:
     price: str  # as published: the hash covers this text
     prev_hash: str
     hash: str
+    rule: str = "touch"  # which mark rule made it (version 1 ticks: the touch rule, not hashed)
+    version: int = 1
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> Tick:
         try:
             return cls(int(data["id"]), int(data["currency_match_id"]), int(data["seq"]), int(data["time"]),
-                       str(data["price"]), str(data["prev_hash"]), str(data["hash"]))  # fmt: skip
+                       str(data["price"]), str(data["prev_hash"]), str(data["hash"]), str(data.get("rule", "touch")),
+                       int(data.get("version", 1)))  # fmt: skip
         except (KeyError, TypeError, ValueError) as exc:
             raise Failed(f"a malformed tick: {data!r}") from exc
 
@@ -72,7 +86,7 @@ class Tick:
         return _decimal(self.price, f"tick {self.seq}'s price")
 
     def __str__(self) -> str:
-        return f"{self.price} (seq {self.seq}, {self.time})"
+        return f"{self.price} (seq {self.seq}, {self.time}, rule {self.rule})"
 
 
 def _decimal(text: Any, what: str) -> Decimal:
@@ -104,7 +118,8 @@ def check_chain(pair_id: int, accepted_at: int, anchor: Tick | None, ticks: list
     for tick in chain:
         if tick.pair_id != pair_id:
             raise Failed(f"tick seq {tick.seq} belongs to pair {tick.pair_id}, not {pair_id}")
-        if tick.hash != tick_hash(tick.prev_hash, tick.pair_id, tick.seq, tick.time, tick.price):
+        if tick.hash != tick_hash(tick.prev_hash, tick.pair_id, tick.seq, tick.time, tick.price, tick.rule,
+                                  tick.version):  # fmt: skip
             raise Failed(f"tick seq {tick.seq}: its hash does not match its facts")
         if previous is not None:
             if tick.seq != previous.seq + 1:

@@ -103,6 +103,13 @@ class Settings(BaseSettings):
     # a mark whose pair has not refreshed it for mark_stale_seconds is stale (convert refuses it).
     mark_interval_ms: int = Field(default=100, ge=10, le=10_000)
     mark_stale_seconds: float = Field(default=10.0, gt=0, le=3600)
+    # The published mark is the time-weighted median of the raw mark over this window (docs/decisions.md
+    # "A mark no single order can move"): a sustained move shows after half of it, a shorter blip never.
+    # At most half the staleness limit, so a mark reported fresh never shows prices older than that.
+    mark_window_ms: int = Field(default=3000, ge=0, le=60_000)
+    # A last price older than this no longer counts where the book fills the impact notional on both
+    # sides (the mark is then the middle of the impact prices); a thin side still takes it.
+    mark_last_seconds: float = Field(default=60.0, gt=0, le=86_400)
     convert_spread: Decimal = Field(default=Decimal("0.005"), ge=0, lt=1)
     # Leveraged contracts: LeverShard actors (a user's lever account lives in shard ``uid % n``), and the
     # risk rate (percent) at or below which a lever account is liquidated.
@@ -158,6 +165,15 @@ class Settings(BaseSettings):
                 raise ValueError("EXCHANGE_SECRET_KEY must be set in production")
             if self.wallet_middle_salt == DEV_WALLET_SALT:
                 raise ValueError("EXCHANGE_WALLET_MIDDLE_SALT must be set in production")
+        return self
+
+    @model_validator(mode="after")
+    def _mark_window_within_staleness(self) -> Settings:
+        if self.mark_window_ms * 2 > self.mark_stale_seconds * 1000:
+            raise ValueError(
+                f"EXCHANGE_MARK_WINDOW_MS ({self.mark_window_ms}) must be at most half of "
+                f"EXCHANGE_MARK_STALE_SECONDS ({self.mark_stale_seconds} s): a fresh mark must not show older prices"
+            )
         return self
 
     @model_validator(mode="after")

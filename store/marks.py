@@ -2,15 +2,15 @@
 
 Key ``ex:mark:<symbol>`` (``ex:mark:BTC/USDT``) holds one JSON object::
 
-    {"currency_match_id": 1, "symbol": "BTC/USDT", "price": "68012.5",
+    {"currency_match_id": 1, "symbol": "BTC/USDT", "price": "68012.5", "rule": "impact",
      "id": 1099511627782, "seq": 6, "time": 1763900000123, "at": 1763900004000}
 
-``price``, ``id``, ``seq`` and ``time`` are those of the pair's latest tick in its durable tick log
-(``mark_ticks``); ``at`` is when the pair last confirmed the mark is still current. The pair writes
-the key on every new tick and again every ``REFRESH_MS`` or a quarter of the staleness setting
-(``mark_stale_seconds``), whichever is longer, with a TTL, so a mark whose pair is down ages
-(``Mark.fresh``) and then disappears. Anything that decides money from a price reads it here (or the
-tick log) and records the tick id it used.
+``price``, ``rule``, ``id``, ``seq`` and ``time`` are those of the pair's latest tick in its durable tick
+log (``mark_ticks``; ``rule``: which rule produced it, ``actors.pair.mark_rule``); ``at`` is when the
+pair last confirmed the mark is still current. The pair writes the key on every new tick and again
+every ``REFRESH_MS`` or a quarter of the staleness setting (``mark_stale_seconds``), whichever is
+longer, with a TTL, so a mark whose pair is down ages (``Mark.fresh``) and then disappears. Anything
+that decides money from a price reads it here (or the tick log) and records the tick id it used.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ class Mark:
     seq: int
     time_ms: int  # of the tick
     at_ms: int  # last confirmed by the pair
+    rule: str = ""  # of the tick (empty in a record written before the rule was kept)
 
     def fresh(self, now_ms: int, stale_seconds: float) -> bool:
         """Whether the pair confirmed this mark within ``stale_seconds``."""
@@ -53,6 +54,7 @@ class Mark:
                 "currency_match_id": self.pair_id,
                 "symbol": self.symbol,
                 "price": format(self.price.normalize(), "f"),
+                "rule": self.rule,
                 "id": self.tick_id,
                 "seq": self.seq,
                 "time": self.time_ms,
@@ -72,6 +74,7 @@ class Mark:
             seq=int(raw["seq"]),
             time_ms=int(raw["time"]),
             at_ms=int(raw["at"]),
+            rule=str(raw.get("rule", "")),
         )
 
 

@@ -36,11 +36,11 @@ PAIR_FIELDS = (
     "qty_decimals", "maker_fee", "taker_fee", "lever_point_rate", "lever_share_num", "lever_fee_rate",
     "max_price", "max_quantity", "min_notional", "price_band", "max_open_orders", "lever_multiples", "lever_shares",
     "lever_overnight_rate", "lever_max_hands", "lever_max_exposure", "micro_seconds", "micro_fee_rate",
-    "micro_max_exposure",
+    "micro_max_exposure", "impact_notional",
 )  # fmt: skip
 PAIR_DECIMALS = ("maker_fee", "taker_fee", "lever_point_rate", "lever_share_num", "lever_fee_rate", "max_price",
                  "max_quantity", "min_notional", "price_band", "lever_overnight_rate",
-                 "lever_max_exposure", "micro_fee_rate", "micro_max_exposure")  # fmt: skip
+                 "lever_max_exposure", "micro_fee_rate", "micro_max_exposure", "impact_notional")  # fmt: skip
 CURRENCY_DECIMALS = ("usd_price", "draw_rate", "draw_min", "draw_max", "recharge_min", "max_amount", "micro_min",
                      "micro_max", "micro_max_open")  # fmt: skip
 EXPLICIT_ID_TABLES = ("currencies", "currency_protocols", "currency_matches", "areas", "news_categories", "news",

@@ -103,6 +103,20 @@ async def last_trade_id(pair_id: int) -> int:
     return row.id if row else 0
 
 
+async def latest_trades(pair_id: int, limit: int, before_id: int | None = None) -> list[dict[str, Any]]:
+    """The pair's latest ``limit`` trades (before trade ``before_id``), newest first: ``id``,
+    ``buyer_id``, ``seller_id``, ``price``, ``volume`` and ``created_at`` (what the mark's last price is
+    rebuilt from)."""
+    rows = Trade.filter(currency_match_id=pair_id)
+    if before_id is not None:
+        rows = rows.filter(id__lt=before_id)
+    fields = ("id", "buyer_id", "seller_id", "price", "volume", "created_at")
+    return [
+        {**row, "price": as_decimal(row["price"]), "volume": as_decimal(row["volume"])}
+        for row in await rows.order_by("-id").limit(limit).values(*fields)
+    ]
+
+
 def as_decimal(value: Any) -> Decimal:
     return value if isinstance(value, Decimal) else Decimal(str(value))
 

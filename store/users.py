@@ -37,6 +37,11 @@ async def area(area_id: int | None) -> Area | None:
     return await Area.get_or_none(id=area_id) if area_id is not None and 0 < area_id <= INT_MAX else None
 
 
+async def house_ids() -> list[int]:
+    """The house's own trading accounts (the market maker's bots, ``is_bot``)."""
+    return list(await User.filter(is_bot=True).values_list("id", flat=True))
+
+
 def new_invite_code() -> str:
     return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(8))
 

@@ -89,12 +89,28 @@ def _test_settings() -> Settings:
         pair_ids=[1, 2, 3, 64],  # enough pairs for every scenario; each one is a process
         market_maker=False,
         mark_stale_seconds=3.0,  # a pair that stops confirming its mark is stale after 3 s (tests wait for it)
+        mark_window_ms=1000,  # the mark shows a move after half a second (at most half the staleness)
         reconcile_seconds=1.0,  # the wallet shards' orphan sweep: tests see a restarted shard's loop run
         # Every test runs on a cluster of two Ray nodes (on this machine), pairs spread over both.
         ray_local_nodes=2,
         metrics_port=_free_port(),
         pair_nodes={"BTC/USDT": "node-1", "ETH/USDT": "node-2", "LTC/USDT": "node-2"},
     )
+
+
+async def _test_pair_terms(settings: Settings) -> None:
+    """The test pairs' mark impact notional is their minimum order value: a test that moves a mark with
+    one small trade or quote sees the rule act on the touch, as on a pair whose book is that thin
+    (tests/*/test_marks.py set a real notional on a pair through the console to test the rule)."""
+    from tortoise.expressions import F
+
+    from store.models import CurrencyMatch
+
+    await init_db(settings)
+    try:
+        await CurrencyMatch.all().update(impact_notional=F("min_notional"))
+    finally:
+        await close_db()
 
 
 @pytest.fixture(scope="session")
@@ -105,6 +121,7 @@ def stack_storage() -> Iterator[Stack]:
     stack = Stack(settings)
     try:
         stack.start_storage()
+        asyncio.run(_test_pair_terms(stack.settings))
         yield stack
     finally:
         stack.stop()

@@ -15,6 +15,7 @@ caller (the pair actor) validates user input and answers with domain codes.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from fractions import Fraction
 from itertools import islice
 
 from sortedcontainers import SortedList
@@ -187,6 +188,25 @@ class OrderBook:
             [(-k, bids[-k].total) for k in islice(self._bid_keys, levels)],
             [(k, asks[k].total) for k in islice(self._ask_keys, levels)],
         )
+
+    def impact(self, side: Side, notional: int) -> tuple[int, Fraction]:
+        """How much of ``notional`` (ticks x lots) fills against the ``side`` of the book, best level
+        first (the bids for a sell: ``Side.BUY``; the asks for a buy), and the lots that takes, the last
+        level walked in part: ``(filled, lots)``. ``filled`` is ``notional`` unless the side holds less;
+        ``filled / lots`` is the average price in ticks. O(levels walked), however many the book holds."""
+        if notional <= 0:
+            raise ValueError("an impact notional must be positive")
+        levels, keys, sign = (self._bids, self._bid_keys, -1) if side == _BUY else (self._asks, self._ask_keys, 1)
+        filled = 0
+        lots = Fraction(0)
+        for key in keys:
+            price = key * sign
+            value = price * levels[price].total
+            if filled + value >= notional:
+                return notional, lots + Fraction(notional - filled, price)
+            filled += value
+            lots += levels[price].total
+        return filled, lots
 
     @property
     def level_count(self) -> tuple[int, int]:

@@ -14,7 +14,9 @@ query and placed again, and the taker trades on about every other tick (never mo
 
 ``target`` walks a pair's price to a given one for demos and tests (``exchange maker target``): the
 reference moves there step by step (``Quoter.aim``), the taker trades through the book on each step
-so the mark follows, and the last trade is at the target itself; then the bot quotes around it.
+and the ladder follows, so the mark does, and the last trade is at the target itself; then the bot
+quotes so that the mark is the target (``Quoter.anchor``: the house's trades with itself do not make
+the mark's last price) and goes on quoting around it.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ MAKER_NAME = "market-maker"
 WALK_S = 10.0  # a walk to a target takes this long, whatever the distance (within the band)
 WALK_STEP_S = 0.25  # how often the bot steps on a walk
 ARRIVAL_WAIT_S = 20.0  # beyond WALK_S, how long ``target`` waits for the last trade at the target
-MARK_WAIT_S = 2.0  # how long it then waits for the pair's mark to show it (marks go out every 100 ms)
+MARK_WAIT_S = 2.0  # how long it then waits for the pair's mark to show it, beyond the mark's smoothing window
 INTERVAL_S = 8.0  # a pair's quoting loop ticks every 4 to 12 s (jittered), unless it is walking
 
 
@@ -254,6 +256,7 @@ class MarketMaker(DbActor):
             return  # refused (logged): the next step tries again
         if placed["status"] in (1, 2):
             p.mine[placed["id"]] = (offer.way, offer.price)
+        await self._anchor(p)
         p.quoter.walk = None
         mark = await self._mark_at(p.ref.symbol, walk.target)
         if p.waiter is not None and not p.waiter.done():
@@ -265,9 +268,28 @@ class MarketMaker(DbActor):
                 "seconds": round(time.monotonic() - p.walk_began, 1),
             })  # fmt: skip
 
+    async def _anchor(self, p: _Pair) -> None:
+        """Quote so that the pair's mark becomes the walk's target (``Quoter.anchor``), taking off the
+        book first the bot's own quotes that would weigh in those impact prices (the ones better than
+        them); the next tick's ladder replaces them."""
+        inputs = (await self._engine.ask(p.ref.symbol, "deal"))["mark_inputs"]
+        last = Decimal(inputs["last"]) if inputs["last"] is not None else None
+        quotes = p.quoter.anchor(last, Decimal(inputs["notional"]))
+        bid = max((q.price for q in quotes if q.way == BUY), default=None)
+        ask = min((q.price for q in quotes if q.way != BUY), default=None)
+        better = [order_id for order_id, (way, price) in p.mine.items()
+                  if (bid is not None and way == BUY and price > bid)
+                  or (ask is not None and way != BUY and price < ask)]  # fmt: skip
+        await asyncio.gather(*(self._cancel(p, order_id) for order_id in better))
+        for q, order in zip(quotes, await asyncio.gather(*(self._place(p.ref, self._maker, q) for q in quotes)),
+                            strict=True):  # fmt: skip
+            if order and order["status"] in (1, 2):
+                p.mine[order["id"]] = (q.way, q.price)
+
     async def _mark_at(self, symbol: str, price: Decimal) -> Decimal | None:
-        """The pair's mark once it shows ``price`` (or whatever it shows after ``MARK_WAIT_S``)."""
-        deadline = time.monotonic() + MARK_WAIT_S
+        """The pair's mark once it shows ``price`` (or whatever it shows after the smoothing window and
+        ``MARK_WAIT_S``)."""
+        deadline = time.monotonic() + self._settings.mark_window_ms / 1000 + MARK_WAIT_S
         while True:
             mark = (await marks.read(self._redis, [symbol])).get(symbol)
             if (mark is not None and mark.price == price) or time.monotonic() > deadline:

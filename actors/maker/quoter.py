@@ -13,7 +13,9 @@ side, not the whole ladder.
 
 Aimed at a target (``aim``), the reference walks there instead: along a geometric path in time, so
 it arrives after ``seconds`` however long each step takes; the bot's taker trades towards the target
-on every step, so the mark follows, and at the end the two bots trade at the target itself.
+on every step and the ladder moves with the reference, so the mark follows, and at the end the two
+bots trade at the target itself and the bot quotes so that the mark is the target (``anchor``: the
+mark's rule counts no trade of the house with itself, so only the book can put it there).
 """
 
 from __future__ import annotations
@@ -154,6 +156,23 @@ class Quoter:
         target, way = self.walk.target, self.walk.way
         number = self._taken(target)
         return Quote(SELL if way == BUY else BUY, target, number), Quote(way, target, number + ahead)
+
+    def anchor(self, last: Decimal | None, notional: Decimal) -> list[Quote]:
+        """The quotes that make the mark the walk's target through the book alone (the house's trades
+        with itself make no last price): with the pair's last price below the target, a bid worth the
+        impact ``notional`` at the target makes it the impact bid, and the median of impact bid, impact
+        ask and last price is the target; above it, an ask likewise; with no last price, bids and asks
+        worth the notional a tick either side make the target the middle of the impact prices."""
+        assert self.walk is not None
+        target = self.walk.target
+        if last is None:
+            return [self._worth(BUY, target - self._tick, notional), self._worth(SELL, target + self._tick, notional)]
+        if last == target:
+            return []
+        return [self._worth(BUY if last < target else SELL, target, notional)]
+
+    def _worth(self, way: int, price: Decimal, notional: Decimal) -> Quote:
+        return Quote(way, price, max(self._least(price), (notional / price).quantize(self._lot, rounding=ROUND_UP)))
 
     def chance(self, probability: float) -> bool:
         return self._random.random() < probability

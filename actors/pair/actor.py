@@ -36,13 +36,13 @@ import ray
 from actors.pair import events
 from actors.pair.effects import BUYER, SELLER, Outgoing, PairEffects
 from actors.pair.loading import TRADE_ID_BITS, PairLoading
-from actors.pair.marks import Tick, mark_of
+from actors.pair.marks import Tick
 from actors.pair.matching import Batch, match_cancel, match_submit, public_order
 from actors.pair.metrics import PairMetrics
 from actors.pair.state import PairConfig
 from actors.push import channels
 from actors.runtime import DbActor
-from store import marks, spot
+from store import marks, spot, users
 from store.cache import connect_redis, redis_db
 from store.errors import DomainError, ErrorCode, OutcomeUnknown
 from store.prices import UsdPrices
@@ -181,6 +181,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
             "depth": events.depth(self._cfg, self._book, self._depth_seq, self._settings.depth_levels),
             "tx_completes": list(self._recent),
             "mark": self._ticks.last.public() if self._ticks.last else None,
+            "mark_inputs": self._mark.public(self._book, self._now()),
         }
 
     async def kline(self, period: str, from_ms: int, to_ms: int) -> list[dict[str, Any]]:
@@ -261,6 +262,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
                 attempt += 1
         self._healthy = True
         self._loaded.set()
+        self._tick_later(0)  # the mark as loaded (or restored, its window still moving) is looked at now
 
     async def _run_batch(self, commands: list[Command]) -> None:
         """Match and commit the orders, cancels and ticks, then answer the barriers and checks."""
@@ -334,14 +336,12 @@ class PairActor(PairEffects, PairLoading, DbActor):
             except DomainError as exc:
                 answer = exc
             answers.append((future, answer))
-        mark = self.mark()
-        tick = self._ticks.propose(mark, batch.now_ms)
-        if tick is None and self._ticks.changed(mark):
-            self._tick_later(self._ticks.wait_ms(batch.now_ms))
+        tick = self._due_tick(batch.now_ms)
         writes = self._writes(batch, tick)
         if any(writes[k] for k in ("new_orders", "updated_orders", "trades", "ticks")):
             await spot.persist_batch(**writes)
         self._ticks.accept(tick)
+        self._take_into_mark(batch)
         self._after_commit(batch, answers, tick, refresh=any(c[0] == "tick" for c in commands))
         refused = sum(1 for _, answer in answers if isinstance(answer, Exception))
         self._metrics.batch_done(self._cfg.symbol, commands, refused, time.perf_counter() - began, len(self._orders))
@@ -409,13 +409,33 @@ class PairActor(PairEffects, PairLoading, DbActor):
     # -- the mark price ---------------------------------------------------------------------------
 
     def mark(self) -> Decimal | None:
-        """The mark price now (``actors.pair.marks.mark_of``), from the book and the last trade."""
-        bid, ask, p = self._book.best_bid(), self._book.best_ask(), self.precision
-        return mark_of(p.price(bid) if bid else None, p.price(ask) if ask else None, self._ticker.last_price,
-                       self._cfg.price_decimals)  # fmt: skip
+        """The mark price the pair publishes (its latest tick's); before its first tick, the raw mark."""
+        if self._ticks.last is not None:
+            return self._ticks.last.price
+        return self._mark.raw.price if self._mark.raw is not None else None
+
+    def _due_tick(self, now: int) -> Tick | None:
+        """The tick to write with a batch: the smoothed mark of the batches already durable, if it is due
+        for a look (``actors.pair.mark_state``), changed, and the tick interval allows."""
+        if self._ticks.wait_ms(now) > 0 or not self._mark.due(now):
+            return None
+        return self._ticks.propose(self._mark.smooth.value(now), now)
+
+    def _take_into_mark(self, batch: Batch) -> None:
+        """A durable batch's trades and book into the raw mark, and a timer for the next look while the
+        smoothed mark may still change. Only once the batch is durable: the mark's state never runs
+        ahead of the database, so a reload after a failed batch keeps it as it is."""
+        now = batch.now_ms
+        self._mark.count((t.row for t in batch.trades), now)
+        self._mark.observe(self._book, now)
+        last = self._ticks.last
+        wait = self._mark.wait_ms(now, last.price if last else None)
+        if wait is not None:
+            self._tick_later(max(wait, self._ticks.wait_ms(now)))
 
     def _mark_record(self, tick: Tick) -> marks.Mark:
-        return marks.Mark(self._pair_id, self._cfg.symbol, tick.price, tick.id, tick.seq, tick.time_ms, self._now())
+        return marks.Mark(self._pair_id, self._cfg.symbol, tick.price, tick.id, tick.seq, tick.time_ms, self._now(),
+                          tick.rule)  # fmt: skip
 
     def _tick_later(self, delay_ms: int) -> None:
         """A mark change came too soon after the last tick: tick again once the interval is over."""
@@ -424,7 +444,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
 
     def _due(self) -> None:
         self._tick_due = None
-        if self._healthy:
+        if self._healthy and not self._paused:  # a paused pair's state went with its snapshot
             self._queue.put_nowait(("tick", None, None))
 
     async def _refresh_loop(self) -> None:
@@ -436,8 +456,10 @@ class PairActor(PairEffects, PairLoading, DbActor):
                 self._queue.put_nowait(("tick", None, None))
             try:
                 await self._prices.book()  # the USD prices the next quotations carry
+                if self._healthy:  # loaded: the house's accounts again (a market maker may have started since)
+                    self._mark.house = frozenset(await users.house_ids())
             except Exception:  # the quotation goes without them meanwhile
-                log.warning("pair %s: no USD prices", self._pair_id, exc_info=True)
+                log.warning("pair %s: no USD prices or house accounts", self._pair_id, exc_info=True)
 
     @property
     def _refresh_s(self) -> float:

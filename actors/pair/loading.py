@@ -12,6 +12,7 @@ import dataclasses
 import logging
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
+from decimal import Decimal
 from typing import Any
 
 from actors.book.order_book import OrderBook
@@ -20,15 +21,19 @@ from actors.book.types import Precision, Side
 from actors.market.candles import CandleBook
 from actors.market.ticker import Ticker24h
 from actors.pair import events
+from actors.pair.mark_rule import related
+from actors.pair.mark_state import MarkState
 from actors.pair.marks import Tick, TickLog
 from actors.pair.state import OrderState, PairConfig
 from config.settings import Settings
-from store import spot, ticks
+from store import spot, ticks, users
 from store.models import CurrencyMatch, Kline, Quotation
 
 log = logging.getLogger(__name__)
 RECENT_TRADES = 30
 TRADE_ID_BITS = 40
+MARK_TRADES = 1000  # the most trades a (re)load reads back for the mark's last price ...
+MARK_PAGE = 50  # ... a page at a time, until they are worth the impact notional
 
 
 class PairLoading:
@@ -37,13 +42,14 @@ class PairLoading:
     _pair_id: int
     _settings: Settings
     _restore: dict[str, Any] | None
+    _mark: MarkState  # built by the first load, kept by reloads
 
     # From DbActor and the PairActor (annotations only: a stub here would shadow them in the MRO).
     _ready: Callable[[], Awaitable[None]]
     _now: Callable[[], int]
 
     _MOVED_STATE = ("_cfg", "precision", "_book", "_orders", "_open_count", "_trade_seq", "_candles", "_ticker",
-                    "_recent", "_depth_seq", "_ticks")  # fmt: skip
+                    "_recent", "_depth_seq", "_ticks", "_mark")  # fmt: skip
 
     def _snapshot(self) -> dict[str, Any]:
         """Everything ``_load`` builds, as it is now (the book, orders, candles, ticker, sequences)."""
@@ -58,6 +64,7 @@ class PairLoading:
         current = self._cfg
         self._cfg = dataclasses.replace(config_of(pair), price_decimals=current.price_decimals,
                                         qty_decimals=current.qty_decimals)  # fmt: skip
+        self._mark.notional = self._cfg.impact_notional
         return {"symbol": self._cfg.symbol, "open_change": self._cfg.open_change,
                 "sell_disabled": self._cfg.sell_disabled}  # fmt: skip
 
@@ -100,6 +107,29 @@ class PairLoading:
         self._depth_seq = 0
         last = await ticks.last_tick(self._pair_id)
         self._ticks = TickLog(self._pair_id, self._settings.mark_interval_ms, Tick.of(last) if last else None)
+        if getattr(self, "_mark", None) is None:  # a reload keeps it: it only ever took in durable batches
+            await self._load_mark()
+        self._mark.observe(self._book, self._now())
+
+    async def _load_mark(self) -> None:
+        """The mark's state: the house's accounts, and the last price from the latest trades, read back
+        a page at a time until the counted ones are worth the impact notional (the seeded close stands
+        in while the pair has never traded). The smoothing window starts now."""
+        house = frozenset(await users.house_ids())
+        latest: list[dict[str, Any]] = []
+        counted = Decimal(0)
+        while len(latest) < MARK_TRADES and counted < self._cfg.impact_notional:
+            page = await spot.latest_trades(self._pair_id, MARK_PAGE, latest[-1]["id"] if latest else None)
+            latest += page
+            counted += sum((t["volume"] for t in page if not related(t["buyer_id"], t["seller_id"], house)), Decimal(0))
+            if len(page) < MARK_PAGE:
+                break
+        seed = None if latest else self._ticker.last_price
+        self._mark = MarkState(notional=self._cfg.impact_notional, precision=self.precision,
+                               window_ms=self._settings.mark_window_ms, interval_ms=self._settings.mark_interval_ms,
+                               last_ms=int(self._settings.mark_last_seconds * 1000), now_ms=self._now(), house=house,
+                               seed=seed)  # fmt: skip
+        self._mark.count(reversed(latest))
 
     async def _load_market_data(self) -> None:
         from actors.market.periods import ALL_PERIODS
@@ -144,4 +174,5 @@ def config_of(pair: CurrencyMatch) -> PairConfig:
         min_notional=pair.min_notional,
         price_band=pair.price_band,
         max_open_orders=pair.max_open_orders,
+        impact_notional=pair.impact_notional,
     )

@@ -1,17 +1,17 @@
-"""A pair's mark price and its tick log (pure: no I/O, no Ray).
-
-The **mark price** is the median of the best bid, the best ask and the last trade price: one order
-far from the market moves neither it nor the median, a trade printed away from the book does not
-either, and while the book is two-sided it never leaves the spread. A missing side of the book counts
-as the last trade (so a one-sided book gives the last trade); with no trade ever, the mark is the
-middle of the book, and with neither there is no mark.
+"""A pair's tick log (pure: no I/O, no Ray). The mark price itself: ``actors.pair.mark_rule``.
 
 The **tick log** records every change of the mark, at most one tick per ``interval_ms``: a tick is
-``(seq, time_ms, price)`` with ``seq`` 1, 2, 3 … without gaps, ``time_ms`` strictly increasing, and
-``hash = SHA-256(prev_hash | pair id | seq | time_ms | price)`` (the price as its plain decimal
-string, ``store.money.money``; the first tick's ``prev_hash`` is 64 zeros). Changing, dropping or
-reordering any tick changes the hash of every later one, so anyone holding a later hash can check
-the ticks before it (``verify``). Decisions that read a price record the tick id they used.
+``(seq, time_ms, price, rule)`` with ``seq`` 1, 2, 3 … without gaps, ``time_ms`` strictly increasing,
+and a hash that covers the hash before it (the first tick's ``prev_hash`` is 64 zeros), so changing,
+dropping or reordering any tick changes the hash of every later one, and anyone holding a later hash
+can check the ticks before it (``verify``). Decisions that read a price record the tick id they used.
+
+Each tick says which **hash version** it is in, so a verifier knows what its hash covers (the price as
+its plain decimal string, ``store.money.money``):
+
+- version 1 (ticks written before issue 27, rule ``touch``): ``SHA-256(prev_hash|pair id|seq|time_ms|price)``;
+- version 2: ``SHA-256(2|prev_hash|pair id|seq|time_ms|price|rule)``, the rule that produced the tick
+  (``mark_rule.IMPACT``, ``MID`` or ``LAST``).
 """
 
 from __future__ import annotations
@@ -19,26 +19,27 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import Decimal
 from typing import Any
 
+from actors.pair.mark_rule import TOUCH, Raw
 from store.money import money
 
 GENESIS = "0" * 64
 TICK_ID_BITS = 40  # a tick id is pair_id << 40 | seq, as trade ids are
+HASH_VERSION = 2  # of the ticks written now (see the module docstring)
 
 
-def mark_of(bid: Decimal | None, ask: Decimal | None, last: Decimal | None, places: int) -> Decimal | None:
-    """The median of best bid, best ask and last trade (see the module docstring for missing ones)."""
-    if last is None or last <= 0:
-        if bid is None or ask is None:
-            return None
-        return ((bid + ask) / 2).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
-    return sorted((bid if bid is not None else last, ask if ask is not None else last, last))[1]
-
-
-def tick_hash(prev_hash: str, pair_id: int, seq: int, time_ms: int, price: Decimal) -> str:
-    text = f"{prev_hash}|{pair_id}|{seq}|{time_ms}|{money(price)}"
+def tick_hash(prev_hash: str, pair_id: int, seq: int, time_ms: int, price: Decimal, rule: str = TOUCH,
+              version: int = 1) -> str:  # fmt: skip
+    """The hash of a tick in hash ``version`` (1 does not cover the rule). Raises ValueError for a
+    version it does not know."""
+    if version == 1:
+        text = f"{prev_hash}|{pair_id}|{seq}|{time_ms}|{money(price)}"
+    elif version == 2:
+        text = f"2|{prev_hash}|{pair_id}|{seq}|{time_ms}|{money(price)}|{rule}"
+    else:
+        raise ValueError(f"unknown tick hash version {version}")
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -50,6 +51,8 @@ class Tick:
     price: Decimal
     prev_hash: str
     hash: str
+    rule: str = TOUCH
+    version: int = 1
 
     @property
     def id(self) -> int:
@@ -65,6 +68,8 @@ class Tick:
             "price": self.price,
             "prev_hash": self.prev_hash,
             "hash": self.hash,
+            "rule": self.rule,
+            "version": self.version,
         }
 
     def public(self) -> dict[str, Any]:
@@ -75,6 +80,8 @@ class Tick:
             "seq": self.seq,
             "time": self.time_ms,
             "price": money(self.price),
+            "rule": self.rule,
+            "version": self.version,
             "prev_hash": self.prev_hash,
             "hash": self.hash,
         }
@@ -82,12 +89,18 @@ class Tick:
     @classmethod
     def of(cls, row: Any) -> Tick:
         """From a ``mark_ticks`` row (a model instance)."""
-        return cls(row.currency_match_id, row.seq, row.time_ms, row.price, row.prev_hash, row.hash)
+        return cls(row.currency_match_id, row.seq, row.time_ms, row.price, row.prev_hash, row.hash, row.rule,
+                   row.version)  # fmt: skip
+
+    def rehashed(self) -> str:
+        """The hash recomputed from this tick's facts (in its own hash version)."""
+        return tick_hash(self.prev_hash, self.pair_id, self.seq, self.time_ms, self.price, self.rule, self.version)
 
 
 def verify(ticks: Iterable[Tick], prev_hash: str | None = None) -> bool:
     """Whether ``ticks`` (in seq order) form an unbroken chain: consecutive seqs, rising times, every
-    hash recomputed from its facts and the hash before it (``prev_hash``: the hash before the first)."""
+    hash recomputed from its facts, in its own hash version, and the hash before it (``prev_hash``: the
+    hash before the first). A log may hold version-1 ticks followed by version-2 ones."""
     previous: Tick | None = None
     for tick in ticks:
         if previous is not None:
@@ -95,7 +108,10 @@ def verify(ticks: Iterable[Tick], prev_hash: str | None = None) -> bool:
                 return False
         elif prev_hash is not None and tick.prev_hash != prev_hash:
             return False
-        if tick.hash != tick_hash(tick.prev_hash, tick.pair_id, tick.seq, tick.time_ms, tick.price):
+        try:
+            if tick.hash != tick.rehashed():
+                return False
+        except ValueError:  # a version this code does not know: it cannot vouch for the tick
             return False
         previous = tick
     return True
@@ -113,18 +129,19 @@ class TickLog:
         self.interval_ms = interval_ms
         self.last = last
 
-    def propose(self, mark: Decimal | None, now_ms: int) -> Tick | None:
-        """The next tick if the mark changed and the interval since the last tick has passed."""
+    def propose(self, mark: Raw | None, now_ms: int) -> Tick | None:
+        """The next tick if the mark's price changed and the interval since the last tick has passed."""
         if mark is None or not self.changed(mark) or self.wait_ms(now_ms) > 0:
             return None
         last = self.last
         seq = last.seq + 1 if last else 1
         time_ms = max(now_ms, last.time_ms + 1) if last else now_ms
         prev = last.hash if last else GENESIS
-        return Tick(self.pair_id, seq, time_ms, mark, prev, tick_hash(prev, self.pair_id, seq, time_ms, mark))
+        digest = tick_hash(prev, self.pair_id, seq, time_ms, mark.price, mark.rule, HASH_VERSION)
+        return Tick(self.pair_id, seq, time_ms, mark.price, prev, digest, mark.rule, HASH_VERSION)
 
-    def changed(self, mark: Decimal | None) -> bool:
-        return mark is not None and (self.last is None or mark != self.last.price)
+    def changed(self, mark: Raw | None) -> bool:
+        return mark is not None and (self.last is None or mark.price != self.last.price)
 
     def wait_ms(self, now_ms: int) -> int:
         """How long until a new tick may be written (0: now). A clock behind the last tick (the pair

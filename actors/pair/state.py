@@ -34,6 +34,8 @@ class PairConfig:
     min_notional: Decimal = Decimal(0)
     price_band: Decimal = Decimal(5)
     max_open_orders: int = 200
+    # The mark's impact notional (quote currency; actors.pair.mark_rule).
+    impact_notional: Decimal = Decimal(1000)
 
     @property
     def symbol(self) -> str:

@@ -73,6 +73,10 @@ class CurrencyMatch(Model):
     min_notional = MoneyField(default=1, db_default=1)
     price_band = MoneyField(default=5, db_default=5)
     max_open_orders = fields.IntField(default=200, db_default=200)
+    # The mark price's impact notional (docs/decisions.md "A mark no single order can move"): the impact
+    # bid and ask are the average prices to fill this much (quote currency) on each side of the book,
+    # and the last price averages the latest trades worth this much.
+    impact_notional = MoneyField(default=1000, db_default=1000)
     # Leveraged contracts (docs/decisions.md "Leveraged contracts"): the multiples and hand presets the
     # screen offers (comma-separated), the daily overnight rate (a fraction of the position's value),
     # the most hands one position may have, and the most net exposure (quote currency, at the mark)
@@ -243,6 +247,10 @@ class MarkTick(Model):
     price = MoneyField()
     prev_hash = fields.CharField(max_length=64)
     hash = fields.CharField(max_length=64)
+    # Which rule produced the tick (``actors.pair.mark_rule``: impact, mid, last; touch for the ticks
+    # written before issue 27) and which hash version covers it (1 does not cover the rule).
+    rule = fields.CharField(max_length=8, default="touch", db_default="touch")
+    version = fields.SmallIntField(default=1, db_default=1)
 
     class Meta:
         table = "mark_ticks"

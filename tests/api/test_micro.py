@@ -151,6 +151,7 @@ async def test_up_wins_down_loses_and_both_are_proved(
     for row in (won, lost):
         checked = proof(api, row["id"])
         assert checked["chained"] and checked["verdict"]["matches"]
+        assert all(t["rule"] in ("impact", "thin", "mid") and t["version"] == 2 for t in checked["ticks"])
         assert checked["verdict"]["entry_tick_id"] == row["entry_tick_id"] == checked["ticks"][0]["id"]
         assert checked["anchor"]["seq"] + 1 == checked["ticks"][0]["seq"]  # no tick between acceptance and entry
         assert checked["anchor"]["time"] <= row["accepted_at"] < checked["ticks"][0]["time"]

@@ -79,14 +79,17 @@ PAIR = 7
 T0 = 1_700_000_000_000
 
 
-def _log(prices: list[str], gaps: dict[int, int] | None = None) -> list[Tick]:
-    """A pair's tick log from seq 1: a tick a second (``gaps``: seq -> ms before it instead)."""
+def _log(prices: list[str], gaps: dict[int, int] | None = None, new_from: int = 4) -> list[Tick]:
+    """A pair's tick log from seq 1: a tick a second (``gaps``: seq -> ms before it instead), in hash
+    version 1 (rule ``touch``, as written before issue 27) until seq ``new_from``, version 2 after."""
     found: list[Tick] = []
     prev, at = GENESIS, T0
     for seq, text in enumerate(prices, start=1):
         at += (gaps or {}).get(seq, 1000)
         price = Decimal(text)
-        found.append(Tick(PAIR, seq, at, price, prev, tick_hash(prev, PAIR, seq, at, price)))
+        rule_, version = ("touch", 1) if seq < new_from else ("impact" if seq % 2 else "thin", 2)
+        found.append(Tick(PAIR, seq, at, price, prev, tick_hash(prev, PAIR, seq, at, price, rule_, version), rule_,
+                          version))  # fmt: skip
         prev = found[-1].hash
     return found
 
@@ -144,14 +147,17 @@ def test_verifier_agrees_with_the_server_rule(prices: list[str], gaps: dict[int,
 
 
 def test_verifier_hashes_as_the_log_does() -> None:
-    tick = _log(["68211.0361"])[0]
-    assert verify_micro.tick_hash(tick.prev_hash, PAIR, tick.seq, tick.time_ms, "68211.0361") == tick.hash
+    old, new = _log(["68211.0361", "68211.5"], new_from=2)
+    assert verify_micro.tick_hash(old.prev_hash, PAIR, old.seq, old.time_ms, "68211.0361") == old.hash
+    assert verify_micro.tick_hash(new.prev_hash, PAIR, new.seq, new.time_ms, "68211.5", new.rule, 2) == new.hash
+    assert [verify_micro.Tick.of(t.public()).rule for t in (old, new)] == ["touch", "thin"]
 
 
 def _rehash(ticks: list[dict[str, Any]], prev: str) -> None:
     for t in ticks:
         t["prev_hash"] = prev
-        t["hash"] = prev = verify_micro.tick_hash(prev, t["currency_match_id"], t["seq"], t["time"], t["price"])
+        t["hash"] = prev = verify_micro.tick_hash(prev, t["currency_match_id"], t["seq"], t["time"], t["price"],
+                                                  t["rule"], t["version"])  # fmt: skip
 
 
 def _forged_exit(proof: dict[str, Any]) -> None:
@@ -180,6 +186,9 @@ TAMPERS: list[tuple[Tamper, str]] = [
     (lambda p: p["order"].update(end_price="104"), "recorded end_price 104"),
     (_settled_early, "before its outcome was known"),
     (lambda p: p["anchor"].update(time=p["order"]["accepted_at"] + 1), "hash does not match"),
+    (lambda p: p["ticks"][2].update(rule="mid"), "tick seq 4: its hash does not match"),  # version 2 covers the rule
+    (lambda p: p["ticks"][2].update(version=1), "tick seq 4: its hash does not match"),
+    (lambda p: p["ticks"][2].update(version=3), "tick seq 4 has hash version 3"),
 ]
 
 

@@ -14,7 +14,7 @@ from actors.book.order_book import OrderBook
 from actors.book.types import Precision
 from actors.market.candles import CandleBook
 from actors.market.ticker import Ticker24h
-from actors.pair.marks import mark_of
+from actors.pair.mark_rule import mark_of
 from actors.pair.matching import Batch, band, match_cancel, match_submit
 from actors.pair.state import BUY, SELL, OrderState, PairConfig
 from store.errors import DomainError, ErrorCode

@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+
+from actors.book.order_book import OrderBook
+from actors.book.types import Order, Precision, Side
 from actors.maker.quoter import BUY, MAX_QUIET_TICKS, SELL, Quoter
+from actors.pair.mark_state import MarkState
 
 STEP = 0.001  # the quoter's default grid step
 
@@ -86,3 +91,26 @@ def test_the_slow_timer_is_jittered_around_its_interval() -> None:
     assert all(4.0 <= w <= 12.0 for w in waits)
     assert len({round(w, 3) for w in waits}) > 900
     assert 7.5 < sum(waits) / len(waits) < 8.5
+
+
+@pytest.mark.parametrize("last", [None, "85000", "95000", "90000"])
+def test_at_the_end_of_a_walk_the_bots_quotes_alone_make_the_mark_the_target(last: str | None) -> None:
+    """The house's trades with itself make no last price, so the walk's end quotes the target into the
+    impact prices: whatever the pair's last price, the mark's rule then gives the target itself."""
+    target, notional = Decimal("90000"), Decimal(1000)
+    q = btc("88000")
+    q.aim(target, start=Decimal("88000"), now=0.0, seconds=10.0)
+    q.drift(100.0)  # arrived: the reference is the target
+    anchor = q.anchor(Decimal(last) if last else None, notional)
+    bid = max((a.price for a in anchor if a.way == BUY), default=None)
+    ask = min((a.price for a in anchor if a.way == SELL), default=None)
+    ladder = [x for x in q.ladder() if not (bid is not None and x.way == BUY and x.price > bid)
+              and not (ask is not None and x.way == SELL and x.price < ask)]  # fmt: skip
+    book, p = OrderBook(), Precision(4, 6)
+    for i, quote in enumerate([*ladder, *anchor], start=1):
+        book.submit(Order(i, 1, Side(quote.way), p.to_ticks(quote.price), p.to_lots(quote.number)))
+    mark = MarkState(notional=notional, precision=p, window_ms=0, interval_ms=100, now_ms=0)
+    if last is not None:
+        mark.count([{"buyer_id": 2, "seller_id": 3, "price": Decimal(last), "volume": notional}], 0)
+    assert mark.observe(book, 0) is not None and mark.observe(book, 0).price == target  # type: ignore[union-attr]
+    assert all(a.price * a.number >= notional for a in anchor)

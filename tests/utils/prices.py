@@ -14,7 +14,7 @@ import ray
 from redis.asyncio import Redis
 
 from actors.pair.actor import pair_name
-from actors.pair.marks import mark_of
+from actors.pair.mark_rule import mark_of
 from store import marks
 from tests.utils.users import Member, member, ok
 from tests.utils.wallets import fund

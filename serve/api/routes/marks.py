@@ -32,8 +32,9 @@ async def _symbol(pair_id: int) -> str:
 
 @router.get("/mark")
 async def mark(currency_match_id: PairId, svc: Svc) -> Any:
-    """The pair's live mark price (median of best bid, best ask and last trade), its latest tick,
-    and whether the pair confirmed it recently (``fresh``); null before the first tick."""
+    """The pair's live mark price (the smoothed median of impact bid, impact ask and last price), the
+    rule that produced it, its latest tick, and whether the pair confirmed it recently (``fresh``);
+    null before the first tick."""
     symbol = await _symbol(currency_match_id)
     found = (await marks.read(svc.redis, [symbol])).get(symbol)
     if found is None:
@@ -43,6 +44,7 @@ async def mark(currency_match_id: PairId, svc: Svc) -> Any:
         "currency_match_id": found.pair_id,
         "symbol": found.symbol,
         "price": money(found.price),
+        "rule": found.rule,
         "id": found.tick_id,
         "seq": found.seq,
         "time": found.time_ms,

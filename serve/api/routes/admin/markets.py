@@ -1,8 +1,8 @@
-"""The console's markets (issue 16, the markets role): the pairs with their trading switches, fees and
-bounds, changed in the database and on the running pair actor at once (``reload_config``: the next
-batch uses them, no restart). The edge's copy of the pair table follows within its refresh; the lever
-shards take a new price band or maximum price at once too. (Lever and second-contract terms:
-``contracts``; currencies: ``currencies``.)
+"""The console's markets (issue 16, the markets role): the pairs with their trading switches, fees,
+bounds and mark impact notional (issue 27), changed in the database and on the running pair actor at
+once (``reload_config``: the next batch uses them, no restart). The edge's copy of the pair table
+follows within its refresh; the lever shards take a new price band or maximum price at once too.
+(Lever and second-contract terms: ``contracts``; currencies: ``currencies``.)
 
 The pair placement view: the cluster's nodes with the pairs each runs, and moving a pair's actor to
 another node (``PairPlacement.move``, as ``exchange pairs move`` does: paused about a second, no order
@@ -34,7 +34,7 @@ from store.money import money
 router = APIRouter(tags=["back office"])
 Markets = Annotated[Console, Depends(role("markets"))]
 SWITCHES = ("open_change", "sell_disabled")
-AMOUNTS = ("maker_fee", "taker_fee", "max_price", "max_quantity", "min_notional", "price_band")
+AMOUNTS = ("maker_fee", "taker_fee", "max_price", "max_quantity", "min_notional", "price_band", "impact_notional")
 FEE_MAX = Decimal("0.05")  # 5 % a side: beyond it a typo, not a fee
 
 
@@ -49,6 +49,8 @@ class PairIn(BaseModel):
     max_quantity: str | None = Field(default=None, max_length=32)
     min_notional: str | None = Field(default=None, max_length=32)
     price_band: str | None = Field(default=None, max_length=32)
+    impact_notional: str | None = Field(default=None, max_length=32,
+                                        description="the mark's impact notional, in the quote currency")  # fmt: skip
     max_open_orders: int | None = Field(default=None, ge=1, le=100_000)
     reason: str = Field(default="", max_length=500)
 
@@ -83,7 +85,8 @@ async def pairs(console: Markets) -> Any:
 
 @router.post("/pairs/update")
 async def update(body: PairIn, console: Markets, request: Request, svc: Svc) -> Any:
-    """Change a pair's switches, fees or bounds; the running pair applies them from its next batch."""
+    """Change a pair's switches, fees, bounds or impact notional; the running pair applies them from its
+    next batch."""
     given = {k: getattr(body, k) for k in (*SWITCHES, "max_open_orders", *AMOUNTS) if getattr(body, k) is not None}
     changes: dict[str, Any] = {k: v for k, v in given.items() if k not in AMOUNTS}
     changes.update({k: _amount(k, v) for k, v in given.items() if k in AMOUNTS})

@@ -10,7 +10,7 @@ let fake: ReturnType<typeof fakeAdmin>;
 const pair = (id: number, symbol: string, extra: object = {}) => ({
   id, symbol, open_change: true, sell_disabled: false, open_lever: true, open_microtrade: false,
   maker_fee: '0.001', taker_fee: '0.002', max_price: '1000000', max_quantity: '10000', min_notional: '5',
-  price_band: '0.1', max_open_orders: 200, price_decimals: 2, qty_decimals: 4, quote: 'USDT',
+  price_band: '0.1', impact_notional: '1000', max_open_orders: 200, price_decimals: 2, qty_decimals: 4, quote: 'USDT',
   lever_share_num: '0.01', lever_fee_rate: '0.001', lever_point_rate: '0.05', lever_overnight_rate: '0.0005',
   lever_max_exposure: '10000000', lever_multiples: '5,10,20', lever_shares: '1,2,5', lever_max_hands: 100,
   micro_seconds: '30:80,60:85', micro_fee_rate: '0', micro_max_exposure: '100000', ...extra,
@@ -70,6 +70,18 @@ describe('MarketsStore', () => {
     expect(store.editingId).toBeNull();
     const row = store.pairs.data?.find((p) => p.id === 2);
     expect([row?.taker_fee, row?.max_open_orders]).toEqual(['0.0015', 50]);
+  });
+
+  it("edits a pair's mark impact notional in the fees-and-bounds form", async () => {
+    fake.answer('pairs/update', (body: unknown) => ({ ...pair(1, 'BTC/USDT'), ...(body as object), applied_live: true }));
+    const store = await loaded();
+    store.edit(store.pairs.data![0]!);
+    expect(store.fields).toContain('impact_notional');
+    expect(store.draft?.impact_notional).toBe('1000');
+    store.change('impact_notional', '25000');
+    expect(await store.save('deeper book')).toBe(true);
+    expect(fake.post).toHaveBeenCalledWith('pairs/update', { id: 1, impact_notional: '25000', reason: 'deeper book' });
+    expect(store.pairs.data?.[0]?.impact_notional).toBe('25000');
   });
 
   it('sends lever terms to pairs/lever, only those changed, the hands as a number', async () => {

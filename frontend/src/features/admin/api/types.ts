@@ -185,6 +185,8 @@ export interface MarketPair {
   max_quantity: string;
   min_notional: string;
   price_band: string;
+  /** The mark's impact notional (quote currency): its impact bid and ask fill this much. */
+  impact_notional: string;
   max_open_orders: number;
   price_decimals: number;
   qty_decimals: number;

@@ -13,9 +13,13 @@ export type { ChangeState } from './settings-form';
  */
 export type PairSwitch = 'open_change' | 'sell_disabled' | 'open_lever' | 'open_microtrade';
 
-/** What the fees-and-bounds form changes; the amounts are strings as the server sends them. */
+/**
+ * What the fees-and-bounds form changes (with the mark's impact notional); the amounts are strings as
+ * the server sends them.
+ */
 export const EDITABLE = [
-  'maker_fee', 'taker_fee', 'max_price', 'max_quantity', 'min_notional', 'price_band', 'max_open_orders',
+  'maker_fee', 'taker_fee', 'max_price', 'max_quantity', 'min_notional', 'price_band', 'impact_notional',
+  'max_open_orders',
 ] as const; // prettier-ignore
 /** The lever terms form: new positions take them, open ones keep theirs. */
 export const LEVER_FIELDS = [
