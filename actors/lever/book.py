@@ -337,7 +337,11 @@ class LeverBook:
         constant = account.balance + others + holding.margin - holding.cost
         price = (self.level / HUNDRED * account.margins - constant) / k
         if price <= 0:
-            return None  # a long account that no fall of this pair can bring down
+            if k > 0:
+                return None  # a long account that no fall of this pair can bring down
+            # A net short that is at the level at any price of this pair (its other pairs counted at the
+            # edges of their bands): every tick of the pair crosses it, and the exact check decides.
+            return ZERO, Direction.UP
         return price, Direction.DOWN if k > 0 else Direction.UP
 
     def _rearm_liquidation(self, uid: int) -> None:

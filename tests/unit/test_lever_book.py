@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from actors.lever import settle, terms
 from actors.lever.book import ENTRUSTED, OPEN, Decision, LeverBook, Position
 from actors.lever.terms import LONG, SHORT
-from actors.lever.triggers import Direction, TriggerBook
+from actors.lever.triggers import Direction, Trigger, TriggerBook
 
 BTC, ETH = 1, 2
 
@@ -117,6 +117,23 @@ def test_a_cross_margin_account_is_armed_within_a_band_and_checked_exactly() -> 
     rearmed.clear()
     assert book.on_tick(BTC, D("96"), seq=2) == [] and rearmed == []  # away from it: a quiet tick
     assert [(d.kind, d.ident) for d in book.on_tick(BTC, D("94.55"), seq=3)] == [("liquidate", 7)]  # at 50 %
+
+
+def test_a_short_at_the_level_at_any_price_of_a_pair_is_checked_on_every_tick_of_it() -> None:
+    """Found by the random paths below: a net short on BTC and a short on ETH, wide bands. With ETH at
+    its band's adverse edge no BTC price keeps the account above the level (the price solved for is
+    below zero); that once disarmed BTC's trigger as if nothing could bring the account down, and BTC
+    rising took it to 50 % with nothing fired."""
+    book = LeverBook(level=D(50), band=D("0.5"))
+    book.marks.update({BTC: D(100), ETH: D(100)})
+    book.set_balance(7, D(0))
+    book.put(opened(1, 7, BTC, LONG, "100", hands=1, multiple=20))  # margin 5
+    book.put(opened(2, 7, BTC, SHORT, "100", hands=2, multiple=5))  # margin 40
+    book.put(opened(3, 7, ETH, SHORT, "100", hands=3, multiple=20))  # margin 15
+    assert book._books[BTC].get(("liq", 7)) == Trigger(("liq", 7), D(0), Direction.UP, 0)
+    assert book.on_tick(ETH, D(107), seq=1) == [] and book.risk(7) == D(65)  # checked exactly: above
+    # equity = 60 - (b - 100) - 21 = 30 at BTC 109: the level
+    assert [(d.kind, d.ident) for d in book.on_tick(BTC, D(109), seq=2)] == [("liquidate", 7)]
 
 
 def test_a_loading_shard_arms_its_accounts_at_the_marks_it_loads() -> None:
