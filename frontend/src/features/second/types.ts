@@ -96,6 +96,10 @@ export interface Tick {
   seq: number;
   time: number;
   price: Decimal;
+  /** The rule that made the tick (impact, mid, last; touch before hash version 2). */
+  rule: string;
+  /** What the hash covers: 1 (before the rule was recorded) or 2 (the rule too). */
+  version: number;
   prev_hash: string;
   hash: string;
 }

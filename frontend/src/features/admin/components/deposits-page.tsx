@@ -43,7 +43,7 @@ const CreditForm = observer(function CreditForm() {
       {deposits.creditState === 'done' && deposits.credited && (
         <p className="adm-ok" role="status" data-testid="deposits-credit-done">
           {t(deposits.credited.waiting_for_second_approval ? 'deposits.waiting' : 'deposits.credited', {
-            ...deposits.credited, account: deposits.credited.account_type, to: deposits.creditedTo,
+            ...deposits.credited, account: deposits.credited.account_type.replace(/_account$/, ''), to: deposits.creditedTo,
           })}
         </p>
       )}

@@ -5,7 +5,7 @@ import { fakeMarketApi, group, pair } from '@/components/market/__tests__/fixtur
 import type { Pair, QuoteGroup } from '@/components/market/types';
 
 import type { SecondApi } from '../api/second-api';
-import { webDigest } from '../lib/proof';
+import { tickText, webDigest } from '../lib/proof';
 import type { MicroOrder, MicroPage, PayableCurrency, SecondsOption, SettledProof, Tick } from '../types';
 
 export { flush } from '@/components/market/__tests__/fixtures';
@@ -85,7 +85,7 @@ const sha256 = webDigest()!;
 
 /** A tick whose hash is computed from its facts, as the pair actor writes it (actors/pair/marks.py). */
 export async function sealed(t: Omit<Tick, 'hash'>): Promise<Tick> {
-  return { ...t, hash: await sha256(`${t.prev_hash}|${t.currency_match_id}|${t.seq}|${t.time}|${t.price}`) };
+  return { ...t, hash: await sha256(tickText({ ...t, hash: '' })!) };
 }
 
 /**
@@ -103,6 +103,8 @@ export async function chain(prices: string[], times: number[], start = T0, prev 
         seq: 100 + i,
         time: start + times[i]!,
         price,
+        rule: 'impact',
+        version: 2,
         prev_hash: before ? before.hash : prev,
       }),
     );

@@ -12,18 +12,35 @@ function tamper(proof: SettledProof, id: number, edit: Partial<Tick>): SettledPr
 }
 
 describe('the tick hash', () => {
-  it('is SHA-256 of prev_hash|pair|seq|time|price, as the server computes it (a vector from hashlib)', async () => {
-    const tick: Tick = {
-      id: 1,
-      currency_match_id: 1,
-      seq: 1,
-      time: T0,
-      price: '60000.5',
-      prev_hash: GENESIS_HASH,
-      hash: '',
-    };
-    expect(tickText(tick)).toBe(`${GENESIS_HASH}|1|1|${T0}|60000.5`);
-    expect(await digest(tickText(tick))).toBe('d80b53d88570cdbbfd6b2d4e816b8f27f025b5df93d49288463857a4dcb6dce3');
+  const tick = (over: Partial<Tick>): Tick => ({
+    id: 1,
+    currency_match_id: 1,
+    seq: 1,
+    time: T0,
+    price: '60000.5',
+    rule: 'impact',
+    version: 2,
+    prev_hash: GENESIS_HASH,
+    hash: '',
+    ...over,
+  });
+
+  it('covers the rule in version 2, as the server computes it (a vector from hashlib)', async () => {
+    expect(tickText(tick({}))).toBe(`2|${GENESIS_HASH}|1|1|${T0}|60000.5|impact`);
+    expect(await digest(tickText(tick({}))!)).toBe('1c5f39a98591a5c96648605a49589b8fee9dd1fd2f042b63e4d32f8da2d83e1b');
+  });
+
+  it('is prev_hash|pair|seq|time|price in version 1, the ticks written before the rule was recorded', async () => {
+    const old = tick({ rule: 'touch', version: 1 });
+    expect(tickText(old)).toBe(`${GENESIS_HASH}|1|1|${T0}|60000.5`);
+    expect(await digest(tickText(old)!)).toBe('d80b53d88570cdbbfd6b2d4e816b8f27f025b5df93d49288463857a4dcb6dce3');
+  });
+
+  it('breaks the chain at a tick whose rule was rewritten, or whose version it does not know', async () => {
+    const proof = await proofOf('60500');
+    const entry = proof.ticks[0]!;
+    expect((await verifyProof(tamper(proof, entry.id, { rule: 'last' }), digest)).broken).toEqual({ tickId: entry.id, reason: 'hash' });
+    expect((await verifyProof(tamper(proof, entry.id, { version: 3 }), digest)).broken).toEqual({ tickId: entry.id, reason: 'version' });
   });
 });
 

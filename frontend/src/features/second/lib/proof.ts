@@ -2,9 +2,11 @@
  * Checks a second contract's proof (`microtrade/proof`) in the browser, trusting nothing the server
  * concluded (DESIGN "Second contracts"; actors/micro/settle.py states the same rule for the server):
  *
- * 1. **the chain**: every tick's hash is SHA-256 of `prev_hash|pair id|seq|time|price` (the price as
- *    the string given), and each tick follows the one before it (seq + 1, later time, its prev_hash
- *    is that tick's hash) — from the anchor (the last tick at or before acceptance) to the end;
+ * 1. **the chain**: every tick's hash is SHA-256 of the text its hash version covers (version 2:
+ *    `2|prev_hash|pair id|seq|time|price|rule`; version 1, ticks written before the rule was
+ *    recorded: `prev_hash|pair id|seq|time|price`; the price as the string given), and each tick
+ *    follows the one before it (seq + 1, later time, its prev_hash is that tick's hash) — from the
+ *    anchor (the last tick at or before acceptance) to the end (actors/pair/marks.py);
  * 2. **the entry** is the first tick after acceptance: it follows the anchor directly, and the anchor
  *    is not after `accepted_at` (with no anchor, the entry must be the log's first tick);
  * 3. **the exit** is the last tick at or before end = entry time + seconds: the tick after it is past
@@ -42,15 +44,22 @@ export function webDigest(): Digest | null {
   };
 }
 
-/** The text a tick's hash covers. */
-export function tickText(t: Tick): string {
-  return `${t.prev_hash}|${t.currency_match_id}|${t.seq}|${t.time}|${t.price}`;
+/** The text a tick's hash covers in its hash version; null for a version this page does not know. */
+export function tickText(t: Tick): string | null {
+  switch (t.version) {
+    case 1:
+      return `${t.prev_hash}|${t.currency_match_id}|${t.seq}|${t.time}|${t.price}`;
+    case 2:
+      return `2|${t.prev_hash}|${t.currency_match_id}|${t.seq}|${t.time}|${t.price}|${t.rule}`;
+    default:
+      return null;
+  }
 }
 
 /** Where the chain is broken: the tick and why. */
 export interface ChainBreak {
   tickId: number;
-  reason: 'hash' | 'link' | 'pair';
+  reason: 'hash' | 'link' | 'pair' | 'version';
 }
 
 /** What the rule gives from the ticks alone. */
@@ -103,7 +112,9 @@ export async function checkChain(ticks: readonly Tick[], pairId: number, digest:
     if (before && (tick.seq !== before.seq + 1 || tick.time <= before.time || tick.prev_hash !== before.hash)) {
       return { tickId: tick.id, reason: 'link' };
     }
-    if ((await digest(tickText(tick))) !== tick.hash) return { tickId: tick.id, reason: 'hash' };
+    const text = tickText(tick);
+    if (text === null) return { tickId: tick.id, reason: 'version' };
+    if ((await digest(text)) !== tick.hash) return { tickId: tick.id, reason: 'hash' };
   }
   return null;
 }
