@@ -150,6 +150,18 @@ class Settings(BaseSettings):
     # adds a port of its own to each API replica; "haproxy" puts HAProxy on http_port in front of those
     # ports. Serve reaches a replica's port at its node's IP: those two need a non-loopback http_host.
     serve_ingress: Literal["proxy", "throughput", "direct", "haproxy"] = "proxy"
+    # Chain nodes (docs/decisions.md "Dev chains and node clients"): each node's JSON-RPC URL; a Bitcoin
+    # Core-style one carries user:password and names the node wallet the exchange uses. ERC20 contracts
+    # by currency code. Production points these at real nodes; in development, with none set, `exchange
+    # up` starts the dev chains and fills them in.
+    evm_rpc_url: str | None = None
+    ltc_rpc_url: str | None = None
+    ltc_rpc_wallet: str | None = None
+    erc20_contracts: dict[str, str] = Field(default_factory=dict)
+    # Whether `exchange up` starts the dev chains for the nodes without a URL: the dev EVM node always,
+    # litecoind regtest when it is installed. Default: on in development; never in production.
+    dev_chains: bool | None = None
+    dev_block_seconds: float = Field(default=3.0, gt=0, le=600)  # a dev chain mines a block this often
 
     @field_validator("data_dir", "frontend_dist")
     @classmethod
@@ -165,6 +177,12 @@ class Settings(BaseSettings):
                 raise ValueError("EXCHANGE_SECRET_KEY must be set in production")
             if self.wallet_middle_salt == DEV_WALLET_SALT:
                 raise ValueError("EXCHANGE_WALLET_MIDDLE_SALT must be set in production")
+        return self
+
+    @model_validator(mode="after")
+    def _no_dev_chains_in_production(self) -> Settings:
+        if self.env == "production" and self.dev_chains:
+            raise ValueError("EXCHANGE_DEV_CHAINS is for development: production uses the nodes at EXCHANGE_*_RPC_URL")
         return self
 
     @model_validator(mode="after")
@@ -192,6 +210,15 @@ class Settings(BaseSettings):
     @property
     def market_maker_on(self) -> bool:
         return self.market_maker if self.market_maker is not None else self.env == "development"
+
+    @property
+    def dev_chains_on(self) -> bool:
+        return self.dev_chains if self.dev_chains is not None else self.env == "development"
+
+    @property
+    def dev_chains_dir(self) -> Path:
+        """Where the dev chains keep their data and the info files the faucet reads."""
+        return self.data_dir / "chains"
 
     @property
     def db_url(self) -> str:

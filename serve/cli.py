@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from config.settings import get_settings
+from serve.commands.chain import chain_app
 from serve.commands.cluster import AddressOption, named_actor, on_cluster
 from serve.commands.credits import credit_app, credit_list, deposit, positive_amount
 from serve.commands.maker import maker_app
@@ -32,6 +33,7 @@ app.add_typer(products_app, name="products")
 app.add_typer(merchant_app, name="merchant")
 app.add_typer(p2p_app, name="p2p")
 app.add_typer(operator_app, name="operator")
+app.add_typer(chain_app, name="chain")
 
 
 def is_loopback(host: str) -> bool:
@@ -95,7 +97,12 @@ def up(
             raise typer.Exit(1) from exc
         base = f"http://{settings.http_host}:{settings.http_port}"
         typer.echo(f"\nExchange is up: {base}/  API {base}/api/  docs {base}/api/docs")
-        typer.echo(f"Push: ws://{settings.http_host}:{settings.ws_port}/ws   (Ctrl-C stops everything)\n")
+        typer.echo(f"Push: ws://{settings.http_host}:{settings.ws_port}/ws   (Ctrl-C stops everything)")
+        if stack.chains:
+            nodes = [("EVM", settings.evm_rpc_url), ("LTC regtest", settings.ltc_rpc_url)]
+            shown = "  ".join(f"{name} {url.rsplit('@', 1)[-1]}" for name, url in nodes if url)
+            typer.echo(f"Dev chains: {shown}   (faucet: exchange chain faucet <address> 250 USDT)")
+        typer.echo("")
         while not stop.wait(NODE_CHECK_S):
             stack.cover_new_nodes()
     finally:

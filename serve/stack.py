@@ -179,6 +179,7 @@ class Stack:
     cluster: Any = None  # the local multi-node cluster (ray.cluster_utils.Cluster), if the stack made one
     placement: Any = None
     fanouts: dict[str, Any] = field(default_factory=dict)
+    chains: list[Any] = field(default_factory=list)  # the dev chains' processes (DevChainProcess)
     pairs: list[tuple[int, str]] = field(default_factory=list)
     actors: dict[str, Any] = field(default_factory=dict)
     # Called right after ray.init: it installs a C++ signal handler that aborts on SIGTERM, so a
@@ -186,9 +187,45 @@ class Stack:
     after_ray_init: Callable[[], None] | None = None
 
     def start(self) -> Settings:
-        """Bring everything up; returns the settings the services run with (Redis address filled in)."""
+        """Bring everything up; returns the settings the services run with (Redis address and, in
+        development, the dev chains' URLs filled in)."""
+        self.start_chains()
         self.start_storage()
         self.start_services()
+        return self.settings
+
+    def start_chains(self) -> Settings:
+        """In development (``dev_chains_on``), the dev chains for each node without a URL: the dev EVM
+        node, and litecoind regtest when it is installed, both mining every ``dev_block_seconds``.
+        They start side by side; their URLs (and the dev USDT contract) go into the settings."""
+        if not self.settings.dev_chains_on:
+            return self.settings
+        from store.chain_rpc.devnet.litecoin import litecoind
+        from store.chain_rpc.devnet.process import dev_evm, dev_litecoin
+
+        root, seconds = self.settings.dev_chains_dir, self.settings.dev_block_seconds
+        evm = None if self.settings.evm_rpc_url else dev_evm(root / "evm", block_seconds=seconds)
+        ltc = None
+        if not self.settings.ltc_rpc_url:
+            if litecoind() is None:
+                log.info("litecoind is not installed: no LTC dev chain (Debian: apt-get install litecoind)")
+            else:
+                ltc = dev_litecoin(root / "ltc", block_seconds=seconds)
+        started = [chain for chain in (evm, ltc) if chain is not None]
+        for chain in started:
+            chain.launch()
+            self.chains.append(chain)
+        update: dict[str, Any] = {}
+        if evm is not None:
+            info = evm.wait()
+            update |= {"evm_rpc_url": info["url"]}
+            update["erc20_contracts"] = {code: t["address"] for code, t in info["tokens"].items()}
+            log.info("dev EVM chain at %s (USDT %s)", info["url"], info["tokens"]["USDT"]["address"])
+        if ltc is not None:
+            info = ltc.wait()
+            update |= {"ltc_rpc_url": info["url"], "ltc_rpc_wallet": info["wallet"]}
+            log.info("litecoind regtest at %s", info["url"].rsplit("@", 1)[-1])
+        self.settings = self.settings.model_copy(update=update)
         return self.settings
 
     def start_storage(self) -> Settings:
@@ -399,3 +436,6 @@ class Stack:
         if self.redis is not None:
             self.redis.stop()
             self.redis = None
+        for chain in reversed(self.chains):
+            chain.stop()
+        self.chains.clear()
