@@ -4,6 +4,7 @@ import pytest
 from pydantic import ValidationError
 
 from config.settings import Settings
+from tests.utils.keys import MAINNET_XPUBS
 
 
 def test_embedded_defaults_need_no_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -27,7 +28,7 @@ def test_plain_and_prefixed_environment_names(monkeypatch: pytest.MonkeyPatch) -
 def test_production_refuses_development_secrets() -> None:
     with pytest.raises(ValidationError, match="EXCHANGE_SECRET_KEY"):
         Settings(env="production")
-    Settings(env="production", secret_key="s" * 32, wallet_middle_salt="t" * 32)
+    Settings(env="production", secret_key="s" * 32, wallet_middle_salt="t" * 32, xpubs=MAINNET_XPUBS)
 
 
 def test_an_ingress_with_replica_ports_needs_a_host_the_node_ip_reaches() -> None:
