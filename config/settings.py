@@ -18,6 +18,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 ROOT = Path(__file__).resolve().parent.parent
 DEV_SECRET = "dev-only-secret-change-me"
 DEV_WALLET_SALT = "dev-only-wallet-salt"
+# The chain families deposit addresses are derived for (store/chain/keys.py says how); one xpub each.
+CHAIN_FAMILIES = ("BTC", "LTC", "DOGE", "BCH", "EVM", "TRON")
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -96,6 +98,18 @@ class Settings(BaseSettings):
     smtp_password: str | None = None
     smtp_from: str = "no-reply@exchange.local"
 
+    # Deposit addresses (docs/decisions.md "Key custody and addresses"): the account-level extended public
+    # key of each chain family (BTC, LTC, DOGE, BCH, EVM, TRON), from EXCHANGE_XPUBS (JSON, wins) and the
+    # JSON file EXCHANGE_XPUB_FILE (outside production: <data_dir>/keys/xpubs.json, written on first start).
+    # Public keys only: what serves HTTP can hand out addresses, never spend from them.
+    xpubs: dict[str, str] = Field(default_factory=dict)
+    xpub_file: Path | None = None
+    # Where the Signer alone reads the hot wallet's BIP39 mnemonic: a file (mode 0600) or the environment
+    # variable named here. Only the location is a setting, so the API's settings never carry the secret.
+    # Outside production the file defaults to <data_dir>/keys/mnemonic (generated on first start).
+    signer_mnemonic_file: Path | None = None
+    signer_mnemonic_env: str | None = None
+
     wallet_middle_salt: str = DEV_WALLET_SALT
     wallet_middle_max_skew_seconds: int = Field(default=300, ge=10, le=86400)
     withdraw_confirmations: int = Field(default=6, ge=1, le=1000)
@@ -163,12 +177,20 @@ class Settings(BaseSettings):
     dev_chains: bool | None = None
     dev_block_seconds: float = Field(default=3.0, gt=0, le=600)  # a dev chain mines a block this often
 
-    @field_validator("data_dir", "frontend_dist")
+    @field_validator("data_dir", "frontend_dist", "xpub_file", "signer_mnemonic_file")
     @classmethod
-    def _absolute(cls, path: Path) -> Path:
+    def _absolute(cls, path: Path | None) -> Path | None:
         """A relative path means the caller's directory, whatever directory a child process (the
         embedded Redis, a Ray worker) later runs in."""
-        return path.expanduser().resolve()
+        return None if path is None else path.expanduser().resolve()
+
+    @field_validator("xpubs")
+    @classmethod
+    def _known_families(cls, xpubs: dict[str, str]) -> dict[str, str]:
+        unknown = sorted(set(xpubs) - set(CHAIN_FAMILIES))
+        if unknown:
+            raise ValueError(f"EXCHANGE_XPUBS names no chain family {unknown}; the families are {list(CHAIN_FAMILIES)}")
+        return xpubs
 
     @model_validator(mode="after")
     def _refuse_dev_secrets_in_production(self) -> Settings:
@@ -177,6 +199,11 @@ class Settings(BaseSettings):
                 raise ValueError("EXCHANGE_SECRET_KEY must be set in production")
             if self.wallet_middle_salt == DEV_WALLET_SALT:
                 raise ValueError("EXCHANGE_WALLET_MIDDLE_SALT must be set in production")
+            missing = [family for family in CHAIN_FAMILIES if family not in self.xpubs]
+            if missing and self.xpub_file is None:
+                raise ValueError(
+                    f"production needs the deposit xpubs of {missing}: set EXCHANGE_XPUBS or EXCHANGE_XPUB_FILE"
+                )
         return self
 
     @model_validator(mode="after")
@@ -206,6 +233,25 @@ class Settings(BaseSettings):
     @property
     def is_development(self) -> bool:
         return self.env != "production"
+
+    @property
+    def chain_network(self) -> Literal["mainnet", "regtest"]:
+        """Which encodings deposit addresses use: mainnet in production, the regtest ones elsewhere."""
+        return "mainnet" if self.env == "production" else "regtest"
+
+    @property
+    def xpub_path(self) -> Path | None:
+        """The xpub file the API reads (none in production unless configured)."""
+        if self.xpub_file is not None or self.env == "production":
+            return self.xpub_file
+        return self.data_dir / "keys" / "xpubs.json"
+
+    @property
+    def signer_mnemonic_path(self) -> Path | None:
+        """The mnemonic file only the Signer (and, outside production, the key generator) reads."""
+        if self.signer_mnemonic_file is not None or self.env == "production" or self.signer_mnemonic_env:
+            return self.signer_mnemonic_file
+        return self.data_dir / "keys" / "mnemonic"
 
     @property
     def market_maker_on(self) -> bool:

@@ -57,6 +57,7 @@ def up(
     """Start everything `make run` starts, and stop it all on Ctrl-C or SIGTERM. Outside production it
     refuses (exit 2, nothing started) to listen on an address other than loopback."""
     from serve.stack import Stack
+    from store.chain.keys import KeysUnavailable
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     stop = threading.Event()
@@ -92,7 +93,7 @@ def up(
     try:
         try:
             settings = stack.start()
-        except ConnectionError as exc:  # a wrong --address / RAY_ADDRESS: say so, without a traceback
+        except (ConnectionError, KeysUnavailable) as exc:  # a wrong --address or key: say so, no traceback
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(1) from exc
         base = f"http://{settings.http_host}:{settings.http_port}"
@@ -135,9 +136,13 @@ def chain_deposit(
     confirmations: Annotated[int, typer.Option(min=0, help="confirmations the transfer has so far")] = 1,
     memo: Annotated[str, typer.Option(help="the memo (tag) on memo chains such as XRP and EOS")] = "",
     tx: Annotated[str | None, typer.Option(help="transaction hash (default: a new one, printed)")] = None,
+    currency: Annotated[
+        str | None, typer.Option(help="the currency that arrived, when the address receives several (USDT, ETH)")
+    ] = None,
 ) -> None:
     """Report a chain transfer to a deposit address; credited once the currency's confirmations are
-    reached. Run again with the same --tx and a higher --confirmations to confirm it (idempotent)."""
+    reached. Run again with the same --tx and a higher --confirmations to confirm it (idempotent).
+    Stands in for the chain watchers until they come (issue 28)."""
     import uuid
 
     from store import deposits
@@ -151,8 +156,9 @@ def chain_deposit(
         await init_db(get_settings())
         try:
             return await deposits.report(
-                address=address.strip(), memo=memo.strip(), amount=value, confirmations=confirmations, tx_hash=tx_hash
-            )
+                address=address.strip(), memo=memo.strip(), amount=value, confirmations=confirmations,
+                tx_hash=tx_hash, currency=currency.strip() if currency else None,
+            )  # fmt: skip
         finally:
             await close_db()
 

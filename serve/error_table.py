@@ -64,6 +64,12 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.AMOUNT_TOO_SMALL: Outcome(CODE_ERROR, 400, N_("The amount is too small")),
     ErrorCode.WALLET_UNAVAILABLE: Outcome(CODE_ERROR, 503, N_("The wallet is busy, please try again")),
     ErrorCode.RECHARGE_CLOSED: Outcome(CODE_ERROR, 400, N_("Deposits of this currency are closed")),
+    ErrorCode.CHAIN_NOT_SUPPORTED: Outcome(
+        CODE_ERROR, 400, N_("Deposits of {currency} are not supported yet: its chain cannot be received here")
+    ),
+    ErrorCode.DEPOSIT_KEYS_UNAVAILABLE: Outcome(
+        CODE_ERROR, 503, N_("Deposit addresses are unavailable right now, please try again later")
+    ),
     ErrorCode.PROTOCOL_NOT_FOUND: Outcome(CODE_ERROR, 400, N_("Please choose a chain this currency supports")),
     ErrorCode.WITHDRAWAL_NOT_PENDING: Outcome(CODE_ERROR, 409, N_("This withdrawal has already been processed")),
     ErrorCode.DRAW_CLOSED: Outcome(CODE_ERROR, 400, N_("Withdrawals of this currency are closed")),

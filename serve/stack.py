@@ -1,7 +1,7 @@
-"""Start and stop everything ``exchange up`` runs: embedded Redis (when no REDIS_URL), the schema and
-seed, Ray (local, a local cluster of EXCHANGE_RAY_LOCAL_NODES nodes, or the cluster at RAY_ADDRESS),
-the engine, one push fanout per node, and the Serve app. The tests start the same stack once per
-session, on a local cluster of two nodes.
+"""Start and stop everything ``exchange up`` runs: the deposit keys (store/chain), embedded Redis (when
+no REDIS_URL), the schema and seed, Ray (local, a local cluster of EXCHANGE_RAY_LOCAL_NODES nodes, or the
+cluster at RAY_ADDRESS), the engine, one push fanout per node, and the Serve app. The tests start the
+same stack once per session, on a local cluster of two nodes.
 """
 
 from __future__ import annotations
@@ -100,6 +100,19 @@ async def prepare_database(settings: Settings) -> dict[str, int]:
         return counts
     finally:
         await close_db()
+
+
+def prepare_keys(settings: Settings) -> None:
+    """Outside production, write the development keys on first start; everywhere, parse every chain
+    family's xpub, so a missing, private or malformed key stops the start instead of the first deposit.
+    Raises ``KeysUnavailable``."""
+    from store.chain import keys
+
+    if settings.env != "production":
+        from store.chain.custody import ensure_dev_keys  # writes the mnemonic: never in an API process
+
+        ensure_dev_keys(settings)
+    keys.load(settings, complete=True)
 
 
 async def engine_facts(settings: Settings) -> list[tuple[int, str]]:
@@ -229,7 +242,9 @@ class Stack:
         return self.settings
 
     def start_storage(self) -> Settings:
-        """Embedded Redis when no REDIS_URL is set, then migrations and seed."""
+        """The deposit keys checked (generated outside production on first start), embedded Redis when
+        no REDIS_URL is set, then migrations and seed."""
+        prepare_keys(self.settings)
         if self.settings.uses_embedded_redis:
             self.redis = EmbeddedRedis(self.settings.data_dir, persist=self.settings.env != "test")
             self.settings = self.settings.model_copy(update={"redis_url": self.redis.start()})

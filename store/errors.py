@@ -115,6 +115,8 @@ class ErrorCode(IntEnum):
     ORDERS_TOO_FAST = 3019  # a websocket connection over its order rate
     DEPOSIT_AMOUNT_REQUIRED = 2040  # the console's manual deposit without a valid amount
     WITHDRAWAL_USER_FROZEN = 2041  # approving a request of a user whose withdrawals an operator froze since
+    CHAIN_NOT_SUPPORTED = 2042  # a deposit address asked on a chain with no adapter yet (ADA, DOT, FIL, XRP, EOS)
+    DEPOSIT_KEYS_UNAVAILABLE = 2043  # no usable xpub for the chain's family (not configured, or changed)
     PAIR_MOVE_FAILED = 3020  # the console asked to move a pair's actor and the placement could not
     # 4xxx: leveraged contracts
     LEVER_NOT_OFFERED = 4001

@@ -1,5 +1,5 @@
 """Manual credits (docs/decisions.md "Operator controls over money"): an operator credits a user what
-the chain gateway did not (a bank wire, a transfer to a wrong memo), under a reference of their own
+no chain deposit did (a bank wire, a transfer to a wrong memo), under a reference of their own
 (the wire or transaction id), one implementation for the console and `exchange deposit`.
 
 - The reference is unique in the database (``manual_credits.ref``): the same reference again answers

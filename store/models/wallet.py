@@ -94,8 +94,37 @@ class CurrencyProtocol(Model):
         ordering = ["sort", "id"]
 
 
+class HdAddress(Model):
+    """A user's deposit address in one chain family (store/chain/keys.py): the receive child ``index``
+    of the family's account xpub, ``key_id`` naming that xpub. One per (user, family), one per index."""
+
+    id = fields.IntField(primary_key=True)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="hd_addresses")
+    family = fields.CharField(max_length=8)
+    index = fields.IntField()
+    address = fields.CharField(max_length=128, db_index=True)
+    key_id = fields.CharField(max_length=16)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "hd_addresses"
+        unique_together = (("user", "family"), ("family", "index"))
+
+
+class HdCounter(Model):
+    """The next unused address index of a chain family, raised in the transaction that stores the
+    address it gives, so an index is never handed out twice, also after a restart."""
+
+    family = fields.CharField(max_length=8, primary_key=True)
+    next_index = fields.IntField(default=0)
+
+    class Meta:
+        table = "hd_counters"
+
+
 class DepositAddress(Model):
-    """A user deposit address on one currency protocol, made once by the chain gateway, then stable."""
+    """A user's deposit address on one currency protocol: its family's ``HdAddress`` (so USDT and ETH on
+    ERC20 share one), stored on first request, then stable."""
 
     id = fields.IntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="deposit_addresses")
@@ -108,7 +137,8 @@ class DepositAddress(Model):
 
     class Meta:
         table = "deposit_addresses"
-        unique_together = (("user", "currency_protocol"), ("address", "memo"))
+        unique_together = (("user", "currency_protocol"),)
+        indexes = (("address", "memo"),)
 
 
 class DepositStatus(IntEnum):

@@ -1,5 +1,6 @@
-"""Deposits: a stable address per chain (USDT on ERC20 and TRC20), the chain list, and operator-reported
-chain transfers credited once confirmed, exactly once, and never below the minimum."""
+"""Deposits: a stable derived address per chain family (USDT on ERC20 and TRC20), a clear refusal on chains
+with no adapter, the chain list, and operator-reported chain transfers credited once confirmed, exactly
+once, and never below the minimum."""
 
 from __future__ import annotations
 
@@ -12,38 +13,57 @@ import httpx
 import pytest
 
 from config.settings import Settings
+from store.chain.keys import deposit_keys
 from store.models import Currency
 from tests.utils.cli import exchange, exchange_ok
 from tests.utils.users import error, login, member, ok
 from tests.utils.wallets import BTC, USDT, balance
 
-XRP = 5
+ETH, LTC, XRP, TRX = 3, 4, 5, 9
 
 
 def wallets(api: httpx.Client, token: dict[str, str], currency_id: int) -> list[dict[str, Any]]:
     return ok(api.get("wallet/wallet", params={"currency_id": currency_id}, headers=token))
 
 
-def test_usdt_offers_an_erc20_and_a_trc20_address_stable_per_user(api: httpx.Client) -> None:
+def test_usdt_offers_an_erc20_and_a_trc20_address_stable_per_user(api: httpx.Client, settings: Settings) -> None:
     alice, bob = member(api), member(api)
     first = wallets(api, alice.auth, USDT)
     assert [w["chain_protocol"]["code"] for w in first] == ["ERC20", "TRC20"]
     erc20, trc20 = first
-    assert erc20["address"].startswith("0x") and len(erc20["address"]) == 42 and erc20["memo"] == ""
-    assert trc20["address"].startswith("T") and len(trc20["address"]) == 34
+    # Derived from the test keys' xpubs (store/chain/keys.py), checksummed, at alice's stored index.
+    evm, tron = deposit_keys(settings).account("EVM"), deposit_keys(settings).account("TRON")
+    assert erc20["address"] in {evm.address(i) for i in range(200)} and erc20["memo"] == ""
+    assert erc20["address"] != erc20["address"].lower()  # EIP-55 mixed case
+    assert trc20["address"] in {tron.address(i) for i in range(200)}
     assert erc20["token_address"] == "0xdAC17F958D2ee523a2206206994597C13D831ec7"
     assert wallets(api, alice.auth, USDT) == first
     other_session = {"Authorization": ok(login(api, alice.account))["token"]}
     assert wallets(api, other_session, USDT) == first
     assert {w["address"] for w in wallets(api, bob.auth, USDT)}.isdisjoint({erc20["address"], trc20["address"]})
+    # ETH moves on the same chain as USDT on ERC20: the same address; TRX likewise on TRON.
+    assert [w["address"] for w in wallets(api, alice.auth, ETH)] == [erc20["address"]]
+    assert [w["address"] for w in wallets(api, alice.auth, TRX)] == [trc20["address"]]
     btc = wallets(api, alice.auth, BTC)
-    assert len(btc) == 1 and btc[0]["address"].startswith("bc1q")
+    assert len(btc) == 1 and btc[0]["address"].startswith("bcrt1q")  # regtest outside production
+    (ltc,) = wallets(api, alice.auth, LTC)
+    assert ltc["address"].startswith("rltc1q")  # what litecoind -regtest accepts
 
 
-def test_memo_chains_share_an_address_and_tell_users_apart_by_memo(api: httpx.Client) -> None:
-    alice, bob = member(api), member(api)
-    (a,), (b,) = wallets(api, alice.auth, XRP), wallets(api, bob.auth, XRP)
-    assert a["address"] == b["address"] and a["memo"] and b["memo"] and a["memo"] != b["memo"]
+@pytest.mark.parametrize(("code", "currency_id"), [("XRP", XRP), ("EOS", 6), ("ADA", 11), ("DOT", 12), ("FIL", 14)])
+def test_chains_without_an_adapter_get_a_clear_refusal_not_an_address(
+    api: httpx.Client, code: str, currency_id: int
+) -> None:
+    user = member(api)
+    refused = api.get("wallet/wallet", params={"currency_id": currency_id}, headers=user.auth)
+    assert error(refused, 400) == f"Deposits of {code} are not supported yet: its chain cannot be received here"
+    french = api.get("wallet/wallet", params={"currency_id": currency_id}, headers={**user.auth, "lang": "fr"})
+    assert (
+        error(french, 400)
+        == f"Les dépôts de {code} ne sont pas encore pris en charge : sa blockchain ne peut pas être reçue ici"
+    )
+    listed = {c["code"]: c for c in ok(api.get("block_chain/currency_protocols"))}[code]
+    assert (listed["open_recharge"], listed["open_draw"]) == (0, 0)
 
 
 @pytest.fixture
@@ -112,20 +132,27 @@ def test_a_deposit_below_the_minimum_is_recorded_not_credited(api: httpx.Client,
     assert (row["amount"], row["status"], row["status_name"]) == ("0.5", 2, "Below the minimum, not credited")
 
 
-def test_memo_deposits_and_operator_mistakes(api: httpx.Client, settings: Settings) -> None:
+def test_operator_mistakes_and_an_address_shared_by_two_currencies(api: httpx.Client, settings: Settings) -> None:
     alice = member(api)
-    (xrp,) = wallets(api, alice.auth, XRP)
-    exchange_ok(settings, "chain-deposit", xrp["address"], "25", "--memo", xrp["memo"])
-    assert balance(api, alice, XRP) == (Decimal(25), 0)
+    trc20 = wallets(api, alice.auth, USDT)[1]["address"]
+    exchange_ok(settings, "chain-deposit", trc20, "25")
+    assert balance(api, alice, USDT) == (Decimal(25), 0)
     for args, expected in [
-        ((xrp["address"], "25"), "no deposit address"),  # memo missing
+        ((trc20, "25", "--memo", "10000001"), "no deposit address"),  # no memo on TRON
         (("0xnotours", "1"), "no deposit address"),
-        ((xrp["address"], "0", "--memo", xrp["memo"]), "positive"),
-        ((xrp["address"], "abc", "--memo", xrp["memo"]), "not a number"),
+        ((trc20, "1", "--currency", "BTC"), "no deposit address"),
+        ((trc20, "0"), "positive"),
+        ((trc20, "abc"), "not a number"),
     ]:
         done = exchange(settings, "chain-deposit", *args)
         assert done.returncode != 0 and expected in done.stdout + done.stderr, (args, done.stdout, done.stderr)
-    assert balance(api, alice, XRP) == (Decimal(25), 0)
+    # Once alice also has her TRX address (the same TRON address), a transfer must say which coin came.
+    assert [w["address"] for w in wallets(api, alice.auth, TRX)] == [trc20]
+    ambiguous = exchange(settings, "chain-deposit", trc20, "30")
+    assert ambiguous.returncode == 1 and "receives TRX, USDT" in ambiguous.stderr, ambiguous.stderr
+    exchange_ok(settings, "chain-deposit", trc20, "30", "--currency", "trx")
+    assert balance(api, alice, TRX) == (Decimal(30), 0)
+    assert balance(api, alice, USDT) == (Decimal(25), 0)
 
 
 def test_deposits_above_the_currencys_max_amount_are_refused(api: httpx.Client, settings: Settings) -> None:

@@ -4,6 +4,7 @@ approve and reject, the state in records; binding withdrawal addresses; and cons
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
 from decimal import Decimal
 from typing import Any
 
@@ -130,9 +131,26 @@ def test_withdraw_rules(
     assert ok(api.get("account/withdrawals", headers=alice.auth))["total"] == 0
 
 
-def test_withdraw_on_erc20_and_memo_chains(api: httpx.Client, alice: Member) -> None:
+@pytest.fixture
+async def xrp_withdrawals_open(db: None) -> AsyncIterator[None]:
+    """XRP (a memo chain) open for withdrawals for the test; it has no adapter yet, so it is closed."""
+    await Currency.filter(id=XRP).update(open_draw=True)
+    try:
+        yield
+    finally:
+        await Currency.filter(id=XRP).update(open_draw=False)
+
+
+def test_withdraw_on_erc20_and_a_closed_chain(api: httpx.Client, alice: Member) -> None:
     ok(draw(api, alice, "20", address=ETH_ADDR, currency_protocol_id=1))
     assert balance(api, alice, USDT) == (Decimal(980), Decimal(20))
+    xrp = {"currency_id": XRP, "number": "30", "address": "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY", "pay_password": DEAL}
+    assert (
+        error(api.post("account/draw", json=xrp, headers=alice.auth), 400) == "Withdrawals of this currency are closed"
+    )
+
+
+def test_a_memo_chain_withdrawal_needs_the_memo(api: httpx.Client, alice: Member, xrp_withdrawals_open: None) -> None:
     memo_less = {"currency_id": XRP, "number": "30", "address": "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY",
                  "pay_password": DEAL}  # fmt: skip
     assert error(api.post("account/draw", json=memo_less, headers=alice.auth), 400) == "Please enter the memo"

@@ -11,6 +11,7 @@ from store import users
 from store.models import Account, AccountLog, AccountType, AuditLog, Operator
 from tests.api.test_admin import PASSWORD, make_operator
 from tests.utils.cli import exchange
+from tests.utils.keys import MAINNET_XPUBS_ENV
 from tests.utils.otp import accepted, current_code
 
 
@@ -58,7 +59,8 @@ def test_seed_command_is_idempotent(settings: Settings) -> None:
         assert "pairs 18" in done.stdout
 
 
-PRODUCTION = {"EXCHANGE_ENV": "production", "EXCHANGE_SECRET_KEY": "s" * 40, "EXCHANGE_WALLET_MIDDLE_SALT": "w" * 40}
+PRODUCTION = {"EXCHANGE_ENV": "production", "EXCHANGE_SECRET_KEY": "s" * 40, "EXCHANGE_WALLET_MIDDLE_SALT": "w" * 40,
+              **MAINNET_XPUBS_ENV}  # fmt: skip
 
 
 LOGIN_REFUSED = "Incorrect e-mail, password or two-factor code"

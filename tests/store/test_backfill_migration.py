@@ -9,9 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from config.settings import ROOT, Settings
+from tests.utils.scratch_db import scratch_postgres
 
 EXPECTED = {
     "holds": [[101, 1, 1, "10.5", "2025-01-02T03:04:05+00:00"]],
@@ -33,19 +32,6 @@ def test_backfill_on_sqlite(tmp_path: Path) -> None:
 
 
 async def test_backfill_on_postgres(settings: Settings) -> None:
-    if not (settings.database_url or "").startswith(("postgres://", "postgresql://")):
-        pytest.skip("the session runs on SQLite")
-    import asyncpg
-
-    server = settings.db_url.replace("postgres://", "postgresql://", 1)
-    base, _, name = server.rpartition("/")
-    scratch = f"{name.split('?')[0]}_backfill"
-    admin = await asyncpg.connect(f"{base}/postgres")
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
-        await admin.execute(f'CREATE DATABASE "{scratch}"')
-        found = _probe(f"postgres://{base.removeprefix('postgresql://')}/{scratch}")
+    async with scratch_postgres(settings, "backfill") as url:
+        found = _probe(url)
         assert found == {"first": EXPECTED, "again": EXPECTED}
-    finally:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
-        await admin.close()

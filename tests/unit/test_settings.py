@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 from pydantic import ValidationError
 
 from config.settings import Settings
+from tests.utils.keys import MAINNET_XPUBS
 
 
 def test_embedded_defaults_need_no_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -27,7 +30,7 @@ def test_plain_and_prefixed_environment_names(monkeypatch: pytest.MonkeyPatch) -
 def test_production_refuses_development_secrets() -> None:
     with pytest.raises(ValidationError, match="EXCHANGE_SECRET_KEY"):
         Settings(env="production")
-    Settings(env="production", secret_key="s" * 32, wallet_middle_salt="t" * 32)
+    Settings(env="production", secret_key="s" * 32, wallet_middle_salt="t" * 32, xpubs=MAINNET_XPUBS)
 
 
 def test_an_ingress_with_replica_ports_needs_a_host_the_node_ip_reaches() -> None:
@@ -58,6 +61,8 @@ def test_every_ingress_mode_hands_serve_the_body_limits(monkeypatch: pytest.Monk
     settings = Settings(request_max_bytes=40_000, upload_max_bytes=3_000_000, http_host="0.0.0.0")
     # ingress_environment writes to os.environ: every name it may write goes back as it was afterwards
     written = {name for env in INGRESS_ENV.values() for name in env} | set(limit_environment(settings))
+    for name in written:  # recorded now, an absent one too (delenv alone forgets those): undo restores each
+        monkeypatch.setenv(name, os.environ.get(name, ""))
     for mode in INGRESS_ENV:
         for name in written:
             monkeypatch.delenv(name, raising=False)

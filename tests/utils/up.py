@@ -105,9 +105,16 @@ class Instance:
 
 
 def start(
-    data_dir: Path, *, pair_ids: list[int], market_maker: bool, timeout_s: float = 180, args: tuple[str, ...] = ()
+    data_dir: Path,
+    *,
+    pair_ids: list[int],
+    market_maker: bool,
+    timeout_s: float = 180,
+    args: tuple[str, ...] = (),
+    dev_chains: bool = False,
 ) -> Instance:
-    """Start ``exchange up [args]`` on the embedded defaults and wait until ``/api/`` answers."""
+    """Start ``exchange up [args]`` on the embedded defaults and wait until ``/api/`` answers; the dev
+    chains (an EVM node mining every few seconds, litecoind) only when a test asks for them."""
     http_port, ws_port = free_port(), free_port()
     env = {
         **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
@@ -118,6 +125,7 @@ def start(
         "EXCHANGE_RAY_NUM_CPUS": "1",
         "EXCHANGE_PAIR_IDS": str(pair_ids),
         "EXCHANGE_MARKET_MAKER": str(market_maker).lower(),
+        "EXCHANGE_DEV_CHAINS": str(dev_chains).lower(),
         "RAY_DEDUP_LOGS": "0",  # every process's lines in the log (stacks() reads several processes' alike lines)
     }
     data_dir.mkdir(parents=True, exist_ok=True)

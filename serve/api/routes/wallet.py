@@ -3,6 +3,7 @@ block_chain/currency_protocols (the chains of every currency)."""
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -12,12 +13,13 @@ from serve.api.paging import paginate
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from store import deposits
-from store.chain import gateway
+from store.chain.keys import KeysUnavailable, deposit_keys, family_of
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, ChainDeposit, Currency, CurrencyProtocol, DepositAddress, DepositStatus
 from store.money import money
 
 router = APIRouter(tags=["wallet"])
+log = logging.getLogger(__name__)
 
 DEPOSIT_STATES = {
     DepositStatus.CONFIRMING: N_("Confirming"),
@@ -51,15 +53,23 @@ def wallet_public(address: DepositAddress, p: CurrencyProtocol) -> dict[str, Any
 
 @router.get("/wallet/wallet")
 async def wallet(uid: CurrentUid, svc: Svc, currency_id: Annotated[int, Query(ge=1, le=INT_MAX)]) -> Any:
-    """The user's deposit address (and memo on memo chains) for every chain of a currency; stable."""
+    """The user's deposit address for every chain of a currency (derived, stable); a currency none of
+    whose chains has an adapter yet is refused with a message saying so, never given a fake address."""
     currency = await Currency.get_or_none(id=currency_id)
     if currency is None:
         raise DomainError(ErrorCode.CURRENCY_NOT_FOUND)
+    protocols = await CurrencyProtocol.filter(currency_id=currency.id).order_by("sort", "id")
+    supported = [p for p in protocols if family_of(p.chain_protocol) is not None]
+    if not supported:
+        raise DomainError(ErrorCode.CHAIN_NOT_SUPPORTED, currency=currency.code)
     if not currency.open_recharge:
         raise DomainError(ErrorCode.RECHARGE_CLOSED)
-    chain = gateway(svc.settings)
-    protocols = await CurrencyProtocol.filter(currency_id=currency.id).order_by("sort", "id")
-    return envelope([wallet_public(await deposits.address_for(chain, uid, p), p) for p in protocols])
+    try:
+        keys = deposit_keys(svc.settings)
+    except KeysUnavailable as exc:
+        log.error("deposit keys: %s", exc)
+        raise DomainError(ErrorCode.DEPOSIT_KEYS_UNAVAILABLE) from exc
+    return envelope([wallet_public(await deposits.address_for(keys, uid, p), p) for p in supported])
 
 
 @router.get("/wallet/deposits")

@@ -1,5 +1,5 @@
 """The console's deposits (issue 16, the finance role): chain transfers to users' addresses with their
-state, and manual credits (a credit the chain gateway did not make: a transfer to a wrong memo, a bank
+state, and manual credits (a credit no chain deposit made: a transfer to a wrong memo, a bank
 wire) under the operator's reference, with a reason. One worth more than ``credit_second_approval_usd``
 waits for a second finance operator (docs/decisions.md "Operator controls over money");
 ``store.admin.credits`` does the rest, for `exchange deposit` too."""
