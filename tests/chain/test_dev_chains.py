@@ -21,6 +21,7 @@ from store.chain_rpc.devnet.process import read_info
 from store.chain_rpc.evm import EvmNode
 from store.chain_rpc.utxo import UtxoNode
 from tests.utils.cli import exchange
+from tests.utils.keys import MAINNET_XPUBS
 
 CAROL = Account.from_key("0x" + "ca" * 32).address.lower()
 
@@ -46,7 +47,8 @@ async def _until(check: object, within: float = 30.0) -> None:
 
 def test_production_refuses_the_dev_chains(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="EXCHANGE_DEV_CHAINS"):
-        Settings(env="production", secret_key="s", wallet_middle_salt="t", dev_chains=True, data_dir=tmp_path)
+        Settings(env="production", secret_key="s", wallet_middle_salt="t", dev_chains=True, data_dir=tmp_path,
+                 xpubs=MAINNET_XPUBS)  # fmt: skip
     assert not Settings(env="test", data_dir=tmp_path).dev_chains_on
     assert Settings(env="development", data_dir=tmp_path).dev_chains_on
 
