@@ -451,6 +451,10 @@ class Stack:
         if self.redis is not None:
             self.redis.stop()
             self.redis = None
+        self.stop_chains()
+
+    def stop_chains(self) -> None:
+        """Stop the dev chains this stack started (and nothing else: Ray and storage stay as they are)."""
         for chain in reversed(self.chains):
             chain.stop()
         self.chains.clear()

@@ -34,8 +34,8 @@ def dev_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     try:
         stack.start_chains()
         yield stack
-    finally:
-        stack.stop()
+    finally:  # only the chains: stop() would also shut down the session's Ray that later tests use
+        stack.stop_chains()
 
 
 async def _until(check: object, within: float = 30.0) -> None:
@@ -101,10 +101,11 @@ async def test_the_faucet_sends_ltc_that_the_chain_mines_by_itself(dev_stack: St
 
 
 def test_stop_ends_every_dev_chain_process(dev_stack: Stack) -> None:
-    """Last in this module: it stops the module's chains."""
+    """Last in this module: it stops the module's chains (``stop_chains``, which ``Stack.stop`` ends
+    with; ``stop`` itself would also shut down the session's Ray that later tests use)."""
     processes = [chain.process for chain in dev_stack.chains]
     assert processes
-    dev_stack.stop()
+    dev_stack.stop_chains()
     assert all(p is not None and p.poll() is not None for p in processes) and dev_stack.chains == []
     left = [chain for chain in ("evm", "ltc") if (dev_stack.settings.dev_chains_dir / chain / f"{chain}.json").exists()]
     assert left == []  # no info file left to mislead the faucet
