@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from store.chain_rpc.jsonrpc import DEFAULT_TIMEOUT_S, JsonRpcClient, NodeRefused
+from store.chain_rpc.jsonrpc import DEFAULT_TIMEOUT_S, Closing, JsonRpcClient, NodeRefused
 
 # keccak256("Transfer(address,address,uint256)"), and the 4-byte selectors used here (tests check all
 # four against keccak).
@@ -134,17 +134,11 @@ def _transfer(raw: dict[str, Any]) -> TransferLog:
     )
 
 
-class EvmNode:
+class EvmNode(Closing):
     """One EVM node at ``url``. Raises the ``store.chain_rpc.jsonrpc`` errors."""
 
     def __init__(self, url: str, *, timeout: float = DEFAULT_TIMEOUT_S) -> None:
         self.rpc = JsonRpcClient(url, timeout=timeout)
-
-    async def __aenter__(self) -> EvmNode:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
 
     async def aclose(self) -> None:
         await self.rpc.aclose()

@@ -16,7 +16,7 @@ import itertools
 import json
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, Self
 
 import httpx
 
@@ -67,7 +67,20 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
-class JsonRpcClient:
+class Closing:
+    """``async with`` for a client: the client, closed (``aclose``) on the way out."""
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        raise NotImplementedError
+
+
+class JsonRpcClient(Closing):
     """An async JSON-RPC client for one node URL (credentials may ride in the URL as user:password).
 
     One connection pool per client: open it as ``async with`` or call ``aclose()``. Calls are safe to
@@ -81,12 +94,6 @@ class JsonRpcClient:
         self.label = _redacted(url)
         self._ids = itertools.count(1)
         self._http = httpx.AsyncClient(timeout=timeout, auth=auth, headers=headers)
-
-    async def __aenter__(self) -> JsonRpcClient:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
 
     async def aclose(self) -> None:
         await self._http.aclose()

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from store.chain_rpc.jsonrpc import DEFAULT_TIMEOUT_S, JsonRpcClient
+from store.chain_rpc.jsonrpc import DEFAULT_TIMEOUT_S, Closing, JsonRpcClient
 
 NOT_FOUND = -5  # RPC_INVALID_ADDRESS_OR_KEY: no such block or transaction
 OUT_OF_RANGE = -8  # RPC_INVALID_PARAMETER: e.g. a height above the tip
@@ -109,7 +109,7 @@ def _header(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class UtxoNode:
+class UtxoNode(Closing):
     """One Bitcoin Core-style node (``http://user:password@host:port``), and optionally one wallet
     loaded on it (``wallet``): wallet calls go to ``/wallet/<name>`` as the node requires when it has
     several. Raises the ``store.chain_rpc.jsonrpc`` errors."""
@@ -118,12 +118,6 @@ class UtxoNode:
         self.rpc = JsonRpcClient(url, timeout=timeout)
         self.wallet = wallet
         self.wallet_rpc = JsonRpcClient(f"{url.rstrip('/')}/wallet/{wallet}", timeout=timeout) if wallet else self.rpc
-
-    async def __aenter__(self) -> UtxoNode:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
 
     async def aclose(self) -> None:
         await self.rpc.aclose()
