@@ -19,12 +19,9 @@ import ray
 from ray.exceptions import RayActorError
 from redis.asyncio import Redis
 
-from actors.lever.actor import lever_name
-from actors.micro import micro_name
-from actors.pair.actor import pair_name
+from actors.names import lever_name, micro_name, pair_name, wallet_name
 from actors.pair.state import BUY
 from actors.wallet.legs import shard_of
-from actors.wallet.shard import wallet_name
 from store.errors import DomainError, ErrorCode, OutcomeUnknown
 from store.ids import LEVER, MICRO, IdBlocks
 from store.sessions import PREFIX

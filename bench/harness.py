@@ -232,7 +232,7 @@ async def lift_open_order_cap(settings: Settings, pair_id: int = BTC_USDT, cap: 
     pair's ``reload_config``, as an operator's change in the console is."""
     import ray
 
-    from actors.pair.actor import pair_name
+    from actors.names import pair_name
     from store.db import close_db, init_db
     from store.models import CurrencyMatch
 

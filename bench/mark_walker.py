@@ -30,7 +30,7 @@ async def walk_marks(decimals: dict[str, int], step: Decimal, outcomes: Counter[
     ``step`` (a fraction of its mark). ``outcomes`` counts walks done and refused (with why)."""
     import ray
 
-    from actors.maker.actor import MAKER_NAME
+    from actors.names import MAKER_NAME
 
     maker = ray.get_actor(MAKER_NAME)
     redis = connect_redis(get_settings())

@@ -19,7 +19,7 @@ def join_cluster() -> list[Any]:
     """The MicroTimer handles of the running exchange (joins its Ray as a driver)."""
     import ray
 
-    from actors.micro import micro_name
+    from actors.names import micro_name
     from serve.stack import join_ray, ray_address_file
 
     settings = get_settings()
@@ -43,7 +43,7 @@ def fence_round_trip(symbols: list[str]) -> list[float]:
     """How long each pair takes to answer ``tick_fence`` (what a settling pass waits for), ms."""
     import ray
 
-    from actors.pair.actor import pair_name
+    from actors.names import pair_name
 
     took = []
     for symbol in symbols:

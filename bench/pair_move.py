@@ -36,7 +36,7 @@ SYMBOL = "BTC/USDT"
 async def run(stack: Any, args: argparse.Namespace) -> None:
     import ray
 
-    from actors.pair.placement import PLACEMENT_NAME
+    from actors.names import PLACEMENT_NAME
 
     placement = ray.get_actor(PLACEMENT_NAME)
     limits = httpx.Limits(max_connections=args.concurrency + 4)

@@ -185,7 +185,7 @@ app.add_typer(pairs_app, name="pairs")
 
 
 def _placement() -> Any:
-    from actors.pair.placement import PLACEMENT_NAME
+    from actors.names import PLACEMENT_NAME
 
     return named_actor(PLACEMENT_NAME, "the exchange on this cluster has no pair placement running")
 

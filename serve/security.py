@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 import secrets
 from collections.abc import Awaitable, Callable
@@ -44,8 +45,14 @@ __all__ = [
 ]
 
 _hasher = PasswordHasher()
-# Verified against when the account does not exist, so both paths cost the same.
-_DUMMY_HASH = _hasher.hash("not-a-real-password")
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """Verified against when the account does not exist, so both paths cost the same. Made on the first
+    login check, not at import: a hash costs ~0.25 s, and every process that imports this module
+    (the API, each Fanout, the CLI) would pay it at start."""
+    return _hasher.hash("not-a-real-password")
 
 
 async def hash_password(password: str) -> str:
@@ -55,7 +62,7 @@ async def hash_password(password: str) -> str:
 async def verify_password(password_hash: str | None, password: str) -> bool:
     def _check() -> bool:
         try:
-            return _hasher.verify(password_hash or _DUMMY_HASH, password) and password_hash is not None
+            return _hasher.verify(password_hash or _dummy_hash(), password) and password_hash is not None
         except (VerificationError, InvalidHashError, UnicodeError):
             return False  # UnicodeError: a lone surrogate (legal in JSON) cannot be encoded, so cannot match
 

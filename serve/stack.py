@@ -324,8 +324,9 @@ class Stack:
         node, through the PairPlacement actor."""
         import ray
 
-        from actors.pair.placement import PLACEMENT_NAME, PairPlacement
-        from actors.wallet.shard import WalletShard, wallet_name
+        from actors.names import PLACEMENT_NAME, wallet_name
+        from actors.pair.placement import PairPlacement
+        from actors.wallet.shard import WalletShard
 
         config = settings.model_dump(mode="json")
         for index in range(settings.wallet_shards):
@@ -353,9 +354,9 @@ class Stack:
         stack owns them. Run again, it starts only those that are not running."""
         import ray
 
-        from actors.lever.actor import LeverShard, lever_name
-        from actors.micro import micro_name
+        from actors.lever.actor import LeverShard
         from actors.micro.actor import MicroTimer
+        from actors.names import lever_name, micro_name
 
         started = []
         for cls, name_of, count in ((LeverShard, lever_name, shards), (MicroTimer, micro_name, config["micro_shards"])):
@@ -375,7 +376,8 @@ class Stack:
         """The Scheduler (calendar work: overnight fees ...); it runs what is owed from its constructor."""
         import ray
 
-        from actors.scheduler.actor import SCHEDULER_NAME, Scheduler
+        from actors.names import SCHEDULER_NAME
+        from actors.scheduler.actor import Scheduler
 
         config = settings.model_dump(mode="json")
         self.actors[SCHEDULER_NAME] = Scheduler.options(name=SCHEDULER_NAME, get_if_exists=True).remote(config)
@@ -387,8 +389,9 @@ class Stack:
         import ray
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
+        from actors.names import fanout_name
         from actors.nodes import alive_nodes
-        from actors.push.fanout import Fanout, fanout_name
+        from actors.push.fanout import Fanout
 
         config = settings.model_dump(mode="json")
         nodes = alive_nodes()

@@ -32,8 +32,9 @@ from actors.lever import ledger as lever_ledger
 from actors.lever import settle, terms
 from actors.lever.events import LeverEvents
 from actors.lever.feed import LeverFeed
-from actors.lever.state import DAY_MS, PairTerms, lever_name, now_ms, position_of
+from actors.lever.state import DAY_MS, PairTerms, now_ms, position_of
 from actors.lever.terms import LONG
+from actors.names import lever_name
 from actors.push import channels
 from actors.runtime import DbActor
 from actors.wallet.legs import transfer as transfer_legs

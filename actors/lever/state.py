@@ -13,10 +13,6 @@ USD = "USDT"  # the quote currency of every leveraged pair
 DAY_MS = 86_400_000
 
 
-def lever_name(index: int) -> str:
-    return f"lever:{index}"
-
-
 @dataclass(frozen=True)
 class PairTerms:
     """What a lever pair offers and how its positions are made (copied onto each position).

@@ -47,7 +47,6 @@ from store.spot import OPEN_STATUSES
 log = logging.getLogger(__name__)
 BOTS = ("mm-maker@bots.exchange.local", "mm-taker@bots.exchange.local")
 FUNDING = Decimal("1000000000")
-MAKER_NAME = "market-maker"
 WALK_S = 10.0  # a walk to a target takes this long, whatever the distance (within the band)
 WALK_STEP_S = 0.25  # how often the bot steps on a walk
 ARRIVAL_WAIT_S = 20.0  # beyond WALK_S, how long ``target`` waits for the last trade at the target

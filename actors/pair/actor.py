@@ -55,10 +55,6 @@ ORDER_COMMANDS = ("submit", "cancel", "tick")
 Command = tuple[str, Any, "asyncio.Future[Any] | None"]
 
 
-def pair_name(symbol: str) -> str:
-    return f"pair:{symbol}"
-
-
 # Event-loop and database bound; reserves no CPU so every pair fits the machine. Operators spread
 # pairs over nodes with custom resources (see ray-cluster.yaml).
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)

@@ -16,10 +16,10 @@ from typing import Any
 import ray
 from redis.asyncio import Redis
 
+from actors.names import wallet_name
 from actors.pair import events
 from actors.pair.state import BUY, OrderState, PairConfig
 from actors.wallet.legs import BUYER, SELLER, TradeLeg, shard_of
-from actors.wallet.shard import wallet_name
 from config.settings import Settings
 from store import spot
 from store.marks import TTL_S as MARK_TTL_S

@@ -32,14 +32,14 @@ import ray
 from tortoise.exceptions import IntegrityError
 
 from actors.engine import PAIR_MOVED, PAIR_MOVING
+from actors.names import pair_name
 from actors.nodes import PAIR_RESOURCE, Node, alive_nodes, find_node, pinned_to
-from actors.pair.actor import PairActor, pair_name
+from actors.pair.actor import PairActor
 from actors.runtime import DbActor
 from store.cache import connect_redis
 from store.models import PairPin
 
 log = logging.getLogger(__name__)
-PLACEMENT_NAME = "pair-placement"
 NAME_FREE_WAIT_S = 10.0  # a killed actor's name is released within milliseconds; allow for a busy GCS
 START_TIMEOUT_S = 120.0
 INFO_TIMEOUT_S = 5.0

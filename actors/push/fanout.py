@@ -51,14 +51,9 @@ from store.sessions import Sessions, digest, revoked_topic
 
 log = logging.getLogger(__name__)
 CONTROL_TOPIC = f"{REDIS_PREFIX}_control"
-NAME_PREFIX = "fanout:"
 MAX_MESSAGE = 4096  # clients send control messages and single orders: all small
 SLOW_READER = 1008  # close code (policy violation) for a reader that fell too far behind
 LOGGED_OUT = json.dumps({"type": "login", "code": 999}, separators=(",", ":"))
-
-
-def fanout_name(node_label: str) -> str:
-    return NAME_PREFIX + node_label
 
 
 def _reply(kind: str, **fields: Any) -> str:

@@ -35,6 +35,7 @@ from typing import Any
 
 import ray
 
+from actors.names import SCHEDULER_NAME
 from actors.runtime import DbActor
 from actors.scheduler import calendar
 from actors.scheduler.jobs import JOBS, SWEEPS, Job, JobContext, Sweep
@@ -42,7 +43,6 @@ from store import scheduler
 from store.cache import connect_redis
 
 log = logging.getLogger(__name__)
-SCHEDULER_NAME = "scheduler"
 RUN_TIMEOUT_S = 600.0  # a run that takes longer is given up and tried again (the job is idempotent)
 MAX_BACKOFF_S = 60.0
 EACH_AT_ONCE = 4  # things' jobs running at once (each holds a database connection while it works)

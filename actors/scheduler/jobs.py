@@ -53,7 +53,7 @@ class Job:
 async def lever_overnight(ctx: JobContext, day: int) -> dict[str, Any]:
     """Every lever shard charges the overnight fee of the positions open at 00:00 UTC of ``day``
     (idempotent per position and day)."""
-    from actors.lever.actor import lever_name
+    from actors.names import lever_name
 
     shards = [ctx.actor(lever_name(i)) for i in range(ctx.settings.lever_shards)]
     answers = await asyncio.gather(*(shard.overnight.remote(day) for shard in shards))

@@ -170,7 +170,3 @@ class WalletShard(DbActor):
 def _unavailable(error: BaseException) -> DomainError:
     log.warning("freeze not committed: %r", error)
     return DomainError(ErrorCode.WALLET_UNAVAILABLE)
-
-
-def wallet_name(index: int) -> str:
-    return f"wallet:{index}"

@@ -23,7 +23,7 @@ def target(
     Waits for the arrival and prints the mark."""
     import ray
 
-    from actors.maker.actor import MAKER_NAME
+    from actors.names import MAKER_NAME
 
     def walk() -> dict[str, str]:
         maker = named_actor(MAKER_NAME, "no market maker is running (EXCHANGE_MARKET_MAKER=true starts one)")

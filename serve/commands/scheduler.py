@@ -16,7 +16,7 @@ OFFSET = re.compile(r"^([+-]?)(\d{1,6})([dhms])$")
 
 
 def _scheduler() -> Any:
-    from actors.scheduler.actor import SCHEDULER_NAME
+    from actors.names import SCHEDULER_NAME
 
     return named_actor(SCHEDULER_NAME, "the exchange on this cluster has no scheduler running")
 

@@ -12,10 +12,9 @@ import httpx
 import pytest
 import ray
 
-from actors.pair.actor import pair_name
+from actors.names import pair_name, wallet_name
 from actors.pair.state import BUY, SUBMIT_DEADLINE_MS
 from actors.wallet import legs
-from actors.wallet.shard import wallet_name
 from serve.stack import Stack
 from store.errors import DomainError, ErrorCode
 from store.ids import IdBlocks

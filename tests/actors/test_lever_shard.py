@@ -14,8 +14,8 @@ import httpx
 import pytest
 import ray
 
-from actors.lever.actor import lever_name
 from actors.lever.state import DAY_MS
+from actors.names import lever_name
 from actors.wallet.legs import shard_of
 from serve.stack import Stack
 from store.lever import HOUSE_KINDS, LOG_TYPES

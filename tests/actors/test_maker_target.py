@@ -12,7 +12,8 @@ from typing import Any
 import httpx
 import ray
 
-from actors.maker.actor import MAKER_NAME, MarketMaker
+from actors.maker.actor import MarketMaker
+from actors.names import MAKER_NAME
 from serve.stack import Stack
 from tests.utils.cli import exchange
 from tests.utils.prices import live_mark, wait_for

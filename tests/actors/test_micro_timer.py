@@ -13,7 +13,7 @@ import httpx
 import pytest
 import ray
 
-from actors.micro import micro_name
+from actors.names import micro_name
 from serve.stack import Stack
 from store import micro, ticks
 from store.models import AccountLog, AccountType, CurrencyMatch, MicroOrder, MicroStatus

@@ -17,7 +17,7 @@ import pytest
 import ray
 
 from actors.engine import LIMIT, Engine, PairRef
-from actors.pair.actor import pair_name
+from actors.names import pair_name
 from serve.stack import Stack
 from store import marks
 from store.cache import connect_redis

@@ -18,9 +18,9 @@ from redis.asyncio import Redis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from actors.names import fanout_name
 from actors.nodes import alive_nodes
 from actors.push.channels import public_topic, user_topic
-from actors.push.fanout import fanout_name
 from serve.stack import Stack
 from store.cache import connect_redis
 from store.sessions import Sessions

@@ -22,7 +22,8 @@ import pytest
 import ray
 from ray.exceptions import RayActorError
 
-from actors.scheduler.actor import SCHEDULER_NAME, Scheduler
+from actors.names import SCHEDULER_NAME
+from actors.scheduler.actor import Scheduler
 from actors.scheduler.calendar import DAY_MS
 from actors.scheduler.jobs import Job, JobContext, lever_overnight
 from config.settings import Settings

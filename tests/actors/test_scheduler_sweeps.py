@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 import ray
 
-from actors.scheduler.actor import SCHEDULER_NAME, Scheduler
+from actors.names import SCHEDULER_NAME
+from actors.scheduler.actor import Scheduler
 from actors.scheduler.jobs import SWEEPS, JobContext, Sweep
 from serve.stack import Stack
 from tests.utils.cli import exchange_ok

@@ -17,9 +17,9 @@ import ray
 from ray.exceptions import RayActorError
 
 from actors.maker.actor import BOTS, MarketMaker
+from actors.names import wallet_name
 from actors.pair.state import ORPHAN_GRACE_MS
 from actors.wallet import legs
-from actors.wallet.shard import wallet_name
 from serve.stack import Stack
 from store import holds, ledger
 from store.errors import DomainError, ErrorCode

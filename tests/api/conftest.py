@@ -9,7 +9,7 @@ import httpx
 import pytest
 import ray
 
-from actors.pair.actor import pair_name
+from actors.names import pair_name
 from config.settings import Settings
 from serve.stack import Stack
 from store import scheduler

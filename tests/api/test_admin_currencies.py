@@ -14,7 +14,7 @@ import httpx
 import pytest
 import ray
 
-from actors.micro import micro_name
+from actors.names import micro_name
 from config.settings import Settings
 from serve.i18n import translate
 from store.models import AccountType, AuditLog, Currency

@@ -17,9 +17,8 @@ import httpx
 import pytest
 import ray
 
-from actors.lever.actor import lever_name
-from actors.micro import micro_name
 from actors.micro.actor import OFFERS_TTL_MS
+from actors.names import lever_name, micro_name
 from config.settings import Settings
 from serve.i18n import translate
 from store.models import AccountType, AuditLog, CurrencyMatch, LeverPosition, MicroOrder, MicroStatus

@@ -5,8 +5,7 @@ from __future__ import annotations
 import httpx
 import ray
 
-from actors.lever.actor import lever_name
-from actors.push.fanout import fanout_name
+from actors.names import fanout_name, lever_name
 from serve.stack import Stack
 from tests.utils.users import member, ok
 

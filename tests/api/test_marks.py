@@ -19,7 +19,7 @@ import pytest
 import ray
 from websockets.asyncio.client import ClientConnection, connect
 
-from actors.pair.actor import pair_name
+from actors.names import pair_name
 from actors.pair.mark_rule import mark_of
 from actors.pair.marks import GENESIS
 from serve.stack import Stack

@@ -19,10 +19,7 @@ from typing import Any
 import httpx
 import ray
 
-from actors.lever.actor import lever_name
-from actors.micro import micro_name
-from actors.pair.actor import pair_name
-from actors.wallet.shard import wallet_name
+from actors.names import lever_name, micro_name, pair_name, wallet_name
 from config.settings import Settings
 from serve.stack import Stack
 from store import lever, micro

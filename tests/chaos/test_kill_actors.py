@@ -15,10 +15,7 @@ from typing import Any
 import httpx
 import ray
 
-from actors.pair.actor import pair_name
-from actors.pair.placement import PLACEMENT_NAME
-from actors.push.fanout import fanout_name
-from actors.wallet.shard import wallet_name
+from actors.names import PLACEMENT_NAME, fanout_name, pair_name, wallet_name
 from serve.stack import Stack
 from tests.utils.trading import Stream, assert_invariants, funded_traders, quiesce
 

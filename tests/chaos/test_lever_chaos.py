@@ -15,9 +15,8 @@ import ray
 from ray.exceptions import RayActorError
 
 from actors.lever import terms
-from actors.lever.actor import lever_name
 from actors.lever.state import DAY_MS
-from actors.pair.actor import pair_name
+from actors.names import lever_name, pair_name
 from actors.wallet.legs import shard_of
 from serve.stack import Stack
 from store.lever import HOUSE_KINDS, LOG_TYPES

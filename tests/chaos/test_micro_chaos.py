@@ -15,8 +15,8 @@ import httpx
 import pytest
 import ray
 
-from actors.micro import micro_name
 from actors.micro import settle as rule
+from actors.names import micro_name
 from serve.stack import Stack
 from store import micro
 from store.models import Account, AccountLog, AccountType, CurrencyMatch, HouseLedger, MarkTick, MicroOrder, MicroStatus

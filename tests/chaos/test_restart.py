@@ -9,7 +9,7 @@ from decimal import Decimal
 import httpx
 import ray
 
-from actors.pair.actor import pair_name
+from actors.names import pair_name
 from serve.stack import Stack
 from store.ledger import credit
 from store.models import AccountType, Currency

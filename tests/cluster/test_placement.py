@@ -11,8 +11,7 @@ from typing import Any
 import httpx
 import ray
 
-from actors.pair.actor import pair_name
-from actors.pair.placement import PLACEMENT_NAME
+from actors.names import PLACEMENT_NAME, pair_name
 from serve.stack import Stack
 from store.models import Order, OrderStatus, PairPin, Trade
 from tests.utils.cli import exchange, exchange_ok

@@ -12,8 +12,8 @@ import httpx
 import ray
 from websockets.asyncio.client import connect
 
+from actors.names import fanout_name
 from actors.push.channels import public_topic
-from actors.push.fanout import fanout_name
 from serve.stack import Stack
 from store.cache import connect_redis
 

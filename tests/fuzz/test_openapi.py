@@ -25,9 +25,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from actors.lever.actor import lever_name
-from actors.micro import micro_name
-from actors.pair.actor import pair_name
+from actors.names import lever_name, micro_name, pair_name
 from serve.security import hash_password
 from serve.stack import Stack
 from store.admin import operators

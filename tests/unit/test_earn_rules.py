@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from actors.scheduler.actor import SCHEDULER_NAME
+from actors.names import SCHEDULER_NAME
 from store.earn import HOUSE_KINDS, LOG_TYPES, clock, lock, mining
 from store.earn.book import catch_up, floor
 from store.models import EarnStatus

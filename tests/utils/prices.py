@@ -13,7 +13,7 @@ import httpx
 import ray
 from redis.asyncio import Redis
 
-from actors.pair.actor import pair_name
+from actors.names import pair_name
 from actors.pair.mark_rule import mark_of
 from store import marks
 from tests.utils.users import Member, member, ok

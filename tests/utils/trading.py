@@ -23,8 +23,7 @@ import ray
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from actors.pair.actor import pair_name
-from actors.wallet.shard import wallet_name
+from actors.names import pair_name, wallet_name
 from serve.stack import Stack
 from store import lever, micro
 from store.ledger import credit

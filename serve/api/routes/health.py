@@ -14,11 +14,8 @@ import ray
 from fastapi import APIRouter, Request
 from tortoise import connections
 
-from actors.lever.actor import lever_name
-from actors.micro import micro_name
+from actors.names import PLACEMENT_NAME, fanout_name, lever_name, micro_name
 from actors.nodes import alive_nodes
-from actors.pair.placement import PLACEMENT_NAME
-from actors.push.fanout import fanout_name
 from serve.api.deps import Svc
 from serve.error_table import CODE_ERROR
 from serve.errors import envelope

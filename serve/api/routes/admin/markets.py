@@ -18,8 +18,8 @@ import ray
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from actors.names import PLACEMENT_NAME
 from actors.nodes import alive_nodes
-from actors.pair.placement import PLACEMENT_NAME
 from serve.api.deps import Svc
 from serve.api.routes.admin import fields
 from serve.api.routes.admin.auth import Console, role
