@@ -19,17 +19,13 @@ import ray
 from ray.exceptions import RayActorError
 from redis.asyncio import Redis
 
-from actors.names import lever_name, micro_name, pair_name, wallet_name
+from actors.names import PAIR_MOVED, PAIR_MOVING, lever_name, micro_name, pair_name, wallet_name
 from actors.pair.state import BUY
 from actors.wallet.legs import shard_of
 from store.errors import DomainError, ErrorCode, OutcomeUnknown
 from store.ids import LEVER, MICRO, IdBlocks
-from store.sessions import PREFIX
 
 LIMIT, MARKET = 1, 2
-# While a pair moves to another node (actors.pair.placement) these Redis keys say so:
-PAIR_MOVING = f"{PREFIX}pair-moving:"  # + symbol: a move of this pair is under way
-PAIR_MOVED = f"{PREFIX}pair-moved:"  # + actor id: this actor was stopped by a move, after its pause
 # How long a command waits for a moving pair to come back (a move pauses a pair for about a second,
 # docs/performance.md §5). Below SUBMIT_DEADLINE_MS, so a retried order is never refused as stale.
 MOVE_WAIT_S = 15.0

@@ -1,14 +1,26 @@
-"""Every named actor's name, in one directory: a caller that only needs to find an actor imports this,
-not the actor's module (and everything that module imports), and a name is spelled once.
+"""The directory of what crosses actors: every named actor's name, the Redis keys one actor leaves for
+another, and the time contracts between them. A caller that only needs to find an actor imports this,
+not the actor's module (and everything that module imports), and each is spelled once.
 
 Ray finds a named actor by name in the exchange's namespace (``ray.get_actor(name)``)."""
 
 from __future__ import annotations
 
+from store.sessions import PREFIX
+
 FANOUT_PREFIX = "fanout:"  # one Fanout per node: fanout:<node label>
 PLACEMENT_NAME = "pair-placement"
 SCHEDULER_NAME = "scheduler"
 MAKER_NAME = "market-maker"
+
+# While a pair moves to another node (actors.pair.placement) these Redis keys say so to the engine:
+PAIR_MOVING = f"{PREFIX}pair-moving:"  # + symbol: a move of this pair is under way
+PAIR_MOVED = f"{PREFIX}pair-moved:"  # + actor id: this actor was stopped by a move, after its pause
+
+# A pair refuses an order sent longer ago than this, so a wallet shard's freeze whose order has no
+# row after ORPHAN_GRACE_MS can be released without the order ever appearing later.
+SUBMIT_DEADLINE_MS = 20_000
+ORPHAN_GRACE_MS = 60_000
 
 
 def pair_name(symbol: str) -> str:

@@ -391,7 +391,7 @@ class Stack:
 
         from actors.names import fanout_name
         from actors.nodes import alive_nodes
-        from actors.push.fanout import Fanout
+        from serve.ws.fanout import Fanout
 
         config = settings.model_dump(mode="json")
         nodes = alive_nodes()

@@ -35,10 +35,9 @@ from actors.lever.feed import LeverFeed
 from actors.lever.state import DAY_MS, PairTerms, now_ms, position_of
 from actors.lever.terms import LONG
 from actors.names import lever_name
-from actors.push import channels
 from actors.runtime import DbActor
 from actors.wallet.legs import transfer as transfer_legs
-from store import ledger, marks, ticks
+from store import channels, ledger, marks, ticks
 from store.cache import connect_redis, redis_db
 from store.errors import DomainError, ErrorCode
 from store.ids import IdBlocks

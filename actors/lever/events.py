@@ -25,8 +25,7 @@ from actors.lever import ledger as lever_ledger
 from actors.lever import settle, terms
 from actors.lever.book import ENTRUSTED, Decision, LeverBook, Position
 from actors.lever.state import PairTerms, position_of
-from actors.push import channels
-from store import lever
+from store import channels, lever
 from store.ledger import Change
 from store.models import HouseLedger, LeverPosition, LeverStatus
 from store.money import money

@@ -20,9 +20,8 @@ from tortoise.expressions import Q
 
 from actors.lever.book import Decision, LeverBook
 from actors.lever.state import USD, PairTerms, now_ms, position_of
-from actors.push import channels
 from config.settings import Settings
-from store import lever, marks, ticks
+from store import channels, lever, marks, ticks
 from store.models import Currency, CurrencyMatch, LeverCursor, LeverPosition
 
 log = logging.getLogger(__name__)

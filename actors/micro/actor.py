@@ -5,7 +5,7 @@ while no entry tick has come, its entry deadline). The shard keeps a tape of eac
 its oldest open contract (``actors.micro.feed``: Redis pub/sub as they come, the log for any gap).
 When a timer is due it asks the pair for a fence (``PairActor.tick_fence``: every tick stamped before
 then is durable), completes the tape up to it (the fences of a pass's pairs at once), and decides with
-the pure rule (``actors.micro.settle``); the outcomes go to group commits (``actors.micro.passes``:
+the pure rule (``store.micro.settle``); the outcomes go to group commits (``actors.micro.passes``:
 oldest first, each idempotent by its ref ``m<id>:settle`` with its order row and house rows in the
 same transaction, then pushed as MICRO_CLOSED) while the loop decides the next due. Nothing but the
 order and the ticks decides an outcome. Stakes share transactions too (``actors.micro.stakes``).
@@ -29,17 +29,16 @@ import ray
 from redis.asyncio import Redis
 
 from actors.engine import Engine
-from actors.micro import settle as rule
 from actors.micro import stakes
 from actors.micro.feed import TickFeed
 from actors.micro.passes import Decided, Settlements, quantiles
 from actors.micro.stakes import Exposure
 from actors.micro.tape import Tape
-from actors.push import channels
 from actors.runtime import DbActor, GroupCommit
-from store import ledger, marks, micro
+from store import channels, ledger, marks, micro
 from store.cache import connect_redis, redis_db
 from store.errors import DomainError, ErrorCode
+from store.micro import settle as rule
 from store.models import Currency, MicroOrder, MicroStatus
 
 log = logging.getLogger(__name__)

@@ -12,10 +12,9 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from actors.micro.settle import TickView
 from actors.micro.tape import Tape
-from actors.push import channels
-from store import ticks
+from store import channels, ticks
+from store.micro.settle import TickView
 
 PAGE = 2000  # ticks read from the log at once
 

@@ -23,12 +23,11 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from actors.micro import settle as rule
-from actors.push import channels
 from actors.runtime import GroupCommit
-from store import ledger, micro
+from store import channels, ledger, micro
 from store.bulk import insert_values, update_rows
 from store.errors import DomainError
+from store.micro import settle as rule
 from store.models import HouseLedger, MicroOrder
 
 log = logging.getLogger(__name__)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from decimal import ROUND_DOWN, Decimal
 
-from actors.micro import settle as rule
 from store import ledger, micro
 from store.errors import DomainError, ErrorCode
+from store.micro import settle as rule
 from store.models import Currency, MicroOrder
 from store.money import money
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from actors.micro.settle import TickView
+from store.micro.settle import TickView
 
 RETRY_MS = 200  # a pair that has not confirmed its ticks up to a decision time: look again this much later
 

@@ -40,9 +40,8 @@ from actors.pair.marks import Tick
 from actors.pair.matching import Batch, match_cancel, match_submit, public_order
 from actors.pair.metrics import PairMetrics
 from actors.pair.state import PairConfig
-from actors.push import channels
 from actors.runtime import DbActor
-from store import marks, spot, users
+from store import channels, marks, spot, users
 from store.cache import connect_redis, redis_db
 from store.errors import DomainError, ErrorCode, OutcomeUnknown
 from store.prices import UsdPrices

@@ -12,8 +12,8 @@ from actors.market.ticker import Ticker24h
 from actors.pair.marks import Tick
 from actors.pair.matching import Batch, public_order
 from actors.pair.state import OrderState, PairConfig
-from actors.push.channels import encode, public_topic, user_topic
 from actors.wallet.legs import TradeLeg
+from store.channels import encode, public_topic, user_topic
 from store.models import Order, OrderStatus, Trade
 from store.money import money
 from store.prices import PriceBook

@@ -17,7 +17,8 @@ from actors.book.types import Kind, Precision, Side
 from actors.book.types import Order as BookOrder
 from actors.market.candles import CandleBook
 from actors.market.ticker import Ticker24h
-from actors.pair.state import BUY, SELL, SUBMIT_DEADLINE_MS, OrderState, PairConfig
+from actors.names import SUBMIT_DEADLINE_MS
+from actors.pair.state import BUY, SELL, OrderState, PairConfig
 from actors.wallet.legs import TradeLeg
 from store.errors import DomainError, ErrorCode
 from store.models import OrderStatus

@@ -31,8 +31,7 @@ from typing import Any
 import ray
 from tortoise.exceptions import IntegrityError
 
-from actors.engine import PAIR_MOVED, PAIR_MOVING
-from actors.names import pair_name
+from actors.names import PAIR_MOVED, PAIR_MOVING, pair_name
 from actors.nodes import PAIR_RESOURCE, Node, alive_nodes, find_node, pinned_to
 from actors.pair.actor import PairActor
 from actors.runtime import DbActor

@@ -8,10 +8,6 @@ from decimal import Decimal
 from store.models import OrderStatus
 
 BUY, SELL = 1, 2
-# A pair refuses an order sent longer ago than this, so a freeze whose order has no row after
-# ORPHAN_GRACE_MS can be released without the order ever appearing later.
-SUBMIT_DEADLINE_MS = 20_000
-ORPHAN_GRACE_MS = 60_000
 
 
 @dataclass(frozen=True)

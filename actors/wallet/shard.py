@@ -18,7 +18,7 @@ from typing import Any
 
 import ray
 
-from actors.pair.state import ORPHAN_GRACE_MS
+from actors.names import ORPHAN_GRACE_MS
 from actors.runtime import DbActor, GroupCommit
 from actors.wallet import legs, recovery
 from store import holds, ledger, withdrawals

@@ -18,9 +18,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from actors.engine import LIMIT, MARKET, Engine, OrderSpec, PairRef
+from actors.names import ORPHAN_GRACE_MS
 from actors.pair import events
 from actors.pair.matching import public_order
-from actors.pair.state import BUY, ORPHAN_GRACE_MS, SELL, PairConfig
+from actors.pair.state import BUY, SELL, PairConfig
 from serve.api.pairs import PairCatalog
 from serve.error_table import CODE_ERROR, CODE_OK, ERRORS
 from serve.errors import validation_message

@@ -144,7 +144,7 @@ class MicroOrder(Model):
     """A second contract: up or down on a pair's mark over ``seconds``, against the house.
 
     Its terms (ratio, fee rate) are frozen at acceptance (``accepted_ms``, the server clock when the
-    stake was held). The outcome is ``actors.micro.settle.settle`` of those terms and the pair's tick
+    stake was held). The outcome is ``store.micro.settle.settle`` of those terms and the pair's tick
     log, recorded with the entry and exit ticks that decided it, so anyone can check it
     (``microtrade/proof``). The stake is held as lock in the owner's micro account while it is open.
     """

@@ -7,7 +7,7 @@ import logging
 
 from redis.asyncio import Redis
 
-from actors.push import channels
+from store import channels
 from store.models import P2POrder
 from store.p2p import views
 

@@ -16,7 +16,6 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from ray.exceptions import RayActorError
 
-from actors.micro import settle as rule
 from actors.pair.marks import Tick, verify
 from serve.api.amounts import AmountText, parse_amount
 from serve.api.deps import CurrentUid, Lang, Svc, client_ip
@@ -27,6 +26,7 @@ from serve.i18n import N_, translate
 from store import micro, ticks
 from store.cache import BoundedCache, within_rate
 from store.errors import DomainError, ErrorCode
+from store.micro import settle as rule
 from store.models import INT_MAX, Account, AccountType, Currency, CurrencyMatch, MicroOrder, MicroStatus
 from store.money import money
 from store.sessions import PREFIX

@@ -7,7 +7,7 @@ with the same type, the params and ``code`` 1, 0 (no such channel, or the connec
 ``ws_max_subscriptions``; with a ``msg``) or 999 (a user channel before login). Every pushed message
 is JSON with a ``type`` field, forwarded as the actors published it. After ``login`` (which may name
 the ``lang`` of the answers: en, hk, jp, gm, fr) a client may also place and cancel spot orders:
-``{"type":"order"|"cancel","id":…,"params":{…}}`` answered by ``order_ack`` (``serve.ws_orders``).
+``{"type":"order"|"cancel","id":…,"params":{…}}`` answered by ``order_ack`` (``serve.ws.orders``).
 
 Limits: public channels must name a pair that trades here (``channels.is_public``). A connection whose
 unsent bytes pass ``ws_max_buffer_bytes`` (a reader slower than its channels) gets no more pushes and
@@ -40,13 +40,13 @@ from redis.asyncio.client import PubSub
 from websockets.asyncio.server import Request, Response, Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
-from actors.push.channels import REDIS_PREFIX, USER_CHANNELS, is_user_topic, topic_for, use_database
-from actors.push.registry import Registry
 from actors.runtime import freeze_startup_objects
 from config.settings import Settings
 from serve.i18n import normalize_lang
-from serve.ws_orders import Ack, DeskLine, OrderDesk
+from serve.ws.orders import Ack, DeskLine, OrderDesk
+from serve.ws.registry import Registry
 from store.cache import connect_redis, redis_db
+from store.channels import REDIS_PREFIX, USER_CHANNELS, is_user_topic, topic_for, use_database
 from store.sessions import Sessions, digest, revoked_topic
 
 log = logging.getLogger(__name__)
@@ -270,7 +270,7 @@ class Fanout:
     async def _order_command(self, conn: ServerConnection, message: dict[str, Any]) -> str | None:
         """A refusal that needs no engine is answered here, by the reader (a client that does not read
         its answers is then not read either); the engine's part runs on while the connection keeps
-        reading (orders pipeline), at most ``ws_order_in_flight`` at a time (serve.ws_orders)."""
+        reading (orders pipeline), at most ``ws_order_in_flight`` at a time (serve.ws.orders)."""
         line = self._lines.get(conn)
         if line is None:
             line = self._lines[conn] = self._desk.line()

@@ -11,8 +11,8 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from actors.micro.settle import DOWN, UP, Outcome, Terms
 from store.ledger import ZERO, Change
+from store.micro.settle import DOWN, UP, Outcome, Terms
 from store.models import AccountType, Currency, CurrencyMatch, MicroOrder, MicroStatus, SiteSetting
 from store.money import money
 

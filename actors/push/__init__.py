@@ -1,1 +1,0 @@
-"""Live push: the subscription registry (pure) and the Fanout actor that serves ``/ws``."""
