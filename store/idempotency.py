@@ -31,6 +31,7 @@ from redis.asyncio import Redis
 
 from store.errors import DomainError, ErrorCode
 from store.sessions import PREFIX
+from store.times import now_ms
 
 log = logging.getLogger(__name__)
 
@@ -44,10 +45,6 @@ if not current or cjson.decode(current)['a'] ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 return 1
 """
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 @dataclass(frozen=True)

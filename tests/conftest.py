@@ -129,8 +129,8 @@ def stack_storage() -> Iterator[Stack]:
 
 @pytest.fixture(scope="session")
 def settings(stack_storage: Stack) -> Settings:
-    from actors.push.channels import use_database
     from store.cache import redis_db
+    from store.channels import use_database
 
     use_database(redis_db(stack_storage.settings))  # tests publish to the topics the actors use
     return stack_storage.settings

@@ -32,7 +32,7 @@ from actors.lever import ledger as lever_ledger
 from actors.lever import settle, terms
 from actors.lever.events import LeverEvents
 from actors.lever.feed import LeverFeed
-from actors.lever.state import DAY_MS, PairTerms, now_ms, position_of
+from actors.lever.state import DAY_MS, PairTerms, position_of
 from actors.lever.terms import LONG
 from actors.names import lever_name
 from actors.runtime import DbActor
@@ -43,6 +43,7 @@ from store.errors import DomainError, ErrorCode
 from store.ids import IdBlocks
 from store.models import Account, AccountType, LeverPosition, LeverStatus
 from store.money import money
+from store.times import now_ms
 
 log = logging.getLogger(__name__)
 

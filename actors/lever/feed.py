@@ -19,10 +19,11 @@ from redis.asyncio import Redis
 from tortoise.expressions import Q
 
 from actors.lever.book import Decision, LeverBook
-from actors.lever.state import USD, PairTerms, now_ms, position_of
+from actors.lever.state import USD, PairTerms, position_of
 from config.settings import Settings
 from store import channels, lever, marks, ticks
 from store.models import Currency, CurrencyMatch, LeverCursor, LeverPosition
+from store.times import now_ms
 
 log = logging.getLogger(__name__)
 CURSOR_FLUSH_S = 1.0

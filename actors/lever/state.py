@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -84,10 +83,6 @@ def position_of(row: LeverPosition) -> Position:
         origin_margin=row.origin_caution_money,
         point_rate=row.point_rate,
     )
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 # Database and Redis bound; reserves no CPU. max_task_retries=0: a call that met a dying actor is the

@@ -40,6 +40,7 @@ from store.cache import connect_redis, redis_db
 from store.errors import DomainError, ErrorCode
 from store.micro import settle as rule
 from store.models import Currency, MicroOrder, MicroStatus
+from store.times import now_ms
 
 log = logging.getLogger(__name__)
 GIVE_UP_MS = 30_000  # a pair silent this long after a decision time: the log as it is decides
@@ -114,14 +115,14 @@ class MicroTimer(DbActor):
         if currency is None:
             raise DomainError(ErrorCode.MICRO_CURRENCY_INVALID)
         mark = (await marks.read(self._redis, [pair.symbol])).get(pair.symbol)
-        if mark is None or not mark.fresh(micro.now_ms(), self._settings.mark_stale_seconds):
+        if mark is None or not mark.fresh(now_ms(), self._settings.mark_stale_seconds):
             raise DomainError(ErrorCode.PRICE_STALE)  # the pair is down or has no price: nothing to settle on
         number = Decimal(order["number"])
         stakes.check(currency, number, int(order["lx"]))
         row = MicroOrder(id=order_id, user_id=uid, currency_match_id=pair.id, currency_id=currency.id,
                          type=int(order["type"]), seconds=seconds, number=number,
                          profit_ratio=pair.durations[seconds], fee_rate=pair.fee_rate, status=MicroStatus.OPEN,
-                         accepted_ms=micro.now_ms())  # fmt: skip
+                         accepted_ms=now_ms())  # fmt: skip
         exposure = self._exposure[(pair.id, seconds, currency.id)]
         exposure.add(row, 1)
         try:
@@ -169,12 +170,12 @@ class MicroTimer(DbActor):
     async def _refresh_offers(self, force: bool = False, now: bool = False) -> None:
         """Read the terms again when they are OFFERS_TTL_MS old, or (``force``) a second old, or (``now``)
         at once."""
-        if now or micro.now_ms() - self._offers_ms > (1000 if force else OFFERS_TTL_MS):
+        if now or now_ms() - self._offers_ms > (1000 if force else OFFERS_TTL_MS):
             self._pairs = await micro.offered_pairs()
             self._symbols.update({p.id: p.symbol for p in self._pairs.values()})
             self._currencies = {c.id: c for c in await micro.stake_currencies()}
             self._coins.update(self._currencies)
-            self._offers_ms = micro.now_ms()
+            self._offers_ms = now_ms()
 
     async def _recover(self) -> None:
         self._healthy = False
@@ -252,7 +253,7 @@ class MicroTimer(DbActor):
                           exc_info=self._settlements.failed)  # fmt: skip
                 await self._reload()
                 continue
-            wait = None if not self._heap else (self._heap[0][0] - micro.now_ms()) / 1000
+            wait = None if not self._heap else (self._heap[0][0] - now_ms()) / 1000
             if wait is None or wait > 0:
                 try:
                     await asyncio.wait_for(self._wake.wait(), min(wait or 1.0, 1.0))
@@ -260,7 +261,7 @@ class MicroTimer(DbActor):
                     pass
                 continue
             try:
-                ready = await self._decide_due(micro.now_ms())
+                ready = await self._decide_due(now_ms())
             except Exception:
                 log.exception("micro timer %d: deciding failed; reloading", self._index)
                 await self._reload()
@@ -331,7 +332,7 @@ class MicroTimer(DbActor):
         self._open.pop(row.id, None)
         self._exposure[(row.currency_match_id, row.seconds, row.currency_id)].add(row, -1)  # type: ignore[attr-defined]
         if row.end_ms is not None:
-            self._lags.append(micro.now_ms() - row.end_ms)
+            self._lags.append(now_ms() - row.end_ms)
         self._settled += 1
 
     def _trim(self) -> None:
@@ -339,7 +340,7 @@ class MicroTimer(DbActor):
         for row in self._open.values():
             pair_id = row.currency_match_id  # type: ignore[attr-defined]
             oldest[pair_id] = min(oldest.get(pair_id, row.accepted_ms), row.accepted_ms)
-        self._feed.trim(oldest, micro.now_ms() - 1000)
+        self._feed.trim(oldest, now_ms() - 1000)
 
     def _public(self, row: MicroOrder, entry: rule.TickView | None) -> dict[str, Any]:
         symbol = self._symbols.get(row.currency_match_id, "")  # type: ignore[attr-defined]

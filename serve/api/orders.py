@@ -28,10 +28,11 @@ from serve.errors import validation_message
 from serve.i18n import N_, translate
 from store import spot
 from store.errors import DomainError, ErrorCode
-from store.idempotency import Attempt, now_ms
+from store.idempotency import Attempt
 from store.models import INT_MAX, Order
 from store.money import money
 from store.spot import OPEN_STATUSES
+from store.times import now_ms
 
 MAX_DIGITS = 64  # characters of an amount, and digits before its point: far above any pair's bound
 ORDER = "order"  # the id a keyed order is placed under (store.idempotency.Attempt.remember)

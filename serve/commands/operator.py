@@ -147,6 +147,7 @@ def operator_add(email: EmailArg, role: RoleOption, operator: OperatorOption = "
     from serve.security import hash_password
     from store.admin import audit, operators
     from store.models import Operator
+    from store.times import now_ms
 
     try:
         roles = operators.check_roles(role or [])
@@ -163,7 +164,7 @@ def operator_add(email: EmailArg, role: RoleOption, operator: OperatorOption = "
             raise ValueError(f"{address} is already an operator")
         password, secret = operators.new_password(), operators.new_secret()
         row = await Operator.create(email=address, password_hash=await hash_password(password), totp_secret=secret,
-                                    roles=roles, created_ms=operators.now_ms())  # fmt: skip
+                                    roles=roles, created_ms=now_ms())  # fmt: skip
         await audit.record(cli_actor(operator), "operator.add", f"operator:{row.id}", after={"email": address,
                            "roles": roles})  # fmt: skip
         return password, operators.enrolment_uri(address, secret)

@@ -23,11 +23,11 @@ from store import ledger
 from store.admin import audit
 from store.admin.approvals import same_operator
 from store.admin.audit import Actor
-from store.admin.operators import now_ms
 from store.db import retry_busy, transaction
 from store.errors import DomainError, ErrorCode
 from store.models import AccountType, Currency, ManualCredit, ManualCreditStatus, User
 from store.money import money
+from store.times import now_ms
 
 STATES = {ManualCreditStatus.PENDING: "pending", ManualCreditStatus.CREDITED: "credited",
           ManualCreditStatus.REJECTED: "rejected"}  # fmt: skip

@@ -18,6 +18,7 @@ from redis.asyncio import Redis
 from store.errors import DomainError, ErrorCode
 from store.models import Operator
 from store.sessions import PREFIX
+from store.times import now_ms
 
 ROLES = ("support", "finance", "risk", "content", "markets", "products", "admin")
 ISSUER = "Exchange back office"
@@ -25,10 +26,6 @@ SESSION_TTL_S = 30 * 60  # idle time after which a session ends; every use start
 SESSION_MAX_S = 12 * 3600  # a session ends this long after login, used or not
 TOTP_STEP_S = 30  # authenticator apps' step (the otpauth default)
 STEP_MEMORY_S = 4 * TOTP_STEP_S  # an accepted step is remembered while a code of it can still be accepted
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 def new_password() -> str:

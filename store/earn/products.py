@@ -14,7 +14,6 @@ transaction, whoever makes it.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -43,6 +42,7 @@ from store.models import (
     TokenSale,
 )
 from store.money import money
+from store.times import now_ms
 
 TEXT, INT, AMOUNT, CURRENCY, TIME, BOOL = "text", "int", "amount", "currency", "time", "bool"
 RELATIVE = re.compile(r"([+-])(\d{1,6})([dhm])", re.ASCII)
@@ -118,10 +118,6 @@ def kind_of(name: str) -> Kind:
     if name not in KINDS:
         raise ValueError(f"unknown product kind {name!r}: {', '.join(KINDS)}")
     return KINDS[name]
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 def target(kind: Kind, product_id: int) -> str:

@@ -5,7 +5,6 @@ the transaction of its money (``store.ledger``)."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -15,6 +14,7 @@ from store.ledger import ZERO, Change
 from store.micro.settle import DOWN, UP, Outcome, Terms
 from store.models import AccountType, Currency, CurrencyMatch, MicroOrder, MicroStatus, SiteSetting
 from store.money import money
+from store.times import now_ms
 
 MICRO = AccountType.MICRO
 USDT = "USDT"
@@ -22,10 +22,6 @@ SWITCH = "micro_open"  # the site setting: "0" refuses new contracts
 STAKE, SETTLE = "micro_stake", "micro_settle"  # the journal's kinds of micro-account rows written here
 PNL, FEE = "micro_pnl", "micro_fee"  # the house ledger's kinds
 PER_PAGE = 10
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 def durations(text: str) -> dict[int, Decimal]:

@@ -12,8 +12,8 @@ import httpx
 import pytest
 import ray
 
-from actors.names import pair_name, wallet_name
-from actors.pair.state import BUY, SUBMIT_DEADLINE_MS
+from actors.names import SUBMIT_DEADLINE_MS, pair_name, wallet_name
+from actors.pair.state import BUY
 from actors.wallet import legs
 from serve.stack import Stack
 from store.errors import DomainError, ErrorCode

@@ -12,9 +12,9 @@ from redis.asyncio import Redis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
-from actors.push.channels import public_topic, user_topic
 from serve.stack import Stack
 from store.cache import connect_redis
+from store.channels import public_topic, user_topic
 from store.sessions import Sessions
 
 

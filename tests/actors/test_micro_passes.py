@@ -14,14 +14,13 @@ from typing import Any
 
 import pytest
 
-from actors.micro import settle as rule
 from actors.micro import stakes
 from actors.micro.passes import Settlements, quantiles
-from actors.push import channels
 from config.settings import Settings
-from store import ledger, micro, users
+from store import channels, ledger, micro, users
 from store.cache import connect_redis
 from store.ids import MICRO, reserve
+from store.micro import settle as rule
 from store.models import Account, AccountLog, AccountType, Currency, HouseLedger, MicroOrder, MicroStatus
 
 PAIR = 1  # BTC/USDT

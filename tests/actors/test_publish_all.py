@@ -9,9 +9,9 @@ from pathlib import Path
 
 from redis.asyncio import Redis
 
-from actors.push import channels
 from config.settings import Settings
 from serve.stack import EmbeddedRedis
+from store import channels
 from store.cache import connect_redis
 
 

@@ -20,9 +20,9 @@ from websockets.exceptions import ConnectionClosed
 
 from actors.names import fanout_name
 from actors.nodes import alive_nodes
-from actors.push.channels import public_topic, user_topic
 from serve.stack import Stack
 from store.cache import connect_redis
+from store.channels import public_topic, user_topic
 from store.sessions import Sessions
 from tests.actors.test_fanout import ask, publish_until_received, ws_url
 from tests.utils.users import PASSWORD, login, member, ok

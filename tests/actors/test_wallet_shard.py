@@ -17,8 +17,7 @@ import ray
 from ray.exceptions import RayActorError
 
 from actors.maker.actor import BOTS, MarketMaker
-from actors.names import wallet_name
-from actors.pair.state import ORPHAN_GRACE_MS
+from actors.names import ORPHAN_GRACE_MS, wallet_name
 from actors.wallet import legs
 from serve.stack import Stack
 from store import holds, ledger

@@ -18,6 +18,7 @@ from config.settings import Settings
 from serve.security import hash_password
 from store.admin import operators
 from store.models import AuditLog, Operator
+from store.times import now_ms
 from tests.utils.cli import exchange, exchange_ok
 from tests.utils.otp import accepted, current_code
 from tests.utils.p2p import apply_merchant, trader
@@ -32,7 +33,7 @@ async def make_operator(*roles: str, temporary: bool = False) -> tuple[Operator,
     secret = operators.new_secret()
     row = await Operator.create(email=f"op-{uuid.uuid4().hex[:8]}@back.office", password_hash=await hash_password(PASSWORD),
                                 totp_secret=secret, roles=list(roles), password_is_temporary=temporary,
-                                created_ms=operators.now_ms())  # fmt: skip
+                                created_ms=now_ms())  # fmt: skip
     return row, secret
 
 

@@ -15,10 +15,10 @@ import httpx
 import pytest
 import ray
 
-from actors.micro import settle as rule
 from actors.names import micro_name
 from serve.stack import Stack
 from store import micro
+from store.micro import settle as rule
 from store.models import Account, AccountLog, AccountType, CurrencyMatch, HouseLedger, MarkTick, MicroOrder, MicroStatus
 from tests.utils.prices import live_mark, mark_to
 from tests.utils.users import Member, member

@@ -13,9 +13,9 @@ import ray
 from websockets.asyncio.client import connect
 
 from actors.names import fanout_name
-from actors.push.channels import public_topic
 from serve.stack import Stack
 from store.cache import connect_redis
+from store.channels import public_topic
 
 CLIENTS = 24
 

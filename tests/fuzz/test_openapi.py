@@ -31,6 +31,7 @@ from serve.stack import Stack
 from store.admin import operators
 from store.earn.products import KINDS
 from store.models import Currency, CurrencyMatch, News, Operator, SiteSetting, User
+from store.times import now_ms
 from tests.utils.users import member
 
 EXAMPLES = 8
@@ -141,7 +142,7 @@ async def test_no_console_operation_fails_or_breaks_its_schema_for_an_operator_o
     secret = operators.new_secret()
     row = await Operator.create(email=f"fuzz-{uuid.uuid4().hex[:8]}@back.office", totp_secret=secret,
                                 password_hash=await hash_password(OPERATOR_PASSWORD), roles=list(operators.ROLES),
-                                password_is_temporary=False, created_ms=operators.now_ms())  # fmt: skip
+                                password_is_temporary=False, created_ms=now_ms())  # fmt: skip
     answer = await asyncio.to_thread(api.post, "admin/login", json={
         "email": row.email, "password": OPERATOR_PASSWORD, "otp": pyotp.TOTP(secret).now()})  # fmt: skip
     token = answer.json()["data"]["token"]

@@ -1,6 +1,6 @@
 """The operator's and the public's tools for second contracts: `exchange micro stats` (run as an operator
 would, against the session's database) and bench/verify_micro.py, whose independent rule must agree
-with the server's (``actors.micro.settle``) and catch a proof or a record that does not."""
+with the server's (``store.micro.settle``) and catch a proof or a record that does not."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from actors.micro import settle as rule
 from actors.pair.marks import GENESIS, Tick, tick_hash
 from bench import verify_micro
 from config.settings import Settings
 from serve.commands.micro import theoretical_return
 from store import users
+from store.micro import settle as rule
 from store.models import HouseLedger, MicroOrder, MicroStatus
 from store.money import money
 from tests.utils.cli import exchange_ok

@@ -1,4 +1,4 @@
-"""The second-contract rule without Ray or I/O (actors.micro.settle), over hand-made cases and random
+"""The second-contract rule without Ray or I/O (store.micro.settle), over hand-made cases and random
 tick paths (hypothesis): the outcome is a function of (order, ticks) only; a tick at or before the
 acceptance is never the entry; ties and windows with no tick refund the stake; every outcome
 conserves money (stake = payout + house P&L + fee); the tape (actors.micro.tape) keeps what settles."""
@@ -10,8 +10,8 @@ from decimal import Decimal as D
 from hypothesis import given
 from hypothesis import strategies as st
 
-from actors.micro import settle as rule
 from actors.micro.tape import RETRY_MS, Tape
+from store.micro import settle as rule
 
 T0 = 1_700_000_000_000
 

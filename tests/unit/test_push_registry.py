@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from actors.push.channels import is_user_topic, public_topic, topic_for, use_database, user_topic
-from actors.push.registry import Registry
+from serve.ws.registry import Registry
+from store.channels import is_user_topic, public_topic, topic_for, use_database, user_topic
 
 
 def test_first_and_last_listener_drive_upstream_subscriptions() -> None:

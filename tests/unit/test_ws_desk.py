@@ -12,7 +12,7 @@ from ray.exceptions import RayActorError
 
 from config.settings import Settings
 from serve.i18n import translate
-from serve.ws_orders import DeskLine, TokenBucket
+from serve.ws.orders import DeskLine, TokenBucket
 
 
 def line(burst: int = 100) -> tuple[DeskLine, Any]:

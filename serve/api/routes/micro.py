@@ -30,6 +30,7 @@ from store.micro import settle as rule
 from store.models import INT_MAX, Account, AccountType, Currency, CurrencyMatch, MicroOrder, MicroStatus
 from store.money import money
 from store.sessions import PREFIX
+from store.times import now_ms
 
 router = APIRouter(prefix="/microtrade", tags=["microtrade"])
 
@@ -93,7 +94,7 @@ async def _entry(row: MicroOrder) -> rule.TickView | None:
 
 async def _shape(rows: list[MicroOrder], lang: str) -> list[dict[str, Any]]:
     symbols, codes = await _names(rows)
-    now = micro.now_ms()
+    now = now_ms()
     return [
         _named(
             micro.order_public(

@@ -1,6 +1,6 @@
 /**
  * Shapes of the second-contract calls and push (spec trading §3 "Micro-trade order", "Micro payable
- * currency", "Seconds option", §7 `microtrade/*`; serve/api/routes/micro.py, store/micro.py
+ * currency", "Seconds option", §7 `microtrade/*`; serve/api/routes/micro.py, store/micro/__init__.py
  * order_public). Every amount is a decimal string; times are milliseconds.
  */
 import type { Decimal } from '@/components/market/types';
