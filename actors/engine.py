@@ -1,4 +1,4 @@
-"""The order path, shared by the API and the market maker (DESIGN.md "The order path").
+"""The order path, shared by the API and the market maker (docs/architecture.md "The order path").
 
 1. hold: freeze the funds in the user's wallet shard (ref ``o<id>:freeze``);
 2. match: submit to the pair's actor, which answers once the order and its trades are durable;

@@ -1,4 +1,4 @@
-"""The wallet side of the order path's pending work, kept by state (DESIGN.md "The order path").
+"""The wallet side of the order path's pending work, kept by state (docs/architecture.md "The order path").
 
 An ``OrderHold`` row is written in the transaction of an order's freeze and deleted in the
 transaction that ends it: the pair storing the order (``store.spot.persist_batch``) or the release

@@ -1,4 +1,4 @@
-"""The Scheduler actor (DESIGN.md "Scheduler"): one per cluster, named ``scheduler``, for calendar work.
+"""The Scheduler actor (docs/architecture.md "Scheduler"): one per cluster, named ``scheduler``, for calendar work.
 
 Every ``poll_s`` it works out which (job, day) runs are owed (``calendar.owed``: every day after the
 last one done, up to today's if its time has come) and runs them in order, each written before it

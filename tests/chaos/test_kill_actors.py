@@ -1,7 +1,7 @@
 """Twenty kills over the pair, wallet, fanout and placement actors while orders stream in (one by
 one, in batches of tx/batch_add and pipelined over the websocket), and a restart of PostgreSQL in the middle of the stream; then
-nothing is lost or counted twice (the invariants of DESIGN.md, ``tests.utils.trading.assert_invariants``)
-and every pair answered again within 10 s of each kill and of the database's return."""
+nothing is lost or counted twice (the invariants of docs/architecture.md "The order path",
+``tests.utils.trading.assert_invariants``) and every pair answered again within 10 s of each kill and of the database's return."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""An order stream on LTC/USDT and the invariants of DESIGN.md checked after it, shared by the chaos
-and cluster tests.
+"""An order stream on LTC/USDT and the invariants of docs/architecture.md "The order path" checked
+after it, shared by the chaos and cluster tests.
 
 Invariants: per currency, every balance and lock is what the journal says and trading only moves
 funds between users and the fee ledger; each user's lock equals what their open orders hold; no
@@ -193,7 +193,7 @@ async def quiesce(stack: Stack) -> None:
 
 
 async def assert_invariants(accepted: list[int], traders: list[Member]) -> None:
-    """Everything DESIGN.md promises after a stream on LTC/USDT (call ``quiesce`` first)."""
+    """Everything docs/architecture.md "The order path" promises after a stream on LTC/USDT (call ``quiesce`` first)."""
     # no accepted order lost
     stored = set(await Order.filter(id__in=accepted).values_list("id", flat=True))
     assert stored == set(accepted)

@@ -1,5 +1,6 @@
 /**
- * The one push (websocket) client of the app (spec shell §7, trading §4, DESIGN "Push protocol").
+ * The one push (websocket) client of the app (spec shell §7, trading §4, docs/architecture.md
+ * "Push channels").
  *
  * - Connects to `/ws` on the push address the server announces (`GET default/push_address`), the
  *   secure variant on an https page; without an answer it uses `/ws` on this host (reverse proxy).
@@ -361,7 +362,7 @@ export class SocketClient {
 
 // -- the app-wide client -------------------------------------------------------------------------
 
-/** Same host, `/ws` path: what a reverse proxy in front of the app serves (DESIGN). */
+/** Same host, `/ws` path: what a reverse proxy in front of the app serves (docs/operations.md). */
 export function sameHostPushUrl(loc: Pick<Location, 'protocol' | 'host'> = globalThis.location): string {
   return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/ws`;
 }

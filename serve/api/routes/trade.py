@@ -1,9 +1,9 @@
 """Spot orders: place (tx_in/add buys, tx_out/add sells, up to 20 of either in tx/batch_add), list,
 history and cancel (one, or up to 20 in tx/batch_cancel).
 
-The order path (DESIGN.md): validate here, freeze the funds in the user's wallet shard, submit to
-the pair's actor (which answers once the order and its trades are durable), and release the freeze
-at once if the pair refuses the order.
+The order path (docs/architecture.md "The order path"): validate here, freeze the funds in the
+user's wallet shard, submit to the pair's actor (which answers once the order and its trades are
+durable), and release the freeze at once if the pair refuses the order.
 """
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ export interface SubmitBody {
 
 export type MicroPage = Paginated<MicroOrder>;
 
-/** A tick of a pair's hash-chained mark log (DESIGN "Live prices"). */
+/** A tick of a pair's hash-chained mark log (docs/decisions.md "Live prices: mark price and tick log"). */
 export interface Tick {
   id: number;
   currency_match_id: number;

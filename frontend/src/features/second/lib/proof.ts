@@ -1,6 +1,7 @@
 /**
  * Checks a second contract's proof (`microtrade/proof`) in the browser, trusting nothing the server
- * concluded (DESIGN "Second contracts"; store/micro/settle.py states the same rule for the server):
+ * concluded (docs/architecture.md "Second contracts"; store/micro/settle.py states the same rule for
+ * the server):
  *
  * 1. **the chain**: every tick's hash is SHA-256 of the text its hash version covers (version 2:
  *    `2|prev_hash|pair id|seq|time|price|rule`; version 1, ticks written before the rule was
