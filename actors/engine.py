@@ -37,7 +37,7 @@ ANSWER_WAIT_S = 25.0
 
 
 class Engine:
-    """Finds pair, wallet and lever actors by name (handles cached); ``ask`` rides out a pair's move and
+    """Finds pair, wallet, lever and MicroTimer actors by name (handles cached); ``ask`` rides out a pair's move and
     never waits longer than ``ANSWER_WAIT_S``; ``ids`` hands out order ids."""
 
     def __init__(

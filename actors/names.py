@@ -6,11 +6,12 @@ Ray finds a named actor by name in the exchange's namespace (``ray.get_actor(nam
 
 from __future__ import annotations
 
+# The Scheduler's name is kept by the store, whose earn clock reads that actor's offset.
+from store.scheduler import SCHEDULER_NAME as SCHEDULER_NAME
 from store.sessions import PREFIX
 
 FANOUT_PREFIX = "fanout:"  # one Fanout per node: fanout:<node label>
 PLACEMENT_NAME = "pair-placement"
-SCHEDULER_NAME = "scheduler"
 MAKER_NAME = "market-maker"
 
 # While a pair moves to another node (actors.pair.placement) these Redis keys say so to the engine:

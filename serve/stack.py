@@ -342,11 +342,12 @@ class Stack:
         self._start_lever(config, settings.lever_shards)
         if settings.market_maker_on and self.pairs:
             from actors.maker.actor import MarketMaker
+            from actors.names import MAKER_NAME
 
-            maker = MarketMaker.options(name="market-maker", get_if_exists=True).remote(
+            maker = MarketMaker.options(name=MAKER_NAME, get_if_exists=True).remote(
                 config, [pair_id for pair_id, _ in self.pairs]
             )
-            self.actors["market-maker"] = maker
+            self.actors[MAKER_NAME] = maker
             ray.get(maker.start.remote(), timeout=120)
 
     def _start_lever(self, config: dict[str, Any], shards: int) -> None:

@@ -17,6 +17,8 @@ from tortoise.expressions import F
 from store.models import SchedulerRun
 from store.sessions import PREFIX
 
+# The session's Scheduler actor's name (actors/names.py repeats it from here): the store keeps its clock.
+SCHEDULER_NAME = "scheduler"
 CLOCK_KEY = f"{PREFIX}scheduler-clock:"  # + the scheduler's actor name: its clock offset in ms
 
 

@@ -12,14 +12,12 @@ from redis.asyncio import Redis
 from store import scheduler
 
 DAY_MS = 86_400_000
-# The session's Scheduler actor (actors.scheduler.actor.SCHEDULER_NAME): its clock offset is the earn clock's.
-SCHEDULER = "scheduler"
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 async def now_ms(redis: Redis) -> int:
     """Now (ms since the epoch) on the Scheduler's clock; real time in production (the offset is 0)."""
-    return int(time.time() * 1000) + await scheduler.clock_offset(redis, SCHEDULER)
+    return int(time.time() * 1000) + await scheduler.clock_offset(redis, scheduler.SCHEDULER_NAME)
 
 
 def day_of(ms: int) -> int:

@@ -14,7 +14,6 @@ from config.settings import Settings
 from serve.stack import Stack
 from store import scheduler
 from store.cache import connect_redis
-from store.earn import clock
 from store.errors import DomainError
 from store.models import Order, SiteSetting
 from store.spot import OPEN_STATUSES
@@ -51,7 +50,7 @@ async def clocks(settings: Settings, sweep: Sweeper) -> AsyncIterator[Clocks]:
     try:
         yield Clocks(redis, sweep)
     finally:
-        await scheduler.set_clock_offset(redis, clock.SCHEDULER, 0)  # the API back on real time
+        await scheduler.set_clock_offset(redis, scheduler.SCHEDULER_NAME, 0)  # the API back on real time
         await redis.aclose()
 
 

@@ -11,7 +11,6 @@ import httpx
 from redis.asyncio import Redis
 
 from store import scheduler
-from store.earn import clock
 from store.models import (
     AccountLog,
     P2PEvent,
@@ -127,7 +126,7 @@ class Clocks:
     sweep: Sweeper
 
     async def api_at(self, moment_ms: int) -> None:
-        await scheduler.set_clock_offset(self.redis, clock.SCHEDULER, moment_ms - now_ms())
+        await scheduler.set_clock_offset(self.redis, scheduler.SCHEDULER_NAME, moment_ms - now_ms())
 
     async def at(self, moment_ms: int) -> None:
         await self.api_at(moment_ms)
