@@ -9,7 +9,6 @@ from decimal import Decimal
 
 import pytest
 
-from actors.names import SCHEDULER_NAME
 from store.earn import HOUSE_KINDS, LOG_TYPES, clock, lock, mining
 from store.earn.book import catch_up, floor
 from store.models import EarnStatus
@@ -61,7 +60,6 @@ def test_days_are_utc_day_numbers_shown_as_dates() -> None:
     assert clock.day_of(0) == 0 and clock.day_of(clock.DAY_MS - 1) == 0 and clock.day_of(clock.DAY_MS) == 1
     assert clock.day_text(0) == "1970-01-01"
     assert clock.day_text(20089) == "2025-01-01"
-    assert clock.SCHEDULER == SCHEDULER_NAME  # the earn clock is the session Scheduler's clock
 
 
 def test_the_house_kinds_and_log_types_are_the_contracts() -> None:
