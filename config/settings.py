@@ -110,6 +110,12 @@ class Settings(BaseSettings):
     signer_mnemonic_file: Path | None = None
     signer_mnemonic_env: str | None = None
 
+    # Password hashing (argon2id): "standard" is argon2-cffi's RFC 9106 low-memory profile (3 passes over
+    # 64 MiB, 4 lanes; ~0.1 s a hash here), "minimal" its smallest cost, for throwaway users: a test
+    # session registers thousands, and at the standard cost their hashing took minutes of two cores.
+    # Default: minimal under EXCHANGE_ENV=test, standard elsewhere; production refuses minimal.
+    password_hash_cost: Literal["standard", "minimal"] | None = None
+
     wallet_middle_salt: str = DEV_WALLET_SALT
     wallet_middle_max_skew_seconds: int = Field(default=300, ge=10, le=86400)
     withdraw_confirmations: int = Field(default=6, ge=1, le=1000)
@@ -207,6 +213,12 @@ class Settings(BaseSettings):
         return self
 
     @model_validator(mode="after")
+    def _full_password_cost_in_production(self) -> Settings:
+        if self.env == "production" and self.password_hash_cost == "minimal":
+            raise ValueError("EXCHANGE_PASSWORD_HASH_COST=minimal is for tests: production hashes at the standard cost")
+        return self
+
+    @model_validator(mode="after")
     def _no_dev_chains_in_production(self) -> Settings:
         if self.env == "production" and self.dev_chains:
             raise ValueError("EXCHANGE_DEV_CHAINS is for development: production uses the nodes at EXCHANGE_*_RPC_URL")
@@ -256,6 +268,10 @@ class Settings(BaseSettings):
     @property
     def market_maker_on(self) -> bool:
         return self.market_maker if self.market_maker is not None else self.env == "development"
+
+    @property
+    def password_hash_profile(self) -> Literal["standard", "minimal"]:
+        return self.password_hash_cost or ("minimal" if self.env == "test" else "standard")
 
     @property
     def dev_chains_on(self) -> bool:

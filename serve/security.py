@@ -27,7 +27,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
 
-from config.settings import Settings
+from config.settings import Settings, get_settings
 from store.admin import operators
 from store.errors import DomainError, ErrorCode
 from store.models import Operator
@@ -44,25 +44,33 @@ __all__ = [
     "verify_password",
 ]
 
-_hasher = PasswordHasher()
+
+
+@functools.cache
+def _hasher() -> PasswordHasher:
+    """argon2id at the settings' cost (``password_hash_cost``). A hash carries its own parameters, so
+    a password hashed at either cost verifies under both."""
+    if get_settings().password_hash_profile == "minimal":
+        return PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)  # argon2's floor: 8 KiB per lane
+    return PasswordHasher()
 
 
 @functools.cache
 def _dummy_hash() -> str:
     """Verified against when the account does not exist, so both paths cost the same. Made on the first
-    login check, not at import: a hash costs ~0.25 s, and every process that imports this module
+    login check, not at import: a hash costs ~0.1-0.25 s, and every process that imports this module
     (the API, each Fanout, the CLI) would pay it at start."""
-    return _hasher.hash("not-a-real-password")
+    return _hasher().hash("not-a-real-password")
 
 
 async def hash_password(password: str) -> str:
-    return await asyncio.to_thread(_hasher.hash, password)
+    return await asyncio.to_thread(_hasher().hash, password)
 
 
 async def verify_password(password_hash: str | None, password: str) -> bool:
     def _check() -> bool:
         try:
-            return _hasher.verify(password_hash or _dummy_hash(), password) and password_hash is not None
+            return _hasher().verify(password_hash or _dummy_hash(), password) and password_hash is not None
         except (VerificationError, InvalidHashError, UnicodeError):
             return False  # UnicodeError: a lone surrogate (legal in JSON) cannot be encoded, so cannot match
 

@@ -86,3 +86,13 @@ def test_domain_errors_survive_pickling_with_code_and_params() -> None:
 
     again = pickle.loads(pickle.dumps(DomainError(ErrorCode.PRICE_PRECISION, places=4)))
     assert isinstance(again, DomainError) and again.code is ErrorCode.PRICE_PRECISION and again.params == {"places": 4}
+
+
+def test_passwords_hash_at_the_standard_cost_outside_tests_and_never_below_it_in_production() -> None:
+    production = {"env": "production", "secret_key": "s" * 32, "wallet_middle_salt": "t" * 32, "xpubs": MAINNET_XPUBS}
+    assert Settings(**production).password_hash_profile == "standard"
+    assert Settings(env="development").password_hash_profile == "standard"
+    assert Settings(env="test").password_hash_profile == "minimal"
+    assert Settings(env="test", password_hash_cost="standard").password_hash_profile == "standard"
+    with pytest.raises(ValidationError, match="PASSWORD_HASH_COST"):
+        Settings(**production, password_hash_cost="minimal")

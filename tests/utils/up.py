@@ -119,6 +119,7 @@ def start(
     env = {
         **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
         "EXCHANGE_ENV": "development",
+        "EXCHANGE_PASSWORD_HASH_COST": "minimal",  # its users are throwaway: see config.settings
         "EXCHANGE_DATA_DIR": str(data_dir),
         "HTTP_PORT": str(http_port),
         "WS_PORT": str(ws_port),
