@@ -7,11 +7,15 @@ SQLite file and embedded Redis) and free ports, so it never touches the test ses
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import hashlib
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +24,7 @@ from typing import IO
 import httpx
 
 EXCHANGE = str(Path(sys.executable).with_name("exchange"))
+MIGRATIONS = Path(__file__).resolve().parents[2] / "store" / "migrations"
 # Workers that open the database and so answer store.db.STACKS_SIGNAL with their stacks.
 DATABASE_USERS = ("ray::ServeReplica", "ray::PairActor", "ray::WalletShard", "ray::MarketMaker", "ray::Scheduler",
                   "ray::LeverShard", "ray::MicroTimer", "ray::Fanout", "ray::PairPlacement")  # fmt: skip
@@ -104,6 +109,39 @@ class Instance:
         self.log.close()
 
 
+def copy_database(source: Path, target: Path) -> None:
+    """A consistent copy of an SQLite database (its write-ahead log folded in)."""
+    with contextlib.closing(sqlite3.connect(source)) as src, contextlib.closing(sqlite3.connect(target)) as dst:
+        src.backup(dst)
+
+
+def migrated_template() -> Path:
+    """An SQLite database with every migration applied, made once per set of migrations on this machine
+    (named by their digest, so a changed migration makes a new one) and copied into each instance's
+    data directory: migrating from nothing re-renders the models' state for each of ~170 operations,
+    20-50 s of CPU that every instance paid again. The migrations themselves are tested from nothing
+    by the session (PostgreSQL) and the migration probes (SQLite); ``exchange up`` still runs
+    ``migrate`` over the copy, which finds nothing to do, and seeds."""
+    digest = hashlib.sha256()
+    for path in sorted(MIGRATIONS.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    home = Path(tempfile.gettempdir()) / "exchange-test-templates"
+    home.mkdir(exist_ok=True)
+    template = home / f"migrated-{digest.hexdigest()[:16]}.sqlite3"
+    with (home / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another test session on this machine may be making it
+        if not template.exists():
+            with tempfile.TemporaryDirectory(dir=home) as work:
+                env = {**os.environ, "EXCHANGE_ENV": "test", "EXCHANGE_DATA_DIR": work}
+                env.pop("DATABASE_URL", None)
+                done = subprocess.run([EXCHANGE, "migrate"], env=env, capture_output=True, text=True, timeout=600)
+                assert done.returncode == 0, done.stdout + done.stderr
+                partial = home / f".{template.name}.{os.getpid()}"
+                copy_database(Path(work) / "exchange.sqlite3", partial)
+                partial.rename(template)
+    return template
+
+
 def start(
     data_dir: Path,
     *,
@@ -130,6 +168,9 @@ def start(
         "RAY_DEDUP_LOGS": "0",  # every process's lines in the log (stacks() reads several processes' alike lines)
     }
     data_dir.mkdir(parents=True, exist_ok=True)
+    database = data_dir / "exchange.sqlite3"
+    if not database.exists():
+        copy_database(migrated_template(), database)
     log = (data_dir / "up.log").open("w")
     proc = subprocess.Popen(
         [EXCHANGE, "up", *args], env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
