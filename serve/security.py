@@ -45,7 +45,6 @@ __all__ = [
 ]
 
 
-
 @functools.cache
 def _hasher() -> PasswordHasher:
     """argon2id at the settings' cost (``password_hash_cost``). A hash carries its own parameters, so

@@ -116,7 +116,7 @@ async def bind_draw_address(request: Request, user: CurrentUser, svc: Svc, lang:
     if not address:
         raise DomainError(ErrorCode.ADDRESS_REQUIRED_BIND)
     protocol = await _protocol(str(payload.get("coin_name", "")), str(payload.get("contract_address", "")))
-    if not address_ok(protocol.chain_protocol, address):
+    if not address_ok(svc.settings, protocol.chain_protocol, address):
         raise DomainError(ErrorCode.ADDRESS_INVALID)
     code = str(payload.get("verificationcode", "")).strip()
     target = user.email or user.mobile or ""
