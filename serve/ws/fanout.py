@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import json
 import logging
 import time
 from collections.abc import Coroutine, Sequence
 from http import HTTPStatus
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ray
 from ray.util.metrics import Gauge
@@ -43,11 +44,13 @@ from websockets.exceptions import ConnectionClosed
 from actors.runtime import freeze_startup_objects
 from config.settings import Settings
 from serve.i18n import normalize_lang
-from serve.ws.orders import Ack, DeskLine, OrderDesk
 from serve.ws.registry import Registry
 from store.cache import connect_redis, redis_db
 from store.channels import REDIS_PREFIX, USER_CHANNELS, is_user_topic, topic_for, use_database
 from store.sessions import Sessions, digest, revoked_topic
+
+if TYPE_CHECKING:
+    from serve.ws.orders import Ack, DeskLine, OrderDesk
 
 log = logging.getLogger(__name__)
 CONTROL_TOPIC = f"{REDIS_PREFIX}_control"
@@ -76,7 +79,10 @@ class Fanout:
         self._registry: Registry[ServerConnection] = Registry()
         self._users: dict[ServerConnection, tuple[int, str]] = {}  # connection -> (uid, session digest)
         self._langs: dict[ServerConnection, str] = {}  # the language a connection's login asked for
-        self._desk = OrderDesk(self._settings, connect_redis(self._settings))
+        # The order desk (the engine, the order rules, the API's error table) is imported once the
+        # server listens, in a thread: a Fanout Ray restarts serves its channels again without
+        # waiting for the heaviest imports of the process; an order that comes first waits for them.
+        self._desk: asyncio.Task[OrderDesk] | None = None
         self._lines: dict[ServerConnection, DeskLine] = {}  # connections that sent an order or a cancel
         self._server: Server | None = None
         self._redis: Redis | None = None
@@ -143,6 +149,7 @@ class Fanout:
             reuse_port=True,
         )
         self._since = time.time()
+        self._order_desk()  # loads while the channels are served
 
     async def _close(self) -> None:
         if self._server is not None:
@@ -273,13 +280,24 @@ class Fanout:
         reading (orders pipeline), at most ``ws_order_in_flight`` at a time (serve.ws.orders)."""
         line = self._lines.get(conn)
         if line is None:
-            line = self._lines[conn] = self._desk.line()
+            line = self._lines[conn] = (await self._order_desk()).line()
         user = self._users.get(conn)
         admitted = await line.admit(user[0] if user else None, self._langs.get(conn, ""), message)
         if isinstance(admitted, dict):
             return _order_ack(admitted)
         self._spawn(self._acknowledge(conn, line, admitted))
         return None
+
+    def _order_desk(self) -> asyncio.Task[OrderDesk]:
+        """The order desk, opened once (and again after an opening that failed)."""
+        if self._desk is None or (self._desk.done() and (self._desk.cancelled() or self._desk.exception())):
+            self._desk = asyncio.get_running_loop().create_task(self._open_desk())
+        return self._desk
+
+    async def _open_desk(self) -> OrderDesk:
+        orders = await asyncio.to_thread(importlib.import_module, "serve.ws.orders")
+        desk: OrderDesk = orders.OrderDesk(self._settings, connect_redis(self._settings))
+        return desk
 
     async def _acknowledge(self, conn: ServerConnection, line: DeskLine, work: Coroutine[Any, Any, Ack]) -> None:
         try:
