@@ -8,16 +8,13 @@ start. The session's nodes mine only when a test asks, and each test calls the w
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
 from decimal import Decimal
 from typing import Any
-
-import pytest
 
 from config.settings import Settings
 from store import deposits, ledger, users
 from store.chain.keys import deposit_keys
-from store.chain.watch import EvmSource, UtxoSource, Watcher
+from store.chain.watch import EvmSource, Watcher
 from store.chain_rpc.devnet import faucet
 from store.chain_rpc.devnet.clients import DevEvmNode
 from store.chain_rpc.devnet.litecoin import LitecoinRegtest, RegtestNode
@@ -70,37 +67,6 @@ async def _watched_after_snapshot(
     await evm.mine()
     await watcher.catch_up()
     return uid, snapshot
-
-
-@pytest.fixture
-async def confirmations_of(db: None) -> AsyncIterator[Any]:
-    """Set a currency's first confirmation count for one test (put back after)."""
-    changed: dict[str, int] = {}
-
-    async def set_count(code: str, count: int) -> None:
-        changed.setdefault(code, (await Currency.get(code=code)).confirmations)
-        await Currency.filter(code=code).update(confirmations=count)
-
-    yield set_count
-    for code, count in changed.items():
-        await Currency.filter(code=code).update(confirmations=count)
-
-
-@pytest.fixture
-def usdt(evm_chain: dict[str, Any]) -> str:
-    return evm_chain["tokens"]["USDT"]["address"]
-
-
-@pytest.fixture
-async def evm_watcher(evm: DevEvmNode, usdt: str, settings: Settings, db: None) -> Watcher:
-    source = EvmSource(evm, chain="ERC20", family="EVM", native="ETH", tokens={"USDT": usdt})
-    return Watcher(source, final_confirmations=settings.withdraw_confirmations)
-
-
-@pytest.fixture
-async def ltc_watcher(ltc: RegtestNode, settings: Settings, db: None) -> Watcher:
-    source = UtxoSource(ltc, chain="LTC", family="LTC", currency="LTC")
-    return Watcher(source, final_confirmations=settings.withdraw_confirmations)
 
 
 async def test_an_erc20_deposit_is_credited_at_the_first_count_and_withdrawable_at_the_final(
@@ -198,7 +164,7 @@ async def test_a_reorg_after_the_credit_claws_it_back_and_records_what_was_spent
 
 
 async def test_a_new_watcher_resumes_from_the_stored_cursor(
-    evm: DevEvmNode, evm_chain: dict[str, Any], evm_watcher: Watcher, usdt: str, settings: Settings
+    evm: DevEvmNode, evm_chain: dict[str, Any], evm_watcher: Watcher, settings: Settings
 ) -> None:
     await evm_watcher.catch_up()
     cursor = await evm_watcher.cursor()
@@ -207,6 +173,7 @@ async def test_a_new_watcher_resumes_from_the_stored_cursor(
     to = await _address(settings, uid, "ERC20", "USDT")
     await faucet.send_evm(evm_chain, to=to, amount=Decimal(12), currency="USDT")
     await evm.mine(3)  # while no watcher runs
+    usdt = evm_chain["tokens"]["USDT"]["address"]
     source = EvmSource(evm, chain="ERC20", family="EVM", native="ETH", tokens={"USDT": usdt})
     restarted = Watcher(source, final_confirmations=settings.withdraw_confirmations)
     progress = await restarted.step()
