@@ -27,6 +27,21 @@ async def name_the_chains(apps: object, schema_editor: object) -> None:
     )
 
 
+class AddUniqueOnSqlite(ops.AddConstraint):
+    """AddConstraint, but on SQLite, where a unique pair is part of a table's definition and tortoise's
+    ALTER adds none, as the unique index SQLite's own advice gives (0022's DropUniqueOnSqlite is the
+    other half). Last in the migration: an AlterField after it rebuilds the SQLite table without it."""
+
+    async def database_forward(self, app_label, old_state, new_state, state_editor=None) -> None:  # type: ignore[no-untyped-def]
+        if state_editor is not None and state_editor.client.capabilities.dialect == "sqlite":
+            await state_editor.client.execute_script(
+                'CREATE UNIQUE INDEX "uid_chain_depos_chain_tx_output" ON "chain_deposits" '
+                '("chain", "tx_hash", "output_index")'
+            )
+            return
+        await super().database_forward(app_label, old_state, new_state, state_editor)
+
+
 class Migration(migrations.Migration):
     dependencies = [("models", "0022_hd_addresses")]
 
@@ -90,10 +105,6 @@ class Migration(migrations.Migration):
             },
         ),
         ops.AddIndex(model_name="ChainDeposit", index=Index(fields=["chain", "status"])),
-        ops.AddConstraint(
-            model_name="ChainDeposit",
-            constraint=UniqueConstraint(fields=("chain", "tx_hash", "output_index"), name=None),
-        ),
         ops.AlterField(
             model_name="ChainDeposit",
             name="status",
@@ -103,5 +114,9 @@ class Migration(migrations.Migration):
                 enum_type=DepositStatus,
                 generated=False,
             ),
+        ),
+        AddUniqueOnSqlite(
+            model_name="ChainDeposit",
+            constraint=UniqueConstraint(fields=("chain", "tx_hash", "output_index"), name=None),
         ),
     ]
