@@ -271,3 +271,16 @@ async def first_unconfirmed(uid: int, confirmations: int, conn: BaseDBAsyncClien
         .prefetch_related("currency")
         .first()
     )
+
+
+async def first_owed(uid: int, conn: BaseDBAsyncClient | None = None) -> ChainDeposit | None:
+    """The user's oldest chain deposit whose clawback after a reorg could not take all of it back (the
+    user had spent it): while one is owed, the user may withdraw nothing (docs/decisions.md "Never
+    twice")."""
+    return (
+        await ChainDeposit.filter(user_id=uid, owed__gt=0)
+        .using_db(conn)
+        .order_by("id")
+        .prefetch_related("currency")
+        .first()
+    )

@@ -11,13 +11,16 @@ import uuid
 from decimal import Decimal
 from typing import Any
 
+import pytest
+
 from config.settings import Settings
-from store import deposits, ledger, users
+from store import deposits, ledger, users, withdrawals
 from store.chain.keys import deposit_keys
 from store.chain.watch import EvmSource, Watcher
 from store.chain_rpc.devnet import faucet
 from store.chain_rpc.devnet.clients import DevEvmNode
 from store.chain_rpc.devnet.litecoin import LitecoinRegtest, RegtestNode
+from store.errors import DomainError, ErrorCode
 from store.models import (
     Account,
     AccountLog,
@@ -161,6 +164,15 @@ async def test_a_reorg_after_the_credit_claws_it_back_and_records_what_was_spent
     await evm_watcher.catch_up()  # and again: nothing more is taken
     assert await _journal(uid) == [("deposit", Decimal(100)), ("transfer", Decimal(-30)),
                                    (deposits.LOG_REVERSAL, Decimal(-70))]  # fmt: skip
+    # While the 30 are owed, nothing leaves: not even money that came otherwise.
+    await ledger.credit(user_id=uid, currency=usdt, account_type=AccountType.CHANGE, amount=Decimal(50),
+                        log_type="deposit", ref=f"other-{uid}")  # fmt: skip
+    request = {"uid": uid, "currency_id": usdt.id, "protocol_id": None, "address": "0x" + "b" * 40, "memo": "",
+               "amount": Decimal(20), "fee": Decimal(1), "ref": f"owed-{uid}", "confirmations": 6}  # fmt: skip
+    with pytest.raises(DomainError) as refused:
+        await withdrawals.request(**request)  # type: ignore[arg-type]
+    assert refused.value.code == ErrorCode.DEPOSIT_OWED and refused.value.params["amount"] == "100"
+    assert await _balance(uid, "USDT") == Decimal(50)
 
 
 async def test_a_new_watcher_resumes_from_the_stored_cursor(
