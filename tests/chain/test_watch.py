@@ -15,6 +15,7 @@ import pytest
 
 from config.settings import Settings
 from store import deposits, ledger, users, withdrawals
+from store.admin import conservation
 from store.chain.keys import deposit_keys
 from store.chain.watch import EvmSource, Watcher
 from store.chain_rpc.devnet import faucet
@@ -52,6 +53,11 @@ async def _balance(uid: int, code: str) -> Decimal:
 
 async def _deposits(uid: int) -> list[ChainDeposit]:
     return await ChainDeposit.filter(user_id=uid).order_by("id")
+
+
+async def _usdt_audit() -> dict[str, Any]:
+    (line,) = [line for line in await conservation.audit() if line["currency"] == "USDT"]
+    return line
 
 
 async def _journal(uid: int) -> list[tuple[str, Decimal]]:
@@ -148,9 +154,13 @@ async def test_a_reorg_after_the_credit_claws_it_back_and_records_what_was_spent
 ) -> None:
     uid, snapshot = await _watched_after_snapshot(evm, evm_chain, evm_watcher, settings, Decimal(100))
     assert await _balance(uid, "USDT") == Decimal(100)
-    usdt = await Currency.get(code="USDT")  # the user spends 30 of it before the reorg
+    usdt = await Currency.get(code="USDT")  # the user pays 30 of it to someone else before the reorg
+    payee = await _user()
     await ledger.apply([ledger.Change(uid, usdt.id, AccountType.CHANGE, Decimal(-30), ledger.ZERO, "transfer",
-                                      f"spent-{uid}")])  # fmt: skip
+                                      f"spent-{uid}"),
+                        ledger.Change(payee, usdt.id, AccountType.CHANGE, Decimal(30), ledger.ZERO, "transfer",
+                                      f"paid-{uid}")])  # fmt: skip
+    audit_before = await _usdt_audit()
     await evm.revert(snapshot)
     await evm.mine(2)
     progress = await evm_watcher.catch_up()
@@ -161,6 +171,11 @@ async def test_a_reorg_after_the_credit_claws_it_back_and_records_what_was_spent
     back = await AccountLog.get(user_id=uid, log_type=deposits.LOG_REVERSAL)
     assert back.amount == Decimal(-70) and back.ref == f"{deposits.credit_ref(row)[:-2]}:back"
     assert back.extra is not None and back.extra["owed"] == "30"
+    # The audit counts the reversal as money going back out: the ledger still balances (the 30 the
+    # payee holds stay counted as come in; the gap is the chain's, recorded as owed).
+    audit_after = await _usdt_audit()
+    assert Decimal(audit_after["deposits"]) - Decimal(audit_before["deposits"]) == Decimal(-70)
+    assert audit_after["difference"] == audit_before["difference"]
     await evm_watcher.catch_up()  # and again: nothing more is taken
     assert await _journal(uid) == [("deposit", Decimal(100)), ("transfer", Decimal(-30)),
                                    (deposits.LOG_REVERSAL, Decimal(-70))]  # fmt: skip
