@@ -353,6 +353,9 @@ class Watcher:
         return events
 
 
+WATCHABLE = ("LTC", "ERC20")  # the chains a watcher can follow: those with a node setting
+
+
 def watched_chains(settings: Settings) -> list[str]:
     """The chains a watcher follows here: LTC when its node's URL is set, the EVM chain (ERC20) when
     its node's is."""

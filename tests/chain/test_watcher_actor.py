@@ -20,6 +20,7 @@ from actors.chain.watcher import ChainWatcher, watcher_name
 from serve.stack import Stack
 from store.chain_rpc.devnet import faucet
 from store.chain_rpc.devnet.clients import DevEvmNode
+from tests.utils.cli import exchange_ok
 from tests.utils.push import next_of
 from tests.utils.sales import get
 from tests.utils.users import member, ok
@@ -67,6 +68,9 @@ async def test_the_stacks_watcher_credits_pushes_and_resumes_after_a_restart(
         status = await watcher.status.remote()
         assert (status["chain"], status["node_height"], status["error"]) == ("ERC20", tip, "")
         assert status["cursor"] == tip and status["lag"] == 0 and status["pending_deposits"] >= 1
+        listing = exchange_ok(stack.settings, "chain", "status").splitlines()
+        assert listing[0] == "chain\tnode height\tcursor\tlag\tpending deposits\terror"
+        assert listing[1].startswith(f"ERC20\t{tip}\t{tip}\t0\t") and listing[1].endswith("\t-")
 
         ray.kill(watcher, no_restart=False)  # Ray starts it again; it resumes from the stored cursor
         await evm.mine(2)
