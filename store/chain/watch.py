@@ -262,13 +262,16 @@ class Watcher:
         return Progress(tip, at, len(blocks), rolled_back, tuple(events))
 
     async def catch_up(self, *, max_steps: int = 1000) -> Progress:
-        """Steps until the cursor is at the node's tip (tests, and an operator's one-off run)."""
+        """Steps until the cursor is at the node's tip (tests, and an operator's one-off run); what
+        they did together."""
         events: list[Event] = []
+        scanned = rolled_back = 0
         for _ in range(max_steps):
             progress = await self.step()
             events.extend(progress.events)
+            scanned, rolled_back = scanned + progress.scanned, rolled_back + progress.rolled_back
             if progress.lag <= 0:
-                return Progress(progress.tip, progress.cursor, progress.scanned, progress.rolled_back, tuple(events))
+                return Progress(progress.tip, progress.cursor, scanned, rolled_back, tuple(events))
         raise RuntimeError(f"{self.chain}: still {progress.lag} blocks behind after {max_steps} steps")
 
     async def status(self) -> dict[str, Any]:
