@@ -178,6 +178,8 @@ class Settings(BaseSettings):
     ltc_rpc_url: str | None = None
     ltc_rpc_wallet: str | None = None
     erc20_contracts: dict[str, str] = Field(default_factory=dict)
+    # A chain watcher asks its node for new blocks this often (store/chain/watch.py; at once while behind).
+    chain_poll_seconds: float = Field(default=3.0, gt=0, le=600)
     # Whether `exchange up` starts the dev chains for the nodes without a URL: the dev EVM node always,
     # litecoind regtest when it is installed. Default: on in development; never in production.
     dev_chains: bool | None = None

@@ -15,7 +15,7 @@ import typer
 from config.settings import get_settings
 from serve.commands.chain import chain_app
 from serve.commands.cluster import AddressOption, named_actor, on_cluster
-from serve.commands.credits import credit_app, credit_list, deposit, positive_amount
+from serve.commands.credits import credit_app, credit_list, deposit
 from serve.commands.maker import maker_app
 from serve.commands.micro import micro_app
 from serve.commands.operator import operator_app
@@ -127,49 +127,6 @@ def migrate() -> None:
 
     asyncio.run(run(get_settings()))
     typer.echo("migrations applied")
-
-
-@app.command("chain-deposit")
-def chain_deposit(
-    address: Annotated[str, typer.Argument(help="the deposit address the transfer went to")],
-    amount: Annotated[str, typer.Argument(help="amount received, e.g. 100 or 0.05")],
-    confirmations: Annotated[int, typer.Option(min=0, help="confirmations the transfer has so far")] = 1,
-    memo: Annotated[str, typer.Option(help="the memo (tag) on memo chains such as XRP and EOS")] = "",
-    tx: Annotated[str | None, typer.Option(help="transaction hash (default: a new one, printed)")] = None,
-    currency: Annotated[
-        str | None, typer.Option(help="the currency that arrived, when the address receives several (USDT, ETH)")
-    ] = None,
-) -> None:
-    """Report a chain transfer to a deposit address; credited once the currency's confirmations are
-    reached. Run again with the same --tx and a higher --confirmations to confirm it (idempotent).
-    Stands in for the chain watchers until they come (issue 28)."""
-    import uuid
-
-    from store import deposits
-    from store.db import close_db, init_db
-    from store.money import money
-
-    value = positive_amount(amount)
-    tx_hash = tx or "0x" + uuid.uuid4().hex + uuid.uuid4().hex
-
-    async def run() -> deposits.Outcome:
-        await init_db(get_settings())
-        try:
-            return await deposits.report(
-                address=address.strip(), memo=memo.strip(), amount=value, confirmations=confirmations,
-                tx_hash=tx_hash, currency=currency.strip() if currency else None,
-            )  # fmt: skip
-        finally:
-            await close_db()
-
-    try:
-        outcome = asyncio.run(run())
-    except (LookupError, ValueError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from exc
-    state = {0: "confirming", 1: "credited", 2: "below the minimum, not credited"}[int(outcome.deposit.status)]
-    note = " (now)" if outcome.credited_now else ""
-    typer.echo(f"tx {tx_hash}: {money(value)} with {outcome.deposit.confirmations} confirmation(s): {state}{note}")
 
 
 app.command()(deposit)

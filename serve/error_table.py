@@ -89,6 +89,11 @@ ERRORS: dict[ErrorCode, Outcome] = {
         400,
         N_("Withdrawals open once your {currency} deposit of {amount} has {confirmations} confirmations"),
     ),
+    ErrorCode.DEPOSIT_OWED: Outcome(
+        CODE_ERROR,
+        400,
+        N_("Your {currency} deposit of {amount} was reversed by its chain after you used it: settle it to withdraw"),
+    ),
     ErrorCode.REF_CONFLICT: Outcome(CODE_ERROR, 409, N_("This request conflicts with an earlier one")),
     ErrorCode.AMOUNT_ABOVE_MAX: Outcome(CODE_ERROR, 400, N_("The amount can be at most {max}")),
     ErrorCode.SECURITY_COOLDOWN: Outcome(

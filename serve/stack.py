@@ -1,7 +1,8 @@
 """Start and stop everything ``exchange up`` runs: the deposit keys (store/chain), embedded Redis (when
 no REDIS_URL), the schema and seed, Ray (local, a local cluster of EXCHANGE_RAY_LOCAL_NODES nodes, or the
-cluster at RAY_ADDRESS), the engine, one push fanout per node, and the Serve app. The tests start the
-same stack once per session, on a local cluster of two nodes.
+cluster at RAY_ADDRESS), the engine, the Scheduler, a chain watcher per configured chain node, one push
+fanout per node, and the Serve app. The tests start the same stack once per session, on a local cluster
+of two nodes.
 """
 
 from __future__ import annotations
@@ -260,6 +261,7 @@ class Stack:
             self.after_ray_init()
         self._start_engine(self.settings)
         self._start_scheduler(self.settings)
+        self._start_watchers(self.settings)
         self._start_fanout(self.settings)
         # The API comes up last: once /api/ answers, push and the engine are already there.
         self._deploy(self.settings)
@@ -383,6 +385,24 @@ class Stack:
         config = settings.model_dump(mode="json")
         self.actors[SCHEDULER_NAME] = Scheduler.options(name=SCHEDULER_NAME, get_if_exists=True).remote(config)
         ray.get(self.actors[SCHEDULER_NAME].status.remote(), timeout=120)
+
+    def _start_watchers(self, settings: Settings) -> None:
+        """A ChainWatcher per chain whose node's URL is configured (store/chain/watch.py); each resumes
+        from its stored cursor. The stack owns them, as it owns the Scheduler."""
+        import ray
+
+        from actors.chain.watcher import ChainWatcher, watcher_name
+        from store.chain.watch import watched_chains
+
+        config = settings.model_dump(mode="json")
+        started = []
+        for chain in watched_chains(settings):
+            name = watcher_name(chain)
+            self.actors[name] = ChainWatcher.options(name=name, get_if_exists=True).remote(config, chain)
+            started.append(self.actors[name])
+        ray.get([w.status.remote() for w in started], timeout=120)
+        if started:
+            log.info("chain watchers: %s", ", ".join(watched_chains(settings)))
 
     def _start_fanout(self, settings: Settings) -> None:
         """One Fanout on every node (they share WS_PORT on a host: SO_REUSEPORT). Run again, it

@@ -24,7 +24,9 @@ from redis.asyncio import Redis
 log = logging.getLogger(__name__)
 REDIS_PREFIX = "ex:push:"
 _prefix = f"{REDIS_PREFIX}0:"
-USER_CHANNELS = frozenset({"TX_MATCHED", "TX_SUBMIT", "LEVER_TRADE", "LEVER_CLOSED", "MICRO_CLOSED", "LEGAL_ORDER"})
+USER_CHANNELS = frozenset(
+    {"TX_MATCHED", "TX_SUBMIT", "LEVER_TRADE", "LEVER_CLOSED", "MICRO_CLOSED", "LEGAL_ORDER", "DEPOSIT"}
+)
 PUBLIC_ROOTS = frozenset({"DAY_MARKET", "MARKET_DEPTH", "GLOBAL_TX", "KLINE", "MARK"})
 GLOBAL_CHANNELS = frozenset({"DAY_MARKET"})  # the public roots that take no symbol
 # Publishes ARGV's (topic, message) pairs in order: a batch of pushes as one command (``publish_all``).
@@ -44,6 +46,14 @@ def use_database(db: int) -> None:
     """Name this process's topics after Redis database ``db`` (``store.cache.redis_db``)."""
     global _prefix
     _prefix = f"{REDIS_PREFIX}{db}:"
+
+
+def use_client_database(redis: Redis) -> None:
+    """``use_database`` with the database ``redis`` is connected to. The API's replicas, the Scheduler,
+    the chain watchers and the CLI push without having named their Redis database for the push topics
+    (the actors that push name it when they start): named after the client's, or the pushes would go
+    to database 0's topics, which a fanout on another database never hears."""
+    use_database(int(redis.connection_pool.connection_kwargs.get("db") or 0))
 
 
 def public_topic(channel: str) -> str:

@@ -15,8 +15,10 @@ from tortoise.transactions import in_transaction
 
 from store import ledger
 from store.chain.keys import AccountKey, DepositKeys, Family, KeysUnavailable, family_of
+from store.db import retry_busy, transaction
 from store.errors import DomainError, ErrorCode
 from store.models import (
+    Account,
     AccountType,
     ChainDeposit,
     Currency,
@@ -26,6 +28,7 @@ from store.models import (
     HdAddress,
     HdCounter,
 )
+from store.money import money
 
 LOG_CHAIN_DEPOSIT = "deposit"
 log = logging.getLogger(__name__)
@@ -88,61 +91,118 @@ async def _derive_next(account: AccountKey, uid: int, family: Family) -> HdAddre
 
 
 @dataclass(frozen=True)
+class Transfer:
+    """A transfer a chain watcher found to a deposit address. ``index`` is a UTXO output's ``n``, an
+    ERC20 transfer's log index, or ``NATIVE_VALUE`` for an EVM transaction's own value; ``currency``
+    (a code) says which coin came where the chain carries several (ETH and its tokens)."""
+
+    chain: str  # the currency protocol's chain_protocol: LTC, ERC20 ...
+    tx_hash: str
+    index: int
+    address: str
+    amount: Decimal
+    currency: str | None = None
+    memo: str = ""
+    block_hash: str | None = None
+    block_height: int | None = None
+
+
+NATIVE_VALUE = -1  # the output index of an EVM transaction's own value (log indexes start at 0)
+LOG_REVERSAL = "deposit_reversal"
+
+
+@dataclass(frozen=True)
 class Outcome:
     deposit: ChainDeposit
     credited_now: bool
 
 
-async def report(
-    *, address: str, memo: str, amount: Decimal, confirmations: int, tx_hash: str, currency: str | None = None
-) -> Outcome:
-    """Record a chain transfer to a deposit address, or raise its confirmation count; credit it once
-    the currency's confirmations are reached. Idempotent by ``tx_hash`` (also the ledger ref).
+def credit_ref(row: ChainDeposit) -> str:
+    """The journal ref of the deposit's credit: (chain, tx, output), and after a clawback the number of
+    clawbacks, so a deposit dropped by a reorg and mined again later is credited again exactly once."""
+    ref = f"chain:{row.chain}:{row.tx_hash}:{row.output_index}"
+    return f"{ref}:{row.reversals}" if row.reversals else ref
 
-    A family's address receives every currency of its chains (USDT and ETH on ERC20): ``currency``
-    (a code) says which one came when the user has been given the address for more than one.
-    Amounts below the currency's ``recharge_min`` are recorded as BELOW_MINIMUM and never credited.
-    Raises LookupError for an unknown address, and ValueError for an address that needs ``currency``,
-    a hash already used by another transfer or an amount above the currency's ``max_amount`` (nothing
-    is recorded then).
-    """
-    query = DepositAddress.filter(address=address, memo=memo)
-    if currency is not None:
-        query = query.filter(currency_protocol__currency__code=currency.upper())
+
+async def _target(transfer: Transfer) -> DepositAddress:
+    """The deposit address a transfer paid: the user's address for the currency on that chain, made
+    now if the user was given the family's address for another of its coins (ETH's, then USDT came).
+    Raises LookupError (not ours) and ValueError (the address receives several coins: say which)."""
+    query = DepositAddress.filter(
+        address=transfer.address, memo=transfer.memo, currency_protocol__chain_protocol=transfer.chain
+    )
+    if transfer.currency is not None:
+        query = query.filter(currency_protocol__currency__code=transfer.currency.upper())
     targets = await query.prefetch_related("currency_protocol__currency")
+    if not targets and transfer.currency is not None and not transfer.memo:
+        family = family_of(transfer.chain)
+        hd = await HdAddress.get_or_none(address=transfer.address, family=family) if family else None
+        protocol = await CurrencyProtocol.get_or_none(
+            chain_protocol=transfer.chain, currency__code=transfer.currency.upper()
+        )
+        if hd is not None and protocol is not None:
+            with contextlib.suppress(IntegrityError):
+                uid = hd.user_id  # type: ignore[attr-defined]
+                await DepositAddress.create(user_id=uid, currency_protocol_id=protocol.id, address=hd.address)
+            return await _target(transfer)
     if not targets:
         raise LookupError(
-            f"no deposit address {address!r}"
-            + (f" with memo {memo!r}" if memo else "")
-            + (f" for {currency.upper()}" if currency else "")
+            f"no deposit address {transfer.address!r} on {transfer.chain}"
+            + (f" with memo {transfer.memo!r}" if transfer.memo else "")
+            + (f" for {transfer.currency.upper()}" if transfer.currency else "")
         )
     if len(targets) > 1:
         codes = ", ".join(sorted(t.currency_protocol.currency.code for t in targets))
-        raise ValueError(f"address {address} receives {codes}: name the currency that arrived (--currency)")
-    target = targets[0]
+        raise ValueError(f"address {transfer.address} receives {codes}: name the currency that arrived")
+    return targets[0]
+
+
+async def report(transfer: Transfer, confirmations: int) -> Outcome:
+    """Record a chain transfer to a deposit address, or update where it is mined and its confirmation
+    count; credit it once the currency's first count (``confirmations``) is reached. Idempotent by
+    (chain, tx_hash, index); the credit's journal ref is ``credit_ref``, so it is credited once
+    however often it is reported, also when a reorg moved it to another block.
+
+    Amounts below the currency's ``recharge_min`` are recorded as BELOW_MINIMUM, above its
+    ``max_amount`` as ABOVE_MAXIMUM (for an operator), and neither is credited. A DROPPED deposit
+    seen again in a block confirms again. Raises LookupError for an address that is not a deposit
+    address, and ValueError for an address that needs ``currency`` or a key already recorded for
+    another address or amount (nothing is recorded then).
+    """
+    target = await _target(transfer)
     protocol = target.currency_protocol
     currency: Currency = protocol.currency
-    ledger.check_max_amount(currency, amount)
     row, created = await ChainDeposit.get_or_create(
-        tx_hash=tx_hash,
+        chain=transfer.chain,
+        tx_hash=transfer.tx_hash,
+        output_index=transfer.index,
         defaults={
             "user_id": target.user_id,  # type: ignore[attr-defined]
             "currency_id": currency.id,
             "currency_protocol_id": protocol.id,
-            "address": address,
-            "memo": memo,
-            "amount": amount,
+            "address": target.address,
+            "memo": transfer.memo,
+            "amount": transfer.amount,
             "confirmations": confirmations,
+            "block_hash": transfer.block_hash,
+            "block_height": transfer.block_height,
         },
     )
-    if not created and (row.address, row.memo, row.amount) != (address, memo, amount):
-        raise ValueError(f"transaction {tx_hash} was recorded for another address or amount")
-    if confirmations > row.confirmations:
-        row.confirmations = confirmations
-        await row.save(update_fields=["confirmations", "updated_at"])
-    if row.status == DepositStatus.CONFIRMING and amount < currency.recharge_min:
-        row.status = DepositStatus.BELOW_MINIMUM
-        await row.save(update_fields=["status", "updated_at"])
+    if not created and (row.address, row.memo, row.amount) != (target.address, transfer.memo, transfer.amount):
+        raise ValueError(f"transaction {transfer.tx_hash} was recorded for another address or amount")
+    update = {"confirmations": confirmations, "block_hash": transfer.block_hash, "block_height": transfer.block_height}
+    if row.status == DepositStatus.DROPPED and transfer.block_hash is not None:
+        update["status"] = DepositStatus.CONFIRMING  # mined again after the reorg that dropped it
+    if row.status in (DepositStatus.CONFIRMING, DepositStatus.DROPPED):
+        if transfer.amount < currency.recharge_min:
+            update["status"] = DepositStatus.BELOW_MINIMUM
+        elif transfer.amount > currency.max_amount:
+            log.error("%s deposit %s:%s of %s is above the most %s credits at once: held for an operator",
+                      transfer.chain, transfer.tx_hash, transfer.index, transfer.amount, currency.code)  # fmt: skip
+            update["status"] = DepositStatus.ABOVE_MAXIMUM
+    if any(getattr(row, name) != value for name, value in update.items()):
+        row.update_from_dict(update)
+        await row.save(update_fields=[*update, "updated_at"])
     if row.status != DepositStatus.CONFIRMING or row.confirmations < currency.confirmations:
         return Outcome(row, False)
 
@@ -153,16 +213,50 @@ async def report(
         row.user_id,  # type: ignore[attr-defined]
         currency.id,
         AccountType.CHANGE,
-        amount,
+        row.amount,
         ledger.ZERO,
         LOG_CHAIN_DEPOSIT,
-        f"chain:{tx_hash}",
+        credit_ref(row),
         f"{protocol.chain_protocol} deposit",
-        {"tx_hash": tx_hash, "chain": protocol.chain_protocol},
+        {"tx_hash": row.tx_hash, "chain": row.chain, "output": row.output_index},
     )
     credited = await ledger.apply([change], also=mark_credited)
     await row.refresh_from_db()
     return Outcome(row, credited)
+
+
+@retry_busy
+async def drop(row: ChainDeposit) -> Outcome:
+    """A deposit whose block left the chain and that was not mined again: DROPPED. If it had been
+    credited, the credit is clawed back from the user's change account as a journal row of its own
+    (``LOG_REVERSAL``, ref ``credit_ref + ":back"``), in the transaction that marks it: as much as the
+    balance holds (the ledger allows no negative balance), and what the user had already spent is
+    recorded as ``owed`` on the deposit and in the row's extra, for operators (docs/decisions.md
+    "Never twice"). ``credited_now`` is True when money was taken back. Idempotent."""
+    async with transaction() as conn:
+        row = await ChainDeposit.filter(id=row.id).select_for_update().using_db(conn).get()
+        if row.status == DepositStatus.DROPPED:
+            return Outcome(row, False)
+        if row.status != DepositStatus.CREDITED:
+            await ChainDeposit.filter(id=row.id).using_db(conn).update(status=DepositStatus.DROPPED)
+            row.status = DepositStatus.DROPPED
+            return Outcome(row, False)
+        uid, currency_id = row.user_id, row.currency_id  # type: ignore[attr-defined]
+        account = await Account.filter(user_id=uid, currency_id=currency_id, account_type=AccountType.CHANGE)\
+            .select_for_update().using_db(conn).first()  # fmt: skip
+        take = min(max(account.balance, ledger.ZERO), row.amount) if account is not None else ledger.ZERO
+        owed = row.amount - take
+        extra = {"tx_hash": row.tx_hash, "chain": row.chain, "output": row.output_index, "owed": money(owed)}
+        memo = f"{row.chain} deposit reversed by a reorg"
+        change = ledger.Change(uid, currency_id, AccountType.CHANGE, -take, ledger.ZERO, LOG_REVERSAL,
+                               f"{credit_ref(row)}:back", memo, extra)  # fmt: skip
+        await ledger.apply_in(conn, [change])
+        row.status, row.reversals, row.owed = DepositStatus.DROPPED, row.reversals + 1, row.owed + owed
+        await row.save(using_db=conn, update_fields=["status", "reversals", "owed", "updated_at"])
+    if owed:
+        log.error("%s deposit %s:%s of user %s clawed back after a reorg; %s of it was spent and is owed",
+                  row.chain, row.tx_hash, row.output_index, uid, money(owed))  # fmt: skip
+    return Outcome(row, True)
 
 
 async def first_unconfirmed(uid: int, confirmations: int, conn: BaseDBAsyncClient | None = None) -> ChainDeposit | None:
@@ -172,6 +266,19 @@ async def first_unconfirmed(uid: int, confirmations: int, conn: BaseDBAsyncClien
     other currency at once, so while such a deposit exists the user may withdraw nothing at all."""
     return (
         await ChainDeposit.filter(user_id=uid, status=DepositStatus.CREDITED, confirmations__lt=confirmations)
+        .using_db(conn)
+        .order_by("id")
+        .prefetch_related("currency")
+        .first()
+    )
+
+
+async def first_owed(uid: int, conn: BaseDBAsyncClient | None = None) -> ChainDeposit | None:
+    """The user's oldest chain deposit whose clawback after a reorg could not take all of it back (the
+    user had spent it): while one is owed, the user may withdraw nothing (docs/decisions.md "Never
+    twice")."""
+    return (
+        await ChainDeposit.filter(user_id=uid, owed__gt=0)
         .using_db(conn)
         .order_by("id")
         .prefetch_related("currency")

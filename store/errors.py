@@ -117,6 +117,7 @@ class ErrorCode(IntEnum):
     WITHDRAWAL_USER_FROZEN = 2041  # approving a request of a user whose withdrawals an operator froze since
     CHAIN_NOT_SUPPORTED = 2042  # a deposit address asked on a chain with no adapter yet (ADA, DOT, FIL, XRP, EOS)
     DEPOSIT_KEYS_UNAVAILABLE = 2043  # no usable xpub for the chain's family (not configured, or changed)
+    DEPOSIT_OWED = 2044  # a reorg reversed a credited chain deposit the user had spent: withdrawals wait
     PAIR_MOVE_FAILED = 3020  # the console asked to move a pair's actor and the placement could not
     # 4xxx: leveraged contracts
     LEVER_NOT_OFFERED = 4001

@@ -14,6 +14,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from store import deposits, ledger
 from store.errors import DomainError, ErrorCode
 from store.models import AccountType, User, Withdrawal, WithdrawalStatus
+from store.money import money
 
 CHANGE = AccountType.CHANGE
 LOG_REQUEST, LOG_DONE, LOG_BACK = "draw", "draw_done", "draw_back"
@@ -34,9 +35,10 @@ async def request(
 ) -> int:
     """Lock ``amount`` of the change account and create the request; answers its id.
 
-    Raises INSUFFICIENT_BALANCE, or DEPOSIT_UNCONFIRMED while any chain deposit of the user has fewer
-    than ``confirmations`` (checked under the account's row lock, so a deposit credited before the
-    lock is seen); nothing is written then. Idempotent by ``ref``: a replay answers the same id."""
+    Raises INSUFFICIENT_BALANCE, DEPOSIT_UNCONFIRMED while any chain deposit of the user has fewer
+    than ``confirmations``, or DEPOSIT_OWED while a deposit reversed by a reorg is owed (both checked
+    under the account's row lock, so a deposit credited or reversed before the lock is seen); nothing
+    is written then. Idempotent by ``ref``: a replay answers the same id."""
     created: list[int] = []
 
     async def write(conn: BaseDBAsyncClient) -> None:
@@ -44,6 +46,9 @@ async def request(
         if waiting is not None:
             raise DomainError(ErrorCode.DEPOSIT_UNCONFIRMED, currency=waiting.currency.code,
                               amount=f"{waiting.amount.normalize():f}", confirmations=confirmations)  # fmt: skip
+        owed = await deposits.first_owed(uid, conn)
+        if owed is not None:
+            raise DomainError(ErrorCode.DEPOSIT_OWED, currency=owed.currency.code, amount=money(owed.amount))
         row = await Withdrawal.create(
             user_id=uid, currency_id=currency_id, currency_protocol_id=protocol_id, address=address, memo=memo,
             amount=amount, fee=fee, ref=ref, using_db=conn,

@@ -25,6 +25,8 @@ from config.settings import ROOT, Settings
 from serve.stack import Stack
 from store.db import close_db, init_db
 
+pytest_plugins = ["tests.utils.chains"]  # the dev chains' fixtures, for every test directory
+
 # Two suites can run side by side (say, two engineers on one machine) when each sets its own
 # EXCHANGE_TEST_DATA_DIR, DATABASE_URL and REDIS_URL database.
 TEST_DATA = Path(os.environ.get("EXCHANGE_TEST_DATA_DIR") or ROOT / "var" / "test")

@@ -1,22 +1,56 @@
 """``exchange chain``: the chains as an operator or a developer sees them.
 
-``faucet`` sends real coins on the development chains that ``exchange up`` runs (the dev EVM node,
-litecoind regtest), so a deposit can be tried end to end. Development and test only: it refuses in
-production, and it needs a running dev chain (it reads the chain's info file in the data directory).
+``status`` shows each chain watcher (store/chain/watch.py): its node's height, its cursor, the lag
+and the deposits it still follows, and its last error. ``faucet`` sends real coins on the development
+chains that ``exchange up`` runs (the dev EVM node, litecoind regtest), so a deposit can be tried end
+to end. Development and test only: it refuses in production, and it needs a running dev chain (it
+reads the chain's info file in the data directory).
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from config.settings import get_settings
+from serve.commands.cluster import AddressOption, on_cluster
 from serve.commands.credits import positive_amount
 
-chain_app = typer.Typer(help="The chains: the dev faucet.", no_args_is_help=True)
+chain_app = typer.Typer(help="The chains: the watchers' status, the dev faucet.", no_args_is_help=True)
 UTXO_DEV_CHAINS = {"LTC": "ltc"}  # currency -> dev chain directory; every other currency is on the EVM chain
+
+
+def _watcher_statuses() -> list[dict[str, Any]]:
+    import ray
+
+    from actors.chain.watcher import watcher_name
+    from store.chain.watch import WATCHABLE
+
+    found = []
+    for chain in WATCHABLE:
+        try:
+            watcher = ray.get_actor(watcher_name(chain))
+        except ValueError:  # no node configured for it: no watcher
+            continue
+        found.append(ray.get(watcher.status.remote(), timeout=60))
+    return found
+
+
+@chain_app.command()
+def status(address: AddressOption = None) -> None:
+    """Per chain watcher: the node's height, the cursor, the lag (blocks), the deposits still followed
+    (confirming, or credited and not yet withdrawable) and the last error (- when the last step
+    succeeded)."""
+    rows = on_cluster(address, _watcher_statuses)
+    if not rows:
+        typer.echo("no chain watcher runs: no chain node is configured (EXCHANGE_EVM_RPC_URL, EXCHANGE_LTC_RPC_URL)")
+        return
+    typer.echo("chain	node height	cursor	lag	pending deposits	error")
+    for row in rows:
+        cells = [row.get(k) for k in ("chain", "node_height", "cursor", "lag", "pending_deposits")]
+        typer.echo("\t".join("-" if c is None else str(c) for c in cells) + f"\t{row.get('error') or '-'}")
 
 
 @chain_app.command()

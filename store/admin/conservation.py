@@ -14,7 +14,8 @@ from typing import Any
 from store.models import Account, AccountLog, AccountType, Currency, FeeLedger, HouseLedger
 from store.money import money
 
-DEPOSITS = ("deposit", "bot_funding", "demo_funding")  # money that came in from outside
+# Money that came in from outside; a chain deposit's clawback after a reorg (negative) takes it back out.
+DEPOSITS = ("deposit", "deposit_reversal", "bot_funding", "demo_funding")
 WITHDRAWN = ("draw_done",)  # money that left (the lock spent)
 CONVERSIONS = ("convert",)  # one currency out, another in
 

@@ -145,13 +145,22 @@ class DepositStatus(IntEnum):
     CONFIRMING = 0
     CREDITED = 1
     BELOW_MINIMUM = 2
+    DROPPED = 3  # its block left the chain and it was not mined again (a credit was clawed back)
+    ABOVE_MAXIMUM = 4  # more than the currency's max_amount: held for an operator, not credited
 
 
 class ChainDeposit(Model):
-    """A transfer seen on a chain to a deposit address, credited once, when confirmed (ref is the hash)."""
+    """A transfer seen on a chain to a deposit address, credited once, at the currency's first
+    confirmation count. One row per (chain, tx_hash, output_index): a UTXO output's ``n``, an ERC20
+    transfer's log index, -1 for an EVM transaction's own (native) value. ``block_hash``/``block_height``
+    say where it was mined (NULL while a reorg took its block and it was not seen again); ``reversals``
+    counts the credits clawed back after a reorg (each credit and clawback has its own journal ref),
+    ``owed`` what a clawback could not take because the user had spent it (docs/decisions.md "Never twice")."""
 
     id = fields.IntField(primary_key=True)
-    tx_hash = fields.CharField(max_length=128, unique=True)
+    chain = fields.CharField(max_length=16, default="", db_default="")
+    tx_hash = fields.CharField(max_length=128, db_index=True)
+    output_index = fields.IntField(default=0, db_default=0)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="chain_deposits")
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="chain_deposits"
@@ -164,12 +173,32 @@ class ChainDeposit(Model):
     amount = MoneyField()
     confirmations = fields.IntField(default=0)
     status = fields.IntEnumField(DepositStatus, default=DepositStatus.CONFIRMING)
+    block_hash = fields.CharField(max_length=128, null=True)
+    block_height = fields.IntField(null=True)
+    reversals = fields.SmallIntField(default=0, db_default=0)
+    owed = MoneyField(default=0, db_default=0)
     created_at = fields.DatetimeField(auto_now_add=True)
     updated_at = fields.DatetimeField(auto_now=True)
 
     class Meta:
         table = "chain_deposits"
-        indexes = (("user_id", "currency_id"),)
+        unique_together = (("chain", "tx_hash", "output_index"),)
+        indexes = (("user_id", "currency_id"), ("chain", "status"))
+
+
+class ChainBlock(Model):
+    """A block a chain watcher processed (store/chain/watch.py): its cursor is the highest one, and the
+    recent ones let it see a reorg (a stored hash the node no longer has at that height)."""
+
+    id = fields.IntField(primary_key=True)
+    chain = fields.CharField(max_length=16)
+    height = fields.IntField()
+    hash = fields.CharField(max_length=128)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "chain_blocks"
+        unique_together = (("chain", "height"),)
 
 
 class ManualCreditStatus(IntEnum):

@@ -19,10 +19,7 @@ async def notify(redis: Redis, orders: list[P2POrder]) -> None:
     """One Redis command for all of ``orders``."""
     if not orders:
         return
-    # The API's replicas, the Scheduler and the CLI push here without having named their Redis database
-    # for the push topics (the actors that push name it when they start): name it after the client's,
-    # or the pushes go to database 0's topics, which a fanout on another database never hears.
-    channels.use_database(int(redis.connection_pool.connection_kwargs.get("db") or 0))
+    channels.use_client_database(redis)
     try:
         codes = await views.codes({o.currency_id for o in orders})
         messages = []

@@ -5,27 +5,28 @@ from __future__ import annotations
 
 import uuid
 from decimal import Decimal
+from typing import Any
 
 import httpx
 
 from config.settings import Settings
 from store.models import AuditLog
 from tests.api.test_admin import make_operator, token_of, two_finance
-from tests.utils.cli import exchange_ok
+from tests.utils.chains import Deposit
 from tests.utils.sales import get, post
 from tests.utils.users import error, member, ok
 from tests.utils.wallets import USDT, balance
 
 
 async def test_finance_lists_chain_deposits_and_credits_a_manual_one(
-    api: httpx.Client, settings: Settings, db: None
+    api: httpx.Client, settings: Settings, db: None, deposit_evm: Deposit, confirmations_of: Any
 ) -> None:
     op, secret = await make_operator("finance")
     auth = token_of(api, op, secret)
     alice = member(api)
-    trc20 = ok(get(api, "wallet/wallet", params={"currency_id": USDT}, headers=alice.auth))[1]["address"]
-    tx = f"0x{uuid.uuid4().hex}"
-    exchange_ok(settings, "chain-deposit", trc20, "12.5", "--confirmations", "0", "--tx", tx)
+    erc20 = ok(get(api, "wallet/wallet", params={"currency_id": USDT}, headers=alice.auth))[0]["address"]
+    await confirmations_of("USDT", 2)  # one block: seen, still confirming
+    tx = await deposit_evm(erc20, "12.5", "USDT")
     confirming = ok(get(api, "admin/deposits", params={"status": 0, "user_id": alice.uid}, headers=auth))
     assert confirming["total"] == 1
     row = confirming["data"][0]

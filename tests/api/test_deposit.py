@@ -1,6 +1,6 @@
 """Deposits: a stable derived address per chain family (USDT on ERC20 and TRC20), a clear refusal on chains
-with no adapter, the chain list, and operator-reported chain transfers credited once confirmed, exactly
-once, and never below the minimum."""
+with no adapter, the chain list, and real transfers on the dev EVM chain, found by its watcher, credited
+once confirmed, exactly once, never below the minimum nor above the maximum."""
 
 from __future__ import annotations
 
@@ -11,11 +11,17 @@ from typing import Any
 
 import httpx
 import pytest
+from eth_account import Account
 
 from config.settings import Settings
+from store import deposits
 from store.chain.keys import deposit_keys
-from store.models import Currency
+from store.chain.watch import Watcher
+from store.chain_rpc.devnet.clients import DevEvmNode
+from store.models import ChainBlock, ChainDeposit, Currency
+from tests.utils.chains import Deposit
 from tests.utils.cli import exchange, exchange_ok
+from tests.utils.sales import get, post
 from tests.utils.users import error, login, member, ok
 from tests.utils.wallets import BTC, USDT, balance
 
@@ -99,77 +105,121 @@ def test_currency_protocols_and_the_account_list_name_every_chain(api: httpx.Cli
     assert {t["account_code"] for t in account["currency"]["account_types"]} >= {"change_account", "legal_account"}
 
 
-def test_a_chain_deposit_is_credited_once_confirmed_and_only_once(api: httpx.Client, settings: Settings) -> None:
+async def test_a_chain_deposit_is_credited_once_confirmed_and_only_once(
+    api: httpx.Client,
+    settings: Settings,
+    evm: DevEvmNode,
+    evm_watcher: Watcher,
+    deposit_evm: Deposit,
+    confirmations_of: Any,
+) -> None:
+    await confirmations_of("USDT", 2)  # so the deposit is seen confirming before its credit
     alice, mallory = member(api), member(api)
-    trc20 = wallets(api, alice.auth, USDT)[1]["address"]
-    tx = f"0x{uuid.uuid4().hex}"
-    out = exchange_ok(settings, "chain-deposit", trc20, "150.25", "--confirmations", "0", "--tx", tx)
-    assert "confirming" in out
+    erc20 = wallets(api, alice.auth, USDT)[0]["address"]
+    tx = await deposit_evm(erc20, "150.25", "USDT")  # mined: one confirmation
     assert balance(api, alice, USDT) == (0, 0)
-    pending = ok(api.get("wallet/deposits", headers=alice.auth))["data"][0]
+    pending = ok(get(api, "wallet/deposits", headers=alice.auth))["data"][0]
     assert (pending["amount"], pending["status"], pending["tx_hash"]) == ("150.25", 0, tx)
-    assert "credited" in exchange_ok(settings, "chain-deposit", trc20, "150.25", "--tx", tx)
+    await evm.mine()
+    await evm_watcher.catch_up()
     assert balance(api, alice, USDT) == (Decimal("150.25"), 0)
-    exchange_ok(settings, "chain-deposit", trc20, "150.25", "--tx", tx, "--confirmations", "6")  # replayed
+    await evm.mine(4)
+    await ChainBlock.filter(chain="ERC20", height__gte=await _height(tx)).delete()
+    await evm_watcher.catch_up()  # scanned again from the deposit's block: replayed, not credited twice
     assert balance(api, alice, USDT) == (Decimal("150.25"), 0)
-    record = ok(api.get("account_log/change", headers=alice.auth))["data"][0]
+    record = ok(get(api, "account_log/change", headers=alice.auth))["data"][0]
     assert (record["value"], record["notes"], record["extra_data"]["tx_hash"]) == ("150.25", "Deposit", tx)
-    done = ok(api.get("wallet/deposits", params={"currency_id": USDT}, headers=alice.auth))
+    done = ok(get(api, "wallet/deposits", params={"currency_id": USDT}, headers=alice.auth))
     assert (done["total"], done["data"][0]["status"], done["data"][0]["confirmations"]) == (1, 1, 6)
-    # Nobody else sees the deposit, and the same hash cannot be reused for another transfer.
-    assert ok(api.get("wallet/deposits", headers=mallory.auth))["total"] == 0
-    reused = exchange(settings, "chain-deposit", trc20, "999", "--tx", tx)
-    assert reused.returncode == 1 and "another address or amount" in reused.stderr
+    # Nobody else sees the deposit, and the same transfer cannot be recorded for another amount.
+    assert ok(get(api, "wallet/deposits", headers=mallory.auth))["total"] == 0
+    row = await _deposit(tx)
+    reused = deposits.Transfer("ERC20", tx, row.output_index, row.address, Decimal(999), "USDT")
+    with pytest.raises(ValueError, match="another address or amount"):
+        await deposits.report(reused, 6)
     assert balance(api, alice, USDT) == (Decimal("150.25"), 0)
 
 
-def test_a_deposit_below_the_minimum_is_recorded_not_credited(api: httpx.Client, settings: Settings) -> None:
+async def _deposit(tx: str) -> ChainDeposit:
+    return await ChainDeposit.get(tx_hash=tx)
+
+
+async def _height(tx: str) -> int:
+    """The height of the block the deposit was mined in."""
+    height = (await _deposit(tx)).block_height
+    assert height is not None
+    return height
+
+
+async def test_a_deposit_below_the_minimum_is_recorded_not_credited(api: httpx.Client, deposit_evm: Deposit) -> None:
     alice = member(api)
     erc20 = wallets(api, alice.auth, USDT)[0]["address"]
-    assert "below the minimum" in exchange_ok(settings, "chain-deposit", erc20, "0.5")  # USDT minimum is 1
+    await deposit_evm(erc20, "0.5", "USDT")  # USDT minimum is 1
     assert balance(api, alice, USDT) == (0, 0)
-    row = ok(api.get("wallet/deposits", headers=alice.auth))["data"][0]
+    row = ok(get(api, "wallet/deposits", headers=alice.auth))["data"][0]
     assert (row["amount"], row["status"], row["status_name"]) == ("0.5", 2, "Below the minimum, not credited")
 
 
-def test_operator_mistakes_and_an_address_shared_by_two_currencies(api: httpx.Client, settings: Settings) -> None:
+async def test_transfers_that_are_no_deposit_and_an_address_shared_by_two_currencies(
+    api: httpx.Client, evm: DevEvmNode, deposit_evm: Deposit
+) -> None:
     alice = member(api)
-    trc20 = wallets(api, alice.auth, USDT)[1]["address"]
-    exchange_ok(settings, "chain-deposit", trc20, "25")
+    erc20 = wallets(api, alice.auth, USDT)[0]["address"]
+    await deposit_evm(erc20, "25", "USDT")
     assert balance(api, alice, USDT) == (Decimal(25), 0)
-    for args, expected in [
-        ((trc20, "25", "--memo", "10000001"), "no deposit address"),  # no memo on TRON
-        (("0xnotours", "1"), "no deposit address"),
-        ((trc20, "1", "--currency", "BTC"), "no deposit address"),
-        ((trc20, "0"), "positive"),
-        ((trc20, "abc"), "not a number"),
+    stranger = Account.create().address  # no deposit address: the chain moves it, nobody is credited
+    before = await ChainDeposit.all().count()
+    await deposit_evm(stranger, "30", "USDT")
+    assert await ChainDeposit.all().count() == before
+    for transfer, expected in [
+        (deposits.Transfer("ERC20", "0x01", 0, erc20, Decimal(1), "USDT", memo="10000001"), "no deposit address"),
+        (deposits.Transfer("ERC20", "0x02", 0, "0xnotours", Decimal(1), "USDT"), "no deposit address"),
+        (deposits.Transfer("ERC20", "0x03", 0, erc20, Decimal(1), "BTC"), "no deposit address"),
     ]:
-        done = exchange(settings, "chain-deposit", *args)
-        assert done.returncode != 0 and expected in done.stdout + done.stderr, (args, done.stdout, done.stderr)
-    # Once alice also has her TRX address (the same TRON address), a transfer must say which coin came.
-    assert [w["address"] for w in wallets(api, alice.auth, TRX)] == [trc20]
-    ambiguous = exchange(settings, "chain-deposit", trc20, "30")
-    assert ambiguous.returncode == 1 and "receives TRX, USDT" in ambiguous.stderr, ambiguous.stderr
-    exchange_ok(settings, "chain-deposit", trc20, "30", "--currency", "trx")
-    assert balance(api, alice, TRX) == (Decimal(30), 0)
+        with pytest.raises(LookupError, match=expected):
+            await deposits.report(transfer, 1)
+    # Once alice also has her ETH address (the same EVM address), the chain says which coin came: the
+    # token's contract, or the transaction's own value.
+    assert [w["address"] for w in wallets(api, alice.auth, ETH)] == [erc20]
+    with pytest.raises(ValueError, match="receives ETH, USDT"):
+        await deposits.report(deposits.Transfer("ERC20", "0x04", 0, erc20, Decimal(1)), 1)
+    await deposit_evm(erc20, "0.3", "ETH")
+    assert balance(api, alice, ETH) == (Decimal("0.3"), 0)
     assert balance(api, alice, USDT) == (Decimal(25), 0)
 
 
-def test_deposits_above_the_currencys_max_amount_are_refused(api: httpx.Client, settings: Settings) -> None:
+@pytest.fixture
+async def usdt_max_amount(db: None) -> AsyncIterator[Decimal]:
+    """USDT's max_amount lowered to 100 for the test (the dev chain's faucet holds less than the real one)."""
+    before = (await Currency.get(code="USDT")).max_amount
+    await Currency.filter(code="USDT").update(max_amount=Decimal(100))
+    try:
+        yield Decimal(100)
+    finally:
+        await Currency.filter(code="USDT").update(max_amount=before)
+
+
+async def test_deposits_above_the_currencys_max_amount_are_refused(
+    api: httpx.Client, settings: Settings, deposit_evm: Deposit, usdt_max_amount: Decimal
+) -> None:
     alice = member(api)
-    (btc,) = wallets(api, alice.auth, BTC)
     for args in (
         ("deposit", alice.account, "BTC", "100000.00000001"),  # BTC's max_amount is 100000
         ("deposit", alice.account, "BTC", "1e999999999"),
-        ("chain-deposit", btc["address"], "100001"),
-        ("chain-deposit", btc["address"], "9" * 100_000),
     ):
         done = exchange(settings, *args)
         assert done.returncode == 1 and "at most 100000 BTC" in done.stderr, (args[:3], done.stdout, done.stderr)
-    assert ok(api.get("wallet/deposits", headers=alice.auth))["total"] == 0
+    # A chain cannot be refused: a transfer above the most one movement may carry is held, not credited.
+    erc20 = wallets(api, alice.auth, USDT)[0]["address"]
+    await deposit_evm(erc20, "100.000001", "USDT")
+    held = ok(get(api, "wallet/deposits", headers=alice.auth))["data"]
+    assert [(d["amount"], d["status"], d["status_name"]) for d in held] == [
+        ("100.000001", 4, "Above the maximum, held for review")
+    ]
+    assert balance(api, alice, USDT) == (0, 0)
     exchange_ok(settings, "deposit", alice.account, "BTC", "100000")
     assert balance(api, alice, BTC) == (Decimal(100000), 0)
-    refused = api.post("dev/credit", json={"currency": "BTC", "amount": "100000.1"}, headers=alice.auth)
+    refused = post(api, "dev/credit", json={"currency": "BTC", "amount": "100000.1"}, headers=alice.auth)
     assert error(refused, 400) == "The amount can be at most 100000"
     assert balance(api, alice, BTC) == (Decimal(100000), 0)
 

@@ -3,6 +3,7 @@ approve and reject, the state in records; binding withdrawal addresses; and cons
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from decimal import Decimal
@@ -12,16 +13,20 @@ import httpx
 import pytest
 
 from config.settings import Settings
+from store.chain.watch import Watcher
+from store.chain_rpc.devnet.clients import DevEvmNode
 from store.models import AccountLog, Currency
+from tests.utils.chains import Deposit
 from tests.utils.cli import exchange, exchange_ok
+from tests.utils.sales import get, post
 from tests.utils.users import Member, end_security_cooldown, error, fresh_code, member, ok
-from tests.utils.wallets import BTC, USDT, balance, fund, system_totals
+from tests.utils.wallets import BTC, ETH, USDT, balance, fund, system_totals
 
 TRON = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"
 ETH_ADDR = "0x52908400098527886E0F7030069857D2E4169EE7"
 DEAL = "Deal1234"
 XRP = 5
-BTC_USDT = 1
+ETH_USDT = 2
 
 
 def set_deal_password(api: httpx.Client, settings: Settings, user: Member) -> None:
@@ -243,30 +248,25 @@ def test_bind_address_needs_login(api: httpx.Client) -> None:
 # --- conservation ------------------------------------------------------------------------------------
 
 
-def carol_deposits_transfers_converts_and_withdraws(
-    api: httpx.Client, settings: Settings
+async def carol_deposits_transfers_converts_and_withdraws(
+    api: httpx.Client, settings: Settings, deposit_evm: Deposit
 ) -> tuple[Member, dict[str, Any], Decimal]:
     """Carol's day; answers her, her approved withdrawal and the USDT her conversion paid (at the live
     mark less the spread)."""
     carol = member(api)
     set_deal_password(api, settings, carol)
-    trc20 = ok(api.get("wallet/wallet", params={"currency_id": USDT}, headers=carol.auth))[1]["address"]
-    (btc_wallet,) = ok(api.get("wallet/wallet", params={"currency_id": BTC}, headers=carol.auth))
+    erc20 = ok(get(api, "wallet/wallet", params={"currency_id": USDT}, headers=carol.auth))[0]["address"]
+    (eth_wallet,) = ok(get(api, "wallet/wallet", params={"currency_id": ETH}, headers=carol.auth))
+    assert eth_wallet["address"] == erc20  # one EVM address for both
     # With six confirmations: a deposit with fewer holds back every withdrawal (see the test below).
-    exchange_ok(settings, "chain-deposit", trc20, "700", "--confirmations", "6")
-    exchange_ok(settings, "chain-deposit", btc_wallet["address"], "0.1", "--confirmations", "6")
-    exchange_ok(settings, "chain-deposit", trc20, "0.5")  # below the minimum: not credited
-    ok(
-        api.post(
-            "account/transfer", json={"currency_id": USDT, "balance": "200", "from": 1, "to": 2}, headers=carol.auth
-        )
-    )
-    ok(
-        api.post(
-            "account/transfer", json={"currency_id": USDT, "balance": "50", "from": 2, "to": 1}, headers=carol.auth
-        )
-    )
-    converted = ok(api.post("account/convert", json={"currency_id": BTC, "number": "0.05"}, headers=carol.auth))
+    await deposit_evm(erc20, "700", "USDT", blocks=6)
+    await deposit_evm(erc20, "0.1", "ETH", blocks=6)
+    await deposit_evm(erc20, "0.5", "USDT", blocks=6)  # below the minimum: not credited
+    ok(post(api, "account/transfer", json={"currency_id": USDT, "balance": "200", "from": 1, "to": 2},
+            headers=carol.auth))  # fmt: skip
+    ok(post(api, "account/transfer", json={"currency_id": USDT, "balance": "50", "from": 2, "to": 1},
+            headers=carol.auth))  # fmt: skip
+    converted = ok(post(api, "account/convert", json={"currency_id": ETH, "number": "0.05"}, headers=carol.auth))
     approved = ok(draw(api, carol, "100"))
     rejected = ok(draw(api, carol, "40"))
     exchange_ok(settings, "withdrawal", "approve", str(approved["id"]))
@@ -275,17 +275,17 @@ def carol_deposits_transfers_converts_and_withdraws(
 
 
 async def test_conservation_across_deposit_transfer_convert_withdraw_and_reject(
-    api: httpx.Client, settings: Settings, db: None
+    api: httpx.Client, settings: Settings, db: None, deposit_evm: Deposit
 ) -> None:
     before = await system_totals()
-    carol, approved, paid = carol_deposits_transfers_converts_and_withdraws(api, settings)
+    carol, approved, paid = await carol_deposits_transfers_converts_and_withdraws(api, settings, deposit_evm)
     after = await system_totals()
     converted = dict(
         await AccountLog.filter(user_id=carol.uid, log_type="convert").values_list("currency_id", "amount")
     )
-    assert paid > 0 and converted == {USDT: paid, BTC: Decimal("-0.05")}
+    assert paid > 0 and converted == {USDT: paid, ETH: Decimal("-0.05")}
     # in: deposits; out: the approved withdrawal (its fee included); the house: the conversion legs
-    expected = {USDT: Decimal(700) + paid - Decimal(100), BTC: Decimal("0.1") - Decimal("0.05")}
+    expected = {USDT: Decimal(700) + paid - Decimal(100), ETH: Decimal("0.1") - Decimal("0.05")}
     for currency_id, delta in expected.items():
         assert after[currency_id] - before.get(currency_id, Decimal(0)) == delta, currency_id
     for currency_id in (set(before) | set(after)) - set(expected):
@@ -294,22 +294,21 @@ async def test_conservation_across_deposit_transfer_convert_withdraw_and_reject(
     assert balance(api, carol, USDT, 2) == (Decimal(150), 0)
 
 
-def test_deposits_need_six_confirmations_before_they_can_be_withdrawn(api: httpx.Client, settings: Settings) -> None:
+async def test_deposits_need_six_confirmations_before_they_can_be_withdrawn(
+    api: httpx.Client, settings: Settings, evm: DevEvmNode, evm_watcher: Watcher, deposit_evm: Deposit
+) -> None:
     dave = member(api)
     set_deal_password(api, settings, dave)
-    trc20 = ok(api.get("wallet/wallet", params={"currency_id": USDT}, headers=dave.auth))[1]["address"]
-    tx = "0xsix" + dave.account.split("@")[0]
-    exchange_ok(settings, "chain-deposit", trc20, "200", "--tx", tx)  # credited at 1 confirmation
+    erc20 = ok(get(api, "wallet/wallet", params={"currency_id": USDT}, headers=dave.auth))[0]["address"]
+    await deposit_evm(erc20, "200", "USDT")  # credited at 1 confirmation
     assert balance(api, dave, USDT) == (Decimal(200), 0)
     message = error(draw(api, dave, "150"), 400)
     assert message == "Withdrawals open once your USDT deposit of 200 has 6 confirmations"
-    ok(
-        api.post(
-            "account/transfer", json={"currency_id": USDT, "balance": "150", "from": 1, "to": 2}, headers=dave.auth
-        )
-    )
+    ok(post(api, "account/transfer", json={"currency_id": USDT, "balance": "150", "from": 1, "to": 2},
+            headers=dave.auth))  # fmt: skip
     assert error(draw(api, dave, "60"), 400) == "Insufficient balance"  # the balance check comes first
-    exchange_ok(settings, "chain-deposit", trc20, "200", "--tx", tx, "--confirmations", "6")
+    await evm.mine(5)
+    await evm_watcher.catch_up()
     ok(draw(api, dave, "50"))
     assert balance(api, dave, USDT) == (0, Decimal(50))
 
@@ -321,26 +320,31 @@ async def bidder(api: httpx.Client, db: None) -> Member:
     return user
 
 
-def test_a_fresh_deposit_of_any_currency_holds_back_every_withdrawal(
-    api: httpx.Client, settings: Settings, bidder: Member
+async def test_a_fresh_deposit_of_any_currency_holds_back_every_withdrawal(
+    api: httpx.Client,
+    settings: Settings,
+    bidder: Member,
+    evm: DevEvmNode,
+    evm_watcher: Watcher,
+    deposit_evm: Deposit,
 ) -> None:
-    """Credited BTC can be sold at once; the USDT it fetched cannot leave before the BTC deposit has
+    """Credited ETH can be sold at once; the USDT it fetched cannot leave before the ETH deposit has
     its six confirmations."""
     erin, bob = member(api), bidder
     set_deal_password(api, settings, erin)
-    (btc_wallet,) = ok(api.get("wallet/wallet", params={"currency_id": BTC}, headers=erin.auth))
-    tx = f"0xfresh{erin.uid}x{btc_wallet['address'][-6:]}"
-    exchange_ok(settings, "chain-deposit", btc_wallet["address"], "0.5", "--tx", tx)  # credited at 1 confirmation
-    order = {"currency_match_id": BTC_USDT, "number": "0.5", "price": "30000"}
-    assert ok(api.post("tx_in/add", json=order, headers=bob.auth))["status"] == 1  # bob's bid rests
-    ok(api.post("tx_out/add", json=order, headers=erin.auth))
+    (eth_wallet,) = ok(get(api, "wallet/wallet", params={"currency_id": ETH}, headers=erin.auth))
+    await deposit_evm(eth_wallet["address"], "0.5", "ETH")  # credited at 1 confirmation
+    order = {"currency_match_id": ETH_USDT, "number": "0.5", "price": "3000"}
+    assert ok(post(api, "tx_in/add", json=order, headers=bob.auth))["status"] == 1  # bob's bid rests
+    ok(post(api, "tx_out/add", json=order, headers=erin.auth))
     deadline = time.monotonic() + 15
     while balance(api, erin, USDT)[0] < 100:  # the trade settles just after the answer
         assert time.monotonic() < deadline, balance(api, erin, USDT)
-        time.sleep(0.1)
+        await asyncio.sleep(0.1)
     usdt = balance(api, erin, USDT)
-    assert error(draw(api, erin, "100"), 400) == "Withdrawals open once your BTC deposit of 0.5 has 6 confirmations"
-    assert balance(api, erin, USDT) == usdt and ok(api.get("account/withdrawals", headers=erin.auth))["total"] == 0
-    exchange_ok(settings, "chain-deposit", btc_wallet["address"], "0.5", "--tx", tx, "--confirmations", "6")
+    assert error(draw(api, erin, "100"), 400) == "Withdrawals open once your ETH deposit of 0.5 has 6 confirmations"
+    assert balance(api, erin, USDT) == usdt and ok(get(api, "account/withdrawals", headers=erin.auth))["total"] == 0
+    await evm.mine(5)
+    await evm_watcher.catch_up()
     assert ok(draw(api, erin, "100"))["number"] == "100"
     assert balance(api, erin, USDT) == (usdt[0] - 100, Decimal(100))

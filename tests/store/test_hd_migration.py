@@ -1,5 +1,6 @@
 """Migration 0022: the HMAC build's addresses, which no key controls, are gone (their deposits stay), the
-chains with no adapter are closed both ways, and protocols may share a family's address. On a fresh SQLite
+chains with no adapter are closed both ways, and protocols may share a family's address. Migration 0023:
+that deposit is keyed by (chain, tx, output), the chain its protocol's. On a fresh SQLite
 file and, when the session runs on PostgreSQL, on a scratch database."""
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from tests.utils.scratch_db import scratch_postgres
 
 EXPECTED = {
     "addresses": 1,  # only the one written after the migration
-    "chain_deposits": 1,
+    "chain_deposits": 2,  # the HMAC build's, and one written after 0023 at another output of its transaction
     "open": {"USDT": [True, True], "BTC": [True, True], "XRP": [False, False]},
     "hd": [0, 0],
     "one_per_user": True,
+    "legacy_deposit": ["TRC20", 0, None, "5"],  # 0023: its protocol's chain, output 0, no block
+    "one_per_output": True,
 }
 
 

@@ -20,6 +20,7 @@ PER_PAGE = 15  # spec §9
 LOG_NAMES = {
     "deposit": N_("Deposit"),
     "bot_funding": N_("Deposit"),
+    "deposit_reversal": N_("Deposit reversed: its block left the chain"),
     "freeze": N_("Frozen for an order"),
     "release": N_("Released from an order"),
     "trade_pay": N_("Trade payment"),

@@ -25,6 +25,8 @@ DEPOSIT_STATES = {
     DepositStatus.CONFIRMING: N_("Confirming"),
     DepositStatus.CREDITED: N_("Credited"),
     DepositStatus.BELOW_MINIMUM: N_("Below the minimum, not credited"),
+    DepositStatus.DROPPED: N_("Dropped: its block left the chain"),
+    DepositStatus.ABOVE_MAXIMUM: N_("Above the maximum, held for review"),
 }
 
 

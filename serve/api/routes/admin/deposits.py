@@ -25,7 +25,8 @@ from store.money import money
 router = APIRouter(tags=["back office"])
 Finance = Annotated[Console, Depends(role("finance"))]
 STATES = {DepositStatus.CONFIRMING: "confirming", DepositStatus.CREDITED: "credited",
-          DepositStatus.BELOW_MINIMUM: "below minimum"}  # fmt: skip
+          DepositStatus.BELOW_MINIMUM: "below minimum", DepositStatus.DROPPED: "dropped",
+          DepositStatus.ABOVE_MAXIMUM: "above maximum"}  # fmt: skip
 
 
 class ManualDepositIn(BaseModel):
@@ -51,13 +52,17 @@ def _deposit(d: ChainDeposit) -> dict[str, Any]:
     return {"id": d.id, "user_id": user.id, "account": user.email or user.mobile, "currency": d.currency.code,
             "protocol": d.currency_protocol.chain_protocol, "tx_hash": d.tx_hash, "address": d.address,
             "memo": d.memo, "amount": money(d.amount), "confirmations": d.confirmations, "status": int(d.status),
+            "chain": d.chain, "output_index": d.output_index, "block_height": d.block_height, "owed": money(d.owed),
             "status_name": STATES[DepositStatus(d.status)], "created_at": d.created_at.isoformat()}  # fmt: skip
 
 
 @router.get("/deposits")
 async def deposits(
     console: Finance,
-    status: Annotated[int | None, Query(ge=0, le=2, description="0 confirming, 1 credited, 2 below minimum")] = None,
+    status: Annotated[
+        int | None,
+        Query(ge=0, le=4, description="0 confirming, 1 credited, 2 below minimum, 3 dropped, 4 above maximum"),
+    ] = None,
     user_id: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None,
     page: Annotated[int, Query(ge=1, le=INT_MAX)] = 1,
 ) -> Any:

@@ -1,0 +1,1 @@
+"""The chain watchers' actors (store/chain/watch.py holds their logic)."""
