@@ -44,6 +44,11 @@ def micro_name(index: int) -> str:
     return f"micro:{index}"
 
 
+def watcher_name(chain: str) -> str:
+    """The ChainWatcher of a chain (a currency protocol's chain: LTC, ERC20)."""
+    return f"chain-watcher-{chain.lower()}"
+
+
 def fanout_name(node_label: str) -> str:
     """The Fanout of the node labelled ``node_label`` (node-1, node-2, …)."""
     return FANOUT_PREFIX + node_label

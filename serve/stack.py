@@ -391,7 +391,8 @@ class Stack:
         from its stored cursor. The stack owns them, as it owns the Scheduler."""
         import ray
 
-        from actors.chain.watcher import ChainWatcher, watcher_name
+        from actors.chain.watcher import ChainWatcher
+        from actors.names import watcher_name
         from store.chain.watch import watched_chains
 
         config = settings.model_dump(mode="json")

@@ -29,10 +29,6 @@ log = logging.getLogger(__name__)
 MAX_BACKOFF_S = 60.0
 
 
-def watcher_name(chain: str) -> str:
-    return f"chain-watcher-{chain.lower()}"
-
-
 # Waits on its node and the database; reserves no CPU.
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
 class ChainWatcher(DbActor):

@@ -25,7 +25,7 @@ UTXO_DEV_CHAINS = {"LTC": "ltc"}  # currency -> dev chain directory; every other
 def _watcher_statuses() -> list[dict[str, Any]]:
     import ray
 
-    from actors.chain.watcher import watcher_name
+    from actors.names import watcher_name
     from store.chain.watch import WATCHABLE
 
     found = []

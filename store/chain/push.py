@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from redis.asyncio import Redis
 
-from actors.push import channels
+from store import channels
 from store.chain.watch import Event
 from store.money import money
 

@@ -23,6 +23,7 @@ from tests.utils.users import Member, end_security_cooldown, error, fresh_code, 
 from tests.utils.wallets import BTC, ETH, USDT, balance, fund, system_totals
 
 TRON = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"
+BTC_ADDR = "bcrt1q3yjelee5s4f8mcp8m5eenjrj5wt0x47xadm7tk"  # the regtest encoding tests and development run on
 ETH_ADDR = "0x52908400098527886E0F7030069857D2E4169EE7"
 DEAL = "Deal1234"
 XRP = 5
@@ -212,7 +213,7 @@ def test_bind_withdrawal_addresses_with_the_vtype_rule(api: httpx.Client) -> Non
     erc = ok(bind(api, user, USDT, ETH_ADDR, 1))
     assert erc["chain_protocol"]["code"] == "ERC20"
     assert ok(bind(api, user, USDT, TRON, 0))["id"] == trc["id"]  # binding again is a no-op
-    btc = ok(bind(api, user, BTC, "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"))
+    btc = ok(bind(api, user, BTC, BTC_ADDR))
     assert btc["chain_protocol"]["code"] == "BTC"
     assert [a["id"] for a in ok(api.get("user/addr", headers=user.auth))] == [btc["id"], erc["id"], trc["id"]]
     assert [a["id"] for a in ok(api.get("user/addr", params={"currency_id": BTC}, headers=user.auth))] == [btc["id"]]
@@ -226,7 +227,10 @@ def test_bind_withdrawal_addresses_with_the_vtype_rule(api: httpx.Client) -> Non
         (USDT, "   ", 0, 400, "Please enter the address"),
         (USDT, ETH_ADDR, 0, 400, "Please enter a valid address for this chain"),  # vtype 0 is TRC20
         (USDT, TRON, 1, 400, "Please enter a valid address for this chain"),
-        (BTC, "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", 1, 400, "Please choose a chain this currency supports"),
+        (BTC, BTC_ADDR, 1, 400, "Please choose a chain this currency supports"),
+        # Mainnet's encoding on a regtest exchange (tests, development): coins sent there would be lost.
+        (BTC, "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", 0, 400, "Please enter a valid address for this chain"),
+        (USDT, "T" + "a" * 33, 0, 400, "Please enter a valid address for this chain"),  # TRON's shape, no checksum
         (USDT, TRON, 2, 400, "Verification method is invalid"),
         (999, TRON, 0, 404, "Currency not found"),
         (BTC, "short", 0, 400, "Please enter a valid address for this chain"),

@@ -16,7 +16,8 @@ import httpx
 import ray
 from websockets.asyncio.client import connect
 
-from actors.chain.watcher import ChainWatcher, watcher_name
+from actors.chain.watcher import ChainWatcher
+from actors.names import watcher_name
 from serve.stack import Stack
 from store.chain_rpc.devnet import faucet
 from store.chain_rpc.devnet.clients import DevEvmNode
