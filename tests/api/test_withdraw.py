@@ -160,6 +160,13 @@ def test_a_memo_chain_withdrawal_needs_the_memo(api: httpx.Client, alice: Member
     memo_less = {"currency_id": XRP, "number": "30", "address": "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY",
                  "pay_password": DEAL}  # fmt: skip
     assert error(api.post("account/draw", json=memo_less, headers=alice.auth), 400) == "Please enter the memo"
+    # With its memo it is still refused: no adapter can send on XRP, whatever the console opened.
+    with_memo = {**memo_less, "memo": "10000001"}
+    assert (
+        error(api.post("account/draw", json=with_memo, headers=alice.auth), 400)
+        == "Withdrawals of this currency are closed"
+    )
+    assert balance(api, alice, XRP) == (Decimal(0), Decimal(0))
 
 
 async def test_withdraw_needs_a_deal_password_and_an_open_currency(api: httpx.Client, db: None) -> None:

@@ -19,6 +19,7 @@ from serve.api.routes.transfer import call_wallet
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from store.chain.addresses import withdrawable
+from store.chain.keys import family_of
 from store.errors import DomainError, ErrorCode
 from store.models import (
     INT_MAX,
@@ -103,10 +104,12 @@ async def draw(body: DrawIn, user: CurrentUser, svc: Svc, request: Request, lang
     protocol = await _protocol(currency, body.currency_protocol_id)
     if protocol is None:  # a currency on no chain (a house token) has nowhere to be sent
         raise DomainError(ErrorCode.DRAW_CLOSED)
+    if protocol.uses_memo and not memo:  # what is missing first, then what is wrong
+        raise DomainError(ErrorCode.MEMO_REQUIRED)
+    if family_of(protocol.chain_protocol) is None:  # no adapter can send on this chain (opened by mistake)
+        raise DomainError(ErrorCode.DRAW_CLOSED)
     if not address_ok(svc.settings, protocol.chain_protocol, address):
         raise DomainError(ErrorCode.ADDRESS_INVALID)
-    if protocol.uses_memo and not memo:
-        raise DomainError(ErrorCode.MEMO_REQUIRED)
     if memo and not MEMO_RE.match(memo):
         raise DomainError(ErrorCode.ADDRESS_INVALID)
     await check_pay_password(svc, request, user, body.pay_password)
