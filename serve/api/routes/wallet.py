@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
+from config.settings import Settings
 from serve.api.deps import CurrentUid, Lang, Svc
 from serve.api.paging import paginate
 from serve.errors import envelope
@@ -41,7 +42,7 @@ def protocol_public(p: CurrencyProtocol) -> dict[str, Any]:
     }
 
 
-def wallet_public(address: DepositAddress, p: CurrencyProtocol) -> dict[str, Any]:
+def wallet_public(address: DepositAddress, p: CurrencyProtocol, token_address: str) -> dict[str, Any]:
     """A wallet of spec §3: id, address, memo, chain_protocol.code, token_address."""
     return {
         "id": address.id,
@@ -49,8 +50,17 @@ def wallet_public(address: DepositAddress, p: CurrencyProtocol) -> dict[str, Any
         "address": address.address,
         "memo": address.memo,
         "chain_protocol": {"code": p.chain_protocol},
-        "token_address": p.token_address,
+        "token_address": token_address,
     }
+
+
+def watched_token(settings: Settings, currency: Currency, p: CurrencyProtocol) -> str:
+    """The token contract deposits of ``currency`` on ``p`` are watched at: on ERC20, the one settings
+    name (the dev chain's own USDT in development), else the protocol's listed contract. A page that
+    showed mainnet's contract beside a dev-chain address would send the user to the wrong token."""
+    if p.chain_protocol == "ERC20":
+        return settings.erc20_contracts.get(currency.code, p.token_address)
+    return p.token_address
 
 
 @router.get("/wallet/wallet")
@@ -71,7 +81,12 @@ async def wallet(uid: CurrentUid, svc: Svc, currency_id: Annotated[int, Query(ge
     except KeysUnavailable as exc:
         log.error("deposit keys: %s", exc)
         raise DomainError(ErrorCode.DEPOSIT_KEYS_UNAVAILABLE) from exc
-    return envelope([wallet_public(await deposits.address_for(keys, uid, p), p) for p in supported])
+    return envelope(
+        [
+            wallet_public(await deposits.address_for(keys, uid, p), p, watched_token(svc.settings, currency, p))
+            for p in supported
+        ]
+    )
 
 
 @router.get("/wallet/deposits")
