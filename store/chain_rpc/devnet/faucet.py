@@ -11,6 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from store.chain.evm_signing import to_base_units as base_units
 from store.chain_rpc.devnet.clients import signed_tx
 from store.chain_rpc.evm import EvmNode, transfer_data
 from store.chain_rpc.utxo import UtxoNode
@@ -18,15 +19,6 @@ from store.chain_rpc.utxo import UtxoNode
 ETH_DECIMALS = 18
 ERC20_GAS = 100_000  # a transfer to a fresh holder costs ~52,000
 NATIVE_GAS = 21_000
-
-
-def base_units(amount: Decimal, decimals: int) -> int:
-    """``amount`` in the smallest unit; ``ValueError`` if it is not positive or has more places than
-    the currency has."""
-    units = amount.scaleb(decimals)
-    if amount <= 0 or units != units.to_integral_value():
-        raise ValueError(f"{amount} is not a positive amount with at most {decimals} decimal places")
-    return int(units)
 
 
 async def send_evm(info: dict[str, Any], *, to: str, amount: Decimal, currency: str) -> str:
