@@ -10,6 +10,7 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 from redis.asyncio import Redis
 
+from actors.engine import Engine
 from config.settings import Settings
 from serve.api.pairs import PairCatalog
 from serve.i18n import normalize_lang
@@ -82,6 +83,15 @@ async def _token(authorization: Annotated[str | None, Header()] = None) -> str:
 
 Lang = Annotated[str, Depends(_lang)]
 Svc = Annotated[Services, Depends(_services)]
+
+
+def _engine(request: Request) -> Engine:
+    engine: Engine = request.app.state.engine  # built once in the app's lifespan (serve.app)
+    return engine
+
+
+# The replica's Engine: actor handles by name, and the retry policy of a call (actors/engine.py).
+EngineDep = Annotated[Engine, Depends(_engine)]
 Token = Annotated[str, Depends(_token)]
 
 

@@ -6,10 +6,10 @@ import uuid
 from decimal import Decimal
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
-from serve.api.deps import CurrentUid, Svc
+from serve.api.deps import CurrentUid, EngineDep, Svc
 from serve.errors import envelope
 from serve.security import hash_password
 from store.earn import clock
@@ -39,7 +39,7 @@ class CreditIn(BaseModel):
 
 
 @router.post("/credit")
-async def credit(body: CreditIn, uid: CurrentUid, request: Request) -> Any:
+async def credit(body: CreditIn, uid: CurrentUid, engine: EngineDep) -> Any:
     """Credit the caller's change account through their wallet shard, as a confirmed deposit does.
 
     For load tests and demos: users a scenario creates can fund themselves. Development only.
@@ -50,7 +50,7 @@ async def credit(body: CreditIn, uid: CurrentUid, request: Request) -> Any:
     if body.amount > coin.max_amount:
         raise DomainError(ErrorCode.AMOUNT_ABOVE_MAX, max=money(coin.max_amount))
     ref = f"dev:{uuid.uuid4()}"
-    await request.app.state.engine.wallet(uid).credit.remote(uid, coin.id, body.amount, ref, "deposit", "dev credit")
+    await engine.wallet(uid).credit.remote(uid, coin.id, body.amount, ref, "deposit", "dev credit")
     return envelope({"currency": coin.code, "amount": money(body.amount), "ref": ref})
 
 

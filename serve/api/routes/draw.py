@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from config.settings import Settings
 from serve.api.amounts import AmountText, parse_amount
-from serve.api.deps import CurrentUid, CurrentUser, Lang, SingleFlight, Svc, check_pay_password
+from serve.api.deps import CurrentUid, CurrentUser, EngineDep, Lang, SingleFlight, Svc, check_pay_password
 from serve.api.idempotency import Keyed, idempotent, journaled_before, movement_ref
 from serve.api.paging import paginate
 from serve.api.routes.transfer import call_wallet
@@ -75,7 +75,7 @@ async def _protocol(currency: Currency, protocol_id: int | None) -> CurrencyProt
 
 @router.post("/account/draw")
 @idempotent(retry=True, single_flight=True)
-async def draw(body: DrawIn, user: CurrentUser, svc: Svc, request: Request, lang: Lang) -> Any:
+async def draw(body: DrawIn, user: CurrentUser, svc: Svc, engine: EngineDep, request: Request, lang: Lang) -> Any:
     """Request a withdrawal from the change account: the amount is locked until an operator decides."""
     ref = movement_ref(request, "d")  # a keyed request's every run locks under its key's ref: once
     if await journaled_before(request, f"{ref}:lock"):
@@ -117,7 +117,7 @@ async def draw(body: DrawIn, user: CurrentUser, svc: Svc, request: Request, lang
     fee = (amount * currency.draw_rate).quantize(Decimal(1).scaleb(-currency.decimals), rounding=ROUND_UP)
     fields = {"currency_id": currency.id, "protocol_id": protocol.id, "address": address,
               "memo": memo, "amount": amount, "fee": fee, "ref": ref}  # fmt: skip
-    withdrawal_id = await call_wallet(request, user.id, "draw", user.id, fields)
+    withdrawal_id = await call_wallet(engine, user.id, "draw", user.id, fields)
     return await _requested(await Withdrawal.get(id=withdrawal_id), lang)
 
 

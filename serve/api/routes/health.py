@@ -11,12 +11,12 @@ from collections.abc import Awaitable
 from typing import Any
 
 import ray
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from tortoise import connections
 
 from actors.names import PLACEMENT_NAME, fanout_name, lever_name, micro_name
 from actors.nodes import alive_nodes
-from serve.api.deps import Svc
+from serve.api.deps import EngineDep, Svc
 from serve.error_table import CODE_ERROR
 from serve.errors import envelope
 
@@ -41,7 +41,7 @@ async def _ping(name: str) -> Any:
 
 
 @router.get("/health")
-async def health(request: Request, svc: Svc) -> Any:
+async def health(engine: EngineDep, svc: Svc) -> Any:
     """Database, Redis, the pair placement, each pair actor (by symbol), each lever and micro shard and each
     node's fanout: true when they answer.
 
@@ -53,7 +53,6 @@ async def health(request: Request, svc: Svc) -> Any:
         placement = True
     except Exception:  # gone or not answering: the report says so, and the pairs are unknown
         symbols, placement = [], False
-    engine = request.app.state.engine
     nodes = [n.label for n in await asyncio.to_thread(alive_nodes)]
     shards = [lever_name(i) for i in range(svc.settings.lever_shards)]
     timers = [micro_name(i) for i in range(svc.settings.micro_shards)]

@@ -15,9 +15,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from actors.engine import Engine
 from actors.pair.state import PairConfig
 from serve.api.amounts import AMOUNT_RE, MAX_LENGTH, AmountText, parse_amount
-from serve.api.deps import CurrentUid, Lang, Services, Svc
+from serve.api.deps import CurrentUid, EngineDep, Lang, Services, Svc
 from serve.api.idempotency import Keyed, attempt_of, idempotent
 from serve.api.paging import paginate
 from serve.api.schemas import fail
@@ -129,16 +130,16 @@ def _named(position: dict[str, Any], lang: str) -> dict[str, Any]:
     }
 
 
-async def _shard(request: Request, uid: int, method: str, *args: Any) -> Any:
+async def _shard(engine: Engine, uid: int, method: str, *args: Any) -> Any:
     """Call one method of the user's LeverShard (its DomainErrors reach the edge as they are)."""
-    return await getattr(request.app.state.engine.lever(uid), method).remote(uid, *args)
+    return await getattr(engine.lever(uid), method).remote(uid, *args)
 
 
-async def _on_position(request: Request, uid: int, method: str, position_id: int, *args: Any, gone: ErrorCode) -> Any:
+async def _on_position(engine: Engine, uid: int, method: str, position_id: int, *args: Any, gone: ErrorCode) -> Any:
     """Call a shard method about one position. A position the shard no longer holds but the database
     shows as the user's has closed or been cancelled meanwhile: ``gone``, not "not found"."""
     try:
-        return await _shard(request, uid, method, position_id, *args)
+        return await _shard(engine, uid, method, position_id, *args)
     except DomainError as exc:
         if exc.code == ErrorCode.LEVER_POSITION_NOT_FOUND and await LeverPosition.exists(id=position_id, user_id=uid):
             raise DomainError(gone) from exc
@@ -171,7 +172,7 @@ async def _page(svc: Services, query: Any, page: int, lang: str) -> dict[str, An
 
 
 @router.post("/deal")
-async def deal(body: PairIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
+async def deal(body: PairIn, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """What the order panel needs: the free lever USDT, the multiples and hands offered, the user's
     entrustments on the pair, the pair's mark and the account's risk rate."""
     row = await CurrencyMatch.get_or_none(id=body.currency_match_id)
@@ -180,7 +181,7 @@ async def deal(body: PairIn, uid: CurrentUid, svc: Svc, request: Request, lang: 
     if not row.open_lever:
         raise DomainError(ErrorCode.LEVER_NOT_OFFERED)
     pair = await svc.pairs.get(row.id)
-    overview = await _shard(request, uid, "overview", pair.id)
+    overview = await _shard(engine, uid, "overview", pair.id)
     mark = (await _marks(svc, [pair])).get(pair.id)
     entrusted = LeverPosition.filter(user_id=uid, currency_match_id=pair.id, status=LeverStatus.ENTRUSTED)
     rows = await entrusted.order_by("-created_at", "-id")
@@ -204,11 +205,11 @@ def _numbers(setting: str) -> list[int]:
 
 
 @router.post("/dealall")
-async def dealall(body: DealAllIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
+async def dealall(body: DealAllIn, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """The user's open positions on the pair (10 a page, newest first, profits at the mark), the
     account's risk rate and the unrealised profit of those positions."""
     pair = await svc.pairs.get(body.currency_match_id)
-    overview = await _shard(request, uid, "overview", pair.id)
+    overview = await _shard(engine, uid, "overview", pair.id)
     query = LeverPosition.filter(user_id=uid, currency_match_id=pair.id, status=LeverStatus.OPEN)
     order = await _page(svc, query, body.page, lang)
     return envelope({"order": order, "hazard_rate": overview["hazard_rate"], "profits_all": overview["profits_all"]})
@@ -248,7 +249,7 @@ def _count(value: int | None, missing: ErrorCode) -> int:
 
 @router.post("/submit")
 @idempotent(retry=True)
-async def submit(body: SubmitIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
+async def submit(body: SubmitIn, uid: CurrentUid, svc: Svc, engine: EngineDep, request: Request, lang: Lang) -> Any:
     """Open a position at the market price (status 1) or place an entrustment at a fixed price
     (status 0: opens when the mark reaches target_price). Answers the position."""
     fixed = body.status == FIXED
@@ -265,31 +266,31 @@ async def submit(body: SubmitIn, uid: CurrentUid, svc: Svc, request: Request, la
              "kind": "limit" if fixed else "market", "target": target}  # fmt: skip
     attempt = attempt_of(request)
     if attempt is not None:  # every run of the key opens the same position: the shard opens it once
-        order["id"] = await attempt.remember("position", request.app.state.engine.lever_ids.next)
-    position = await _shard(request, uid, "submit", order)
+        order["id"] = await attempt.remember("position", engine.lever_ids.next)
+    position = await _shard(engine, uid, "submit", order)
     return envelope(_named(position, lang), translate(PLACED, lang))
 
 
 @router.post("/cancel")
-async def cancel(body: PositionRef, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
+async def cancel(body: PositionRef, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """Cancel one of the user's entrustments: its frozen margin and fee return to the balance."""
-    position = await _on_position(request, uid, "cancel", body.id, gone=ErrorCode.LEVER_NOT_ENTRUSTED)
+    position = await _on_position(engine, uid, "cancel", body.id, gone=ErrorCode.LEVER_NOT_ENTRUSTED)
     return envelope(_named(position, lang), translate(CANCELLED, lang))
 
 
 @router.post("/close")
-async def close(body: PositionRef, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
+async def close(body: PositionRef, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """Close one of the user's open positions at the mark less the spread."""
-    position = await _on_position(request, uid, "close", body.id, gone=ErrorCode.LEVER_POSITION_NOT_OPEN)
+    position = await _on_position(engine, uid, "close", body.id, gone=ErrorCode.LEVER_POSITION_NOT_OPEN)
     return envelope(_named(position, lang), translate(CLOSED, lang))
 
 
 @router.post("/batch_close")
-async def batch_close(body: BatchCloseIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
+async def batch_close(body: BatchCloseIn, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """Close every open position of the user on one pair (0: every pair) and side (0: both)."""
     if body.currency_match_id:
         await svc.pairs.get(body.currency_match_id)
-    closed = await _shard(request, uid, "batch_close", body.currency_match_id, body.type)
+    closed = await _shard(engine, uid, "batch_close", body.currency_match_id, body.type)
     data = [_named(p, lang) for p in closed]
     return envelope({"closed": len(data), "data": data}, translate(CLOSED, lang))
 
@@ -307,7 +308,7 @@ def _stop_price(text: object, places: int, maximum: Decimal, message: str) -> De
 
 
 @router.post("/setstop")
-async def setstop(body: SetStopIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
+async def setstop(body: SetStopIn, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """Set or clear the take-profit and stop-loss of an open position. A long's take-profit must be
     above the mark and its stop-loss below (a short's the other way round)."""
     found = await LeverPosition.get_or_none(id=body.id, user_id=uid).values_list("currency_match_id", flat=True)
@@ -316,6 +317,6 @@ async def setstop(body: SetStopIn, uid: CurrentUid, svc: Svc, request: Request, 
     pair = await svc.pairs.get(found)
     take_profit = _stop_price(body.target_profit_price, pair.price_decimals, pair.max_price, BAD_TAKE_PROFIT)
     stop_loss = _stop_price(body.stop_loss_price, pair.price_decimals, pair.max_price, BAD_STOP_LOSS)
-    position = await _on_position(request, uid, "setstop", body.id, take_profit, stop_loss,
+    position = await _on_position(engine, uid, "setstop", body.id, take_profit, stop_loss,
                                   gone=ErrorCode.LEVER_POSITION_NOT_OPEN)  # fmt: skip
     return envelope(_named(position, lang), translate(SAVED, lang))

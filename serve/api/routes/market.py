@@ -7,9 +7,9 @@ import time
 from decimal import Decimal
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 
-from serve.api.deps import Svc
+from serve.api.deps import EngineDep, Svc
 from serve.errors import envelope
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, Currency, CurrencyMatch, Quotation
@@ -104,11 +104,11 @@ def _symbol(pair: CurrencyMatch) -> str:
 
 
 @router.get("/deal")
-async def deal(currency_match_id: Annotated[int, Query(ge=1, le=INT_MAX)], request: Request, svc: Svc) -> Any:
+async def deal(currency_match_id: Annotated[int, Query(ge=1, le=INT_MAX)], engine: EngineDep, svc: Svc) -> Any:
     """A pair's quotation (last price also in USD and CNY), order book depth (in: bids, out: asks,
     with seq) and last 30 trades."""
     pair = await _pair(currency_match_id)
-    answer = await request.app.state.engine.ask(_symbol(pair), "deal")
+    answer = await engine.ask(_symbol(pair), "deal")
     quotation = answer.get("quotation")
     if quotation is not None:
         prices = await svc.prices.book()
@@ -123,7 +123,7 @@ def _ms(value: int) -> int:
 
 @router.get("/kline")
 async def kline(
-    request: Request,
+    engine: EngineDep,
     period: Annotated[str, Query(max_length=8)] = "1min",
     currency_match_id: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None,
     symbol: Annotated[str | None, Query(max_length=32)] = None,
@@ -150,5 +150,5 @@ async def kline(
     now = int(time.time() * 1000)
     end = _ms(to) if to else now
     start = _ms(from_) if from_ else end - 1500 * 60_000
-    bars = await request.app.state.engine.ask(_symbol(pair), "kline", period, start, end)
+    bars = await engine.ask(_symbol(pair), "kline", period, start, end)
     return envelope(bars)

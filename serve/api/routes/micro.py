@@ -18,7 +18,7 @@ from ray.exceptions import RayActorError
 
 from actors.pair.marks import Tick, verify
 from serve.api.amounts import AmountText, parse_amount
-from serve.api.deps import CurrentUid, Lang, Svc, client_ip
+from serve.api.deps import CurrentUid, EngineDep, Lang, Svc, client_ip
 from serve.api.idempotency import Keyed, attempt_of, idempotent
 from serve.api.paging import paginate
 from serve.errors import envelope
@@ -146,10 +146,10 @@ async def seconds(match_id: MatchFilter = 0) -> Any:
 
 @router.post("/submit")
 @idempotent(retry=True)
-async def submit(body: MicroSubmitIn, uid: CurrentUid, request: Request, lang: Lang) -> Any:
+async def submit(body: MicroSubmitIn, uid: CurrentUid, engine: EngineDep, request: Request, lang: Lang) -> Any:
     """Stake ``number`` on the pair's mark going up (type 1) or down (2) over ``seconds``. Answers the
     contract; its entry is the first tick after ``accepted_at``."""
-    engine, attempt = request.app.state.engine, attempt_of(request)
+    attempt = attempt_of(request)
     if attempt is not None and attempt.retry and CONTRACT in attempt.refs:  # an earlier run's answer was lost
         made = await MicroOrder.get_or_none(id=attempt.refs[CONTRACT], user_id=uid)
         if made is not None:

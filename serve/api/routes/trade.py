@@ -13,9 +13,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field, field_validator
 
-from actors.engine import OrderSpec, place_order, place_orders
+from actors.engine import Engine, OrderSpec, place_order, place_orders
 from actors.pair.state import BUY, SELL
-from serve.api.deps import CurrentUid, Lang, Services, Svc
+from serve.api.deps import CurrentUid, EngineDep, Lang, Services, Svc
 from serve.api.idempotency import Keyed, attempt_of, idempotent
 from serve.api.orders import (
     CANCELLED,
@@ -53,9 +53,8 @@ class PlaceIn(OrderIn, Keyed):
     """tx_in/add's and tx_out/add's body: an order and its optional client key."""
 
 
-async def _place(way: int, body: OrderIn, uid: int, svc: Services, request: Request, lang: str) -> Any:
+async def _place(way: int, body: OrderIn, uid: int, svc: Services, engine: Engine, request: Request, lang: str) -> Any:
     spec = await order_spec(svc.pairs, way, body)
-    engine = request.app.state.engine
     attempt = attempt_of(request)
     order_id = None
     if attempt is not None:
@@ -70,16 +69,16 @@ async def _place(way: int, body: OrderIn, uid: int, svc: Services, request: Requ
 
 @router.post("/tx_in/add")
 @idempotent(retry=True)
-async def buy(body: PlaceIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
+async def buy(body: PlaceIn, uid: CurrentUid, svc: Svc, engine: EngineDep, request: Request, lang: Lang) -> Any:
     """Place a buy order (limit by default)."""
-    return await _place(BUY, body, uid, svc, request, lang)
+    return await _place(BUY, body, uid, svc, engine, request, lang)
 
 
 @router.post("/tx_out/add")
 @idempotent(retry=True)
-async def sell(body: PlaceIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
+async def sell(body: PlaceIn, uid: CurrentUid, svc: Svc, engine: EngineDep, request: Request, lang: Lang) -> Any:
     """Place a sell order (limit by default); refused on pairs with selling disabled."""
-    return await _place(SELL, body, uid, svc, request, lang)
+    return await _place(SELL, body, uid, svc, engine, request, lang)
 
 
 def order_public(o: Order, lang: str) -> dict[str, Any]:
@@ -145,7 +144,7 @@ async def history(
     return await _list(uid, q, lang, way=way, open_=False)
 
 
-async def _cancel(way: int, ref: OrderRef, uid: int, request: Request, lang: str) -> Any:
+async def _cancel(way: int, ref: OrderRef, uid: int, engine: Engine, lang: str) -> Any:
     order = await Order.get_or_none(id=ref.id, user_id=uid, way=way).prefetch_related(
         "currency_match__base_currency", "currency_match__quote_currency"
     )
@@ -156,7 +155,7 @@ async def _cancel(way: int, ref: OrderRef, uid: int, request: Request, lang: str
     pair = order.currency_match
     symbol = f"{pair.base_currency.code}/{pair.quote_currency.code}"
     try:
-        result = await request.app.state.engine.ask(symbol, "cancel", order.id, uid)
+        result = await engine.ask(symbol, "cancel", order.id, uid)
     except DomainError as exc:
         if exc.code != ErrorCode.ORDER_NOT_FOUND:
             raise
@@ -166,15 +165,15 @@ async def _cancel(way: int, ref: OrderRef, uid: int, request: Request, lang: str
 
 
 @router.post("/tx_in/cancel")
-async def cancel_buy(ref: OrderRef, uid: CurrentUid, request: Request, lang: Lang) -> Any:
+async def cancel_buy(ref: OrderRef, uid: CurrentUid, engine: EngineDep, lang: Lang) -> Any:
     """Cancel one of the user's open buy orders; the unfilled funds return to the balance."""
-    return await _cancel(BUY, ref, uid, request, lang)
+    return await _cancel(BUY, ref, uid, engine, lang)
 
 
 @router.post("/tx_out/cancel")
-async def cancel_sell(ref: OrderRef, uid: CurrentUid, request: Request, lang: Lang) -> Any:
+async def cancel_sell(ref: OrderRef, uid: CurrentUid, engine: EngineDep, lang: Lang) -> Any:
     """Cancel one of the user's open sell orders."""
-    return await _cancel(SELL, ref, uid, request, lang)
+    return await _cancel(SELL, ref, uid, engine, lang)
 
 
 # -- batches (issue 15): one freeze call per wallet shard and one call per pair for up to 20 orders --
@@ -211,11 +210,11 @@ class BatchRefs(BaseModel):
 
 @router.post("/tx/batch_add")
 @idempotent()
-async def batch_add(body: BatchIn, uid: CurrentUid, svc: Svc, request: Request, lang: Lang) -> Any:
+async def batch_add(body: BatchIn, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """Place up to 20 orders over any pairs; each succeeds or fails alone, answered in order."""
     checked = [await checked_order(svc.pairs, raw, lang) for raw in body.orders]
     specs = [(i, c) for i, c in enumerate(checked) if isinstance(c, OrderSpec)]
-    placed = await place_orders(request.app.state.engine, uid=uid, orders=[s for _, s in specs]) if specs else []
+    placed = await place_orders(engine, uid=uid, orders=[s for _, s in specs]) if specs else []
     results: list[Any] = list(checked)
     for (i, _), answer in zip(specs, placed, strict=True):
         results[i] = order_result(answer, PLACED, lang)
@@ -223,7 +222,7 @@ async def batch_add(body: BatchIn, uid: CurrentUid, svc: Svc, request: Request, 
 
 
 @router.post("/tx/batch_cancel")
-async def batch_cancel(body: BatchRefs, uid: CurrentUid, request: Request, lang: Lang) -> Any:
+async def batch_cancel(body: BatchRefs, uid: CurrentUid, engine: EngineDep, lang: Lang) -> Any:
     """Cancel up to 20 of the user's open orders (either side), one call per pair; each alone, in order."""
-    answers = await cancel_orders(request.app.state.engine, uid, body.ids)
+    answers = await cancel_orders(engine, uid, body.ids)
     return envelope({"results": [order_result(a, CANCELLED, lang) for a in answers]})

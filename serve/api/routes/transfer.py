@@ -12,9 +12,10 @@ from fastapi import APIRouter, Query, Request
 from pydantic import ConfigDict, Field, field_validator
 from ray.exceptions import RayActorError
 
+from actors.engine import Engine
 from actors.wallet.legs import Conversion
 from serve.api.amounts import AmountText, parse_amount
-from serve.api.deps import CurrentUid, Lang, Svc
+from serve.api.deps import CurrentUid, EngineDep, Lang, Svc
 from serve.api.idempotency import Keyed, idempotent, journaled_before, movement_ref
 from serve.api.paging import paginate
 from serve.api.routes.records import record_public
@@ -81,19 +82,19 @@ def holds(currency: Currency, account_type: AccountType) -> bool:
     return str(int(account_type)) in currency.account_types.split(",")
 
 
-async def call_wallet(request: Request, uid: int, method: str, *args: Any) -> Any:
+async def call_wallet(engine: Engine, uid: int, method: str, *args: Any) -> Any:
     """Call one method of the user's wallet actor; a shard that died mid-call is a 503."""
-    wallet = request.app.state.engine.wallet(uid)
+    wallet = engine.wallet(uid)
     try:
         return await getattr(wallet, method).remote(*args)
     except RayActorError as exc:
-        request.app.state.engine.forget_handles()  # a shard started in place of a dead one is found next time
+        engine.forget_handles()  # a shard started in place of a dead one is found next time
         raise DomainError(ErrorCode.WALLET_UNAVAILABLE) from exc
 
 
 @router.post("/transfer")
 @idempotent(retry=True, single_flight=True)
-async def transfer(body: TransferIn, uid: CurrentUid, request: Request, lang: Lang) -> Any:
+async def transfer(body: TransferIn, uid: CurrentUid, engine: EngineDep, request: Request, lang: Lang) -> Any:
     """Move an amount between two of the user's accounts of one currency, atomically."""
     currency = await _currency(body.currency_id)
     amount = parse_amount(
@@ -109,15 +110,15 @@ async def transfer(body: TransferIn, uid: CurrentUid, request: Request, lang: La
         return envelope(data, translate(TRANSFERRED, lang))
     args = (uid, currency.id, amount, int(body.source), int(body.target), ref)
     if AccountType.LEVER in (body.source, body.target):  # its lever shard is the lever account's one writer
-        await request.app.state.engine.lever(uid).transfer.remote(*args)
+        await engine.lever(uid).transfer.remote(*args)
     else:
-        await call_wallet(request, uid, "transfer", *args)
+        await call_wallet(engine, uid, "transfer", *args)
     return envelope(data, translate(TRANSFERRED, lang))
 
 
 @router.post("/convert")
 @idempotent(retry=True, single_flight=True)
-async def convert(body: ConvertIn, uid: CurrentUid, request: Request, lang: Lang, svc: Svc) -> Any:
+async def convert(body: ConvertIn, uid: CurrentUid, engine: EngineDep, request: Request, lang: Lang, svc: Svc) -> Any:
     """Convert BTC or ETH of the change account into USDT at the live mark of ``<CODE>/USDT`` less
     ``convert_spread`` (the USDT rounded down). Refuses (PRICE_STALE, 503) when the pair has not
     confirmed its mark within ``mark_stale_seconds``; the log rows record the rate, mark, spread and tick id."""
@@ -147,7 +148,7 @@ async def convert(body: ConvertIn, uid: CurrentUid, request: Request, lang: Lang
         uid, currency.id, usdt.id, amount, value, rate, currency.code, usdt.code,
         mark=mark.price, spread=spread, tick_id=mark.tick_id,
     )  # fmt: skip
-    await call_wallet(request, uid, "convert", conversion, ref)
+    await call_wallet(engine, uid, "convert", conversion, ref)
     data = {
         "currency_id": currency.id,
         "number": money(amount),

@@ -15,9 +15,10 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
+from serve.api.deps import EngineDep
 from serve.api.routes.admin import fields
 from serve.api.routes.admin.auth import Console, role
 from serve.api.routes.admin.live import reload_lever, reload_micro
@@ -134,14 +135,14 @@ async def change_pair(console: Console, pair_id: int, action: str, reason: str,
 
 
 @router.post("/pairs/lever")
-async def lever(body: LeverIn, console: Markets, request: Request) -> Any:
+async def lever(body: LeverIn, console: Markets, engine: EngineDep) -> Any:
     """Change a pair's lever terms; every lever shard makes its next position with them."""
     pair = await change_pair(console, body.id, "pair.lever", body.reason, lambda p: _lever_changes(body, p))
-    return envelope({**pair_view(pair), "applied_live": await reload_lever(request)})
+    return envelope({**pair_view(pair), "applied_live": await reload_lever(engine)})
 
 
 @router.post("/pairs/micro")
-async def micro(body: MicroIn, console: Markets, request: Request) -> Any:
+async def micro(body: MicroIn, console: Markets, engine: EngineDep) -> Any:
     """Change a pair's second-contract terms; every MicroTimer makes its next contract with them."""
     pair = await change_pair(console, body.id, "pair.micro", body.reason, lambda p: _micro_changes(body, p))
-    return envelope({**pair_view(pair), "applied_live": await reload_micro(request)})
+    return envelope({**pair_view(pair), "applied_live": await reload_micro(engine)})

@@ -13,9 +13,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
+from serve.api.deps import EngineDep
 from serve.api.routes.admin import fields
 from serve.api.routes.admin.auth import Console, role
 from serve.api.routes.admin.live import reload_micro
@@ -100,7 +101,7 @@ async def currencies(console: Markets) -> Any:
 
 
 @router.post("/currencies/update")
-async def update(body: CurrencyIn, console: Markets, request: Request) -> Any:
+async def update(body: CurrencyIn, console: Markets, engine: EngineDep) -> Any:
     """Change a currency's switches, withdrawal fee and bounds, deposit minimum, confirmations or stakes;
     deposits and withdrawals apply it to the next request, the MicroTimer shards to the next stake."""
     async with transaction() as conn:
@@ -114,5 +115,5 @@ async def update(body: CurrencyIn, console: Markets, request: Request) -> Any:
         await Currency.filter(id=coin.id).using_db(conn).update(**changes)
         await audit.record(console.actor("markets"), "currency.update", f"currency:{coin.code}", before=before,
                            after={k: _shown(v) for k, v in changes.items()}, reason=body.reason, conn=conn)  # fmt: skip
-    applied = await reload_micro(request) if changes.keys() & set(MICRO) else True
+    applied = await reload_micro(engine) if changes.keys() & set(MICRO) else True
     return envelope({**currency_view(await Currency.get(id=body.id)), "applied_live": applied})

@@ -11,15 +11,14 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import Request
-
+from actors.engine import Engine
 from store.errors import DomainError
 
 log = logging.getLogger(__name__)
 WAIT_S = 10.0  # an actor still loading answers within its own 10 s (SERVICE_UNAVAILABLE after)
 
 
-async def _tell_all(request: Request, handles: Callable[[], list[Any]], method: str) -> bool:
+async def _tell_all(engine: Engine, handles: Callable[[], list[Any]], method: str) -> bool:
     """Call ``method`` (idempotent) on each actor at once; True when every one of them answered. A handle
     to an actor that Ray has since replaced fails every call: the handles are looked up again and the
     call made once more, as the API does for a second contract's submit."""
@@ -33,15 +32,15 @@ async def _tell_all(request: Request, handles: Callable[[], list[Any]], method: 
         if not failed:
             return True
         log.warning("%s: %d of %d actors did not take it: %r", method, len(failed), len(found), failed[0])
-        request.app.state.engine.forget_handles()
+        engine.forget_handles()
     return False
 
 
-async def reload_lever(request: Request) -> bool:
+async def reload_lever(engine: Engine) -> bool:
     """Every LeverShard reads the pairs' lever terms again (``LeverShard.reload_terms``)."""
-    return await _tell_all(request, request.app.state.engine.every_lever, "reload_terms")
+    return await _tell_all(engine, engine.every_lever, "reload_terms")
 
 
-async def reload_micro(request: Request) -> bool:
+async def reload_micro(engine: Engine) -> bool:
     """Every MicroTimer reads the pairs' and currencies' second-contract terms again."""
-    return await _tell_all(request, request.app.state.engine.every_micro, "reload_terms")
+    return await _tell_all(engine, engine.every_micro, "reload_terms")

@@ -15,12 +15,12 @@ from decimal import Decimal
 from typing import Annotated, Any
 
 import ray
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
 from actors.names import PLACEMENT_NAME
 from actors.nodes import alive_nodes
-from serve.api.deps import Svc
+from serve.api.deps import EngineDep, Svc
 from serve.api.routes.admin import fields
 from serve.api.routes.admin.auth import Console, role
 from serve.api.routes.admin.live import reload_lever
@@ -84,7 +84,7 @@ async def pairs(console: Markets) -> Any:
 
 
 @router.post("/pairs/update")
-async def update(body: PairIn, console: Markets, request: Request, svc: Svc) -> Any:
+async def update(body: PairIn, console: Markets, engine: EngineDep, svc: Svc) -> Any:
     """Change a pair's switches, fees, bounds or impact notional; the running pair applies them from its
     next batch."""
     given = {k: getattr(body, k) for k in (*SWITCHES, "max_open_orders", *AMOUNTS) if getattr(body, k) is not None}
@@ -105,11 +105,11 @@ async def update(body: PairIn, console: Markets, request: Request, svc: Svc) -> 
     pair = await CurrencyMatch.get(id=body.id).prefetch_related("base_currency", "quote_currency")
     applied = True
     try:  # a pair without an actor (closed when the exchange started) takes it at its next start
-        await request.app.state.engine.ask(f"{pair.base_currency.code}/{pair.quote_currency.code}", "reload_config")
+        await engine.ask(f"{pair.base_currency.code}/{pair.quote_currency.code}", "reload_config")
     except (DomainError, OutcomeUnknown):
         applied = False
     if pair.open_lever and changes.keys() & {"price_band", "max_price"}:  # an entrustment's target is bound by them
-        applied = await reload_lever(request) and applied
+        applied = await reload_lever(engine) and applied
     return envelope({**pair_view(pair), "applied_live": applied})
 
 
