@@ -98,6 +98,36 @@ class Settings(BaseSettings):
     smtp_password: str | None = None
     smtp_from: str = "no-reply@exchange.local"
 
+    # SMS (docs/decisions.md "Codes that reach phones"): the providers a phone code is offered to, in
+    # order (the first is the primary, the others its fallbacks): "smpp" (an SMSC over SMPP 3.4), "http"
+    # (a Twilio-shaped HTTP gateway) or "log" (development only: the text goes to the log). Default:
+    # ["log"] outside production; production must name its providers and refuses "log".
+    sms_providers: list[Literal["smpp", "http", "log"]] | None = None
+    sms_smpp_host: str | None = None
+    sms_smpp_port: int = Field(default=2775, ge=1, le=65535)
+    sms_smpp_system_id: str = ""
+    sms_smpp_password: str = ""
+    sms_smpp_system_type: str = ""
+    # The sender: digits are sent as an international number (TON 1), anything else as an
+    # alphanumeric sender id (TON 5, at most 11 characters by GSM 03.38).
+    sms_smpp_source: str = "Exchange"
+    sms_http_url: str = "https://api.twilio.com"
+    sms_http_account_sid: str = ""
+    sms_http_auth_token: str = ""
+    sms_http_from: str = ""  # a number of the account (E.164) or an alphanumeric sender id
+    sms_timeout_seconds: float = Field(default=10.0, gt=0, le=120)
+    # A message is offered to each provider in turn; a full round that fails waits
+    # sms_retry_seconds x 2^(rounds - 1) (at most 5 minutes) and starts again, up to sms_max_rounds.
+    # A code older than its lifetime (code_ttl_seconds) is not sent any more: it could not be used.
+    sms_max_rounds: int = Field(default=4, ge=1, le=20)
+    sms_retry_seconds: float = Field(default=2.0, gt=0, le=300)
+    # How often the sender reads delivery receipts (the SMPP receiver bind; the HTTP provider asks once
+    # per sent message and pass).
+    sms_receipt_poll_seconds: float = Field(default=10.0, ge=0, le=3600)
+    # The global ceiling of codes sent per minute to one country (SMS pumping); the console and
+    # `exchange outbox ceiling` set one per country (0 closes a country).
+    sms_country_per_minute: int = Field(default=100, ge=0, le=1_000_000)
+
     # Deposit addresses (docs/decisions.md "Key custody and addresses"): the account-level extended public
     # key of each chain family (BTC, LTC, DOGE, BCH, EVM, TRON), from EXCHANGE_XPUBS (JSON, wins) and the
     # JSON file EXCHANGE_XPUB_FILE (outside production: <data_dir>/keys/xpubs.json, written on first start).
@@ -244,6 +274,17 @@ class Settings(BaseSettings):
             )
         return self
 
+    @model_validator(mode="after")
+    def _real_sms_in_production(self) -> Settings:
+        if self.env == "production" and (not self.sms_providers or "log" in self.sms_providers):
+            raise ValueError(
+                "production sends SMS: set EXCHANGE_SMS_PROVIDERS to smpp and/or http (log is for development)"
+            )
+        for name, needed in (("smpp", self.sms_smpp_host), ("http", self.sms_http_account_sid and self.sms_http_from)):
+            if name in (self.sms_providers or []) and not needed:
+                raise ValueError(f"EXCHANGE_SMS_PROVIDERS names {name}: set its EXCHANGE_SMS_{name.upper()}_* settings")
+        return self
+
     @property
     def is_development(self) -> bool:
         return self.env != "production"
@@ -274,6 +315,11 @@ class Settings(BaseSettings):
     @property
     def password_hash_profile(self) -> Literal["standard", "minimal"]:
         return self.password_hash_cost or ("minimal" if self.env == "test" else "standard")
+
+    @property
+    def sms_chain(self) -> list[str]:
+        """The SMS providers in the order they are tried (``["log"]`` outside production by default)."""
+        return list(self.sms_providers or ["log"])
 
     @property
     def dev_chains_on(self) -> bool:

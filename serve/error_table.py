@@ -54,6 +54,12 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.CODE_THROTTLED: Outcome(
         CODE_ERROR, 429, N_("Too many wrong verification codes, please try again in {minutes} minutes")
     ),
+    ErrorCode.PHONE_INVALID: Outcome(
+        CODE_ERROR, 400, N_("This is not a valid phone number for the chosen country or region")
+    ),
+    ErrorCode.SMS_COUNTRY_BUSY: Outcome(
+        CODE_ERROR, 429, N_("Too many codes are being sent to this country right now, please try again in a minute")
+    ),
     ErrorCode.INSUFFICIENT_BALANCE: Outcome(CODE_ERROR, 400, N_("Insufficient balance")),
     ErrorCode.ACCOUNT_TYPE_NOT_ALLOWED: Outcome(CODE_ERROR, 400, N_("This account cannot hold that currency")),
     ErrorCode.TRANSFER_AMOUNT_REQUIRED: Outcome(CODE_ERROR, 400, N_("Please enter the transfer amount")),

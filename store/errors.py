@@ -34,6 +34,8 @@ class ErrorCode(IntEnum):
     CODE_ATTEMPTS_EXCEEDED = 1103
     CODE_TARGET_NOT_OWN = 1104
     CODE_THROTTLED = 1105  # too many wrong codes for one target or from one address
+    PHONE_INVALID = 1106  # not a valid number of the chosen country's plan (store/sms/phones.py)
+    SMS_COUNTRY_BUSY = 1107  # the country's per-minute ceiling of codes is reached (store/sms/ceiling.py)
     # 2xxx: wallets
     INSUFFICIENT_BALANCE = 2001
     ACCOUNT_TYPE_NOT_ALLOWED = 2002

@@ -53,6 +53,7 @@ from store.models.p2p import (
     P2POrder,
     P2PState,
 )
+from store.models.sms import SmsMessage, SmsState
 from store.models.users import (
     Area,
     Feedback,
@@ -151,6 +152,8 @@ __all__ = [
     "SaleSubscription",
     "SchedulerRun",
     "SiteSetting",
+    "SmsMessage",
+    "SmsState",
     "TokenSale",
     "Trade",
     "Upload",

@@ -29,6 +29,7 @@ from pydantic import ValidationError
 from config.settings import CHAIN_FAMILIES, ROOT, Settings
 from store.chain.custody import TEST_MNEMONIC, CustodyError, MnemonicKeySource, ensure_dev_keys
 from store.chain.keys import AccountKey, DepositKeys, KeysUnavailable, family_of, load
+from tests.utils.keys import PRODUCTION_SMS
 
 SOURCE = MnemonicKeySource(TEST_MNEMONIC)
 MAINNET = SOURCE.account_xpubs("mainnet")
@@ -109,7 +110,7 @@ def test_the_api_refuses_private_foreign_and_non_account_keys() -> None:
 
 
 def test_production_refuses_to_start_without_every_familys_xpub() -> None:
-    secrets = {"secret_key": "s" * 32, "wallet_middle_salt": "t" * 32}
+    secrets = {"secret_key": "s" * 32, "wallet_middle_salt": "t" * 32, **PRODUCTION_SMS}
     with pytest.raises(ValidationError, match="deposit xpubs"):
         Settings(env="production", **secrets)
     with pytest.raises(ValidationError, match=r"\['TRON'\]"):
@@ -124,7 +125,7 @@ def test_production_refuses_to_start_without_every_familys_xpub() -> None:
 
 
 def test_a_production_xpub_file_missing_a_family_or_unreadable_stops_the_start(tmp_path: Path) -> None:
-    secrets = {"secret_key": "s" * 32, "wallet_middle_salt": "t" * 32}
+    secrets = {"secret_key": "s" * 32, "wallet_middle_salt": "t" * 32, **PRODUCTION_SMS}
     path = tmp_path / "xpubs.json"
     settings = Settings(env="production", xpub_file=path, **secrets)
     with pytest.raises(KeysUnavailable, match="cannot read"):
