@@ -19,6 +19,7 @@ from serve.commands.credits import credit_app, credit_list, deposit
 from serve.commands.maker import maker_app
 from serve.commands.micro import micro_app
 from serve.commands.operator import operator_app
+from serve.commands.outbox import outbox_app
 from serve.commands.p2p import merchant_app, p2p_app
 from serve.commands.products import products_app
 from serve.commands.queues import feedback, real_name_app, withdrawal_app, withdrawals
@@ -34,6 +35,7 @@ app.add_typer(merchant_app, name="merchant")
 app.add_typer(p2p_app, name="p2p")
 app.add_typer(operator_app, name="operator")
 app.add_typer(chain_app, name="chain")
+app.add_typer(outbox_app, name="outbox")
 
 
 def is_loopback(host: str) -> bool:

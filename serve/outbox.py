@@ -1,8 +1,10 @@
 """Delivery of verification codes.
 
-E-mail goes over SMTP when ``EXCHANGE_SMTP_HOST`` is set; there is no SMS provider in this build, so
-phone codes (and e-mail without SMTP) are written to the log. In development mode every message is
-also kept in Redis, newest first, for ``GET /api/dev/outbox`` (the route does not exist in production).
+E-mail goes over SMTP when ``EXCHANGE_SMTP_HOST`` is set (else to the log). A phone code is queued
+durably for the SMS sender (``store/sms``: the SmsSender actor hands it to the configured providers,
+off the request path), after the country's per-minute ceiling (``store/sms/ceiling.py``) admits it.
+In development mode every message is also kept in Redis, newest first, for ``GET /api/dev/outbox``
+(the route does not exist in production).
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from redis.asyncio import Redis
 from config.settings import Settings
 from serve.i18n import N_, translate
 from store.sessions import PREFIX
+from store.sms import queue
+from store.sms.ceiling import CountryCeiling
+from store.sms.phones import Phone
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +38,18 @@ class Outbox:
     redis: Redis
     settings: Settings
 
-    async def send_code(self, *, to: str, channel: str, purpose: int, code: str, lang: str | None) -> None:
+    async def send_code(
+        self, *, to: str, channel: str, purpose: int, code: str, lang: str | None, phone: Phone | None = None
+    ) -> None:
+        """Send (e-mail) or queue (``phone``, the number ``to`` in E.164) a code. A phone code is durable
+        once this returns; raises SMS_COUNTRY_BUSY, sending nothing, when its country's ceiling is reached."""
         text = translate(CODE_TEXT, lang, code=code, minutes=self.settings.code_ttl_seconds // 60)
-        if channel == "email" and self.settings.smtp_host:
+        if phone is not None:
+            await CountryCeiling(self.redis, self.settings).take(phone.region)
+            await queue.enqueue(phone=phone, purpose=purpose, text=text, secret=code,
+                                ttl_s=self.settings.code_ttl_seconds)  # fmt: skip
+            await queue.wake(self.redis)
+        elif channel == "email" and self.settings.smtp_host:
             await asyncio.to_thread(self._smtp, to, translate(CODE_SUBJECT, lang), text)
         else:
             log.info("outbox %s to %s (type %s): %s", channel, to, purpose, text)

@@ -133,6 +133,10 @@ class Codes:
             ttl = await self.redis.ttl(key)
             raise DomainError(ErrorCode.CODE_TOO_SOON, seconds=max(int(ttl), 1))
 
+    async def release_send(self, target: str) -> None:
+        """Give the send window back (the code was not sent after all)."""
+        await self.redis.delete(f"{PREFIX}code_lock:{target}")
+
     async def create(self, purpose: int, target: str) -> str:
         code = f"{secrets.randbelow(10**6):06d}"
         async with self.redis.pipeline(transaction=True) as pipe:

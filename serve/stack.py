@@ -1,6 +1,6 @@
 """Start and stop everything ``exchange up`` runs: the deposit keys (store/chain), embedded Redis (when
 no REDIS_URL), the schema and seed, Ray (local, a local cluster of EXCHANGE_RAY_LOCAL_NODES nodes, or the
-cluster at RAY_ADDRESS), the engine, the Scheduler, a chain watcher per configured chain node, one push
+cluster at RAY_ADDRESS), the engine, the Scheduler, the SMS sender, a chain watcher per configured chain node, one push
 fanout per node, and the Serve app. The tests start the same stack once per session, on a local cluster
 of two nodes.
 """
@@ -261,6 +261,7 @@ class Stack:
             self.after_ray_init()
         self._start_engine(self.settings)
         self._start_scheduler(self.settings)
+        self._start_sms_sender(self.settings)
         self._start_watchers(self.settings)
         self._start_fanout(self.settings)
         # The API comes up last: once /api/ answers, push and the engine are already there.
@@ -385,6 +386,17 @@ class Stack:
         config = settings.model_dump(mode="json")
         self.actors[SCHEDULER_NAME] = Scheduler.options(name=SCHEDULER_NAME, get_if_exists=True).remote(config)
         ray.get(self.actors[SCHEDULER_NAME].status.remote(), timeout=120)
+
+    def _start_sms_sender(self, settings: Settings) -> None:
+        """The SmsSender: drains the SMS queue through the configured providers (store/sms/dispatch.py)."""
+        import ray
+
+        from actors.names import SMS_SENDER_NAME
+        from actors.sms.sender import SmsSender
+
+        config = settings.model_dump(mode="json")
+        self.actors[SMS_SENDER_NAME] = SmsSender.options(name=SMS_SENDER_NAME, get_if_exists=True).remote(config)
+        ray.get(self.actors[SMS_SENDER_NAME].status.remote(), timeout=120)
 
     def _start_watchers(self, settings: Settings) -> None:
         """A ChainWatcher per chain whose node's URL is configured (store/chain/watch.py); each resumes

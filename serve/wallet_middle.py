@@ -30,6 +30,7 @@ from serve.errors import envelope, install_error_handlers
 from serve.i18n import N_, translate
 from store.errors import DomainError, ErrorCode
 from store.models import Currency, CurrencyProtocol, User, WithdrawAddress
+from store.sms.phones import parse_phone
 
 ROUTE_PREFIX = "/walletMiddle"
 DRAW_ADDRESS_CODE = 7  # code type: binding a withdrawal address through walletMiddle
@@ -100,9 +101,15 @@ async def send_verification_code(request: Request, user: CurrentUser, svc: Svc, 
     target, channel = (user.email, "email") if user.email else (user.mobile, "mobile")
     if not target:
         raise DomainError(ErrorCode.PAY_PASSWORD_TARGET_MISSING)
+    phone = parse_phone(target, user.country_code or "") if channel == "mobile" else None
     await svc.codes.reserve_send(target)
     code = await svc.codes.create(DRAW_ADDRESS_CODE, target)
-    await svc.outbox.send_code(to=target, channel=channel, purpose=DRAW_ADDRESS_CODE, code=code, lang=lang)
+    try:
+        await svc.outbox.send_code(to=target, channel=channel, purpose=DRAW_ADDRESS_CODE, code=code, lang=lang,
+                                   phone=phone)  # fmt: skip
+    except DomainError:  # the country's ceiling: nothing was sent
+        await svc.codes.release_send(target)
+        raise
     return envelope(None, translate(CODE_SENT, lang))
 
 

@@ -24,6 +24,8 @@ from redis import Redis as SyncRedis
 from config.settings import ROOT, Settings
 from serve.stack import Stack
 from store.db import close_db, init_db
+from tests.utils.smpp_server import Smsc
+from tests.utils.twilio_server import FakeTwilio
 
 pytest_plugins = ["tests.utils.chains"]  # the dev chains' fixtures, for every test directory
 
@@ -74,9 +76,27 @@ def _reset_storage(settings: Settings) -> None:
     TEST_DATA.mkdir(parents=True)
 
 
+# The session's SMS providers: a test SMSC (SMPP 3.4) first, a Twilio-shaped HTTP gateway as its fallback,
+# both in threads of the test process, so a phone code travels as it would in production and a test can
+# read it from what the server received (tests/api/test_sms.py).
+SMSC = Smsc()
+TWILIO = FakeTwilio()
+
+
 def _test_settings() -> Settings:
     return Settings(
         env="test",
+        sms_providers=["smpp", "http"],
+        sms_smpp_host="127.0.0.1",
+        sms_smpp_port=SMSC.port,
+        sms_smpp_system_id=SMSC.state.system_id,
+        sms_smpp_password=SMSC.state.password,
+        sms_http_url=TWILIO.url,
+        sms_http_account_sid=TWILIO.state.sid,
+        sms_http_auth_token=TWILIO.state.token,
+        sms_http_from="+15005550006",
+        sms_retry_seconds=0.2,
+        sms_receipt_poll_seconds=0.2,
         data_dir=Path(TEST_DATA),
         http_port=_free_port(),
         ws_port=_free_port(),
@@ -113,6 +133,18 @@ async def _test_pair_terms(settings: Settings) -> None:
         await CurrencyMatch.all().update(impact_notional=F("min_notional"))
     finally:
         await close_db()
+
+
+@pytest.fixture(scope="session")
+def smsc() -> Smsc:
+    """The test SMSC the session's stack sends phone codes to."""
+    return SMSC
+
+
+@pytest.fixture(scope="session")
+def twilio() -> FakeTwilio:
+    """The HTTP gateway the session's stack falls back to."""
+    return TWILIO
 
 
 @pytest.fixture(scope="session")

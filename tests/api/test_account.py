@@ -380,7 +380,7 @@ def test_bind_refuses_wrong_and_foreign_codes(api: httpx.Client, settings: Any) 
 
 def test_bind_a_phone_needs_a_valid_area(api: httpx.Client) -> None:
     user = member(api)
-    mobile = unique_mobile()
+    mobile = unique_mobile(21)
     code = send_code(api, mobile, 6, token=user.token, area_id=21)
     for area in ({}, {"area_id": None}, {"area_id": 999}, {"area_id": 2**31}, {"area_id": 10**30}):
         assert error(bind(api, user, 1, mobile, code, **area), 400) == "Please choose a valid country or region"

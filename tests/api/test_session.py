@@ -99,7 +99,7 @@ def test_info_of_an_email_account(api: httpx.Client) -> None:
 
 
 def test_info_of_a_mobile_account(api: httpx.Client) -> None:
-    user = member(api, unique_mobile(), area_id=12)
+    user = member(api, unique_mobile(12), area_id=12)
     me = info(api, user.token)
     assert (me["id"], me["email"], me["mobile"]) == (user.uid, "", user.account)
     assert (me["country_code"], me["area_id"]) == ("852", 12)

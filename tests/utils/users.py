@@ -20,8 +20,18 @@ def unique_email(tag: str = "u") -> str:
     return f"{tag}{os.getpid()}x{next(_seq)}x{time.time_ns() % 10**9}@example.com"
 
 
-def unique_mobile() -> str:
-    return f"9{os.getpid() % 1000:03d}{next(_seq):04d}{time.time_ns() % 10**5:05d}"
+# A valid mobile number of each test area (libphonenumber's plans, store/sms/phones.py): a prefix, then
+# free digits. 712 is a United States area code and a United Kingdom mobile range at once.
+MOBILE_SHAPES = {1: ("712", 7), 2: ("712", 7), 3: ("712", 7), 5: ("61", 7), 10: ("80", 8), 12: ("61", 6),
+                 21: ("40", 7), 34: ("138", 8)}  # fmt: skip
+
+
+def unique_mobile(area_id: int = 1) -> str:
+    """A number no other test of the session uses, valid in the area's country."""
+    prefix, free = MOBILE_SHAPES[area_id]
+    n = ((os.getpid() % 97) * 82_000 + next(_seq) + time.time_ns() // 10**9 % 1000 * 80) % 10 ** (free - 1)
+    lead = 2 + n % 8 if prefix == "712" else n // 10 ** (free - 2) % 10  # a US exchange starts 2-9
+    return f"{prefix}{lead}{n % 10 ** (free - 1):0{free - 1}d}"
 
 
 def ok(response: httpx.Response) -> Any:

@@ -3,7 +3,8 @@
 Types: 1 register (target must be free), 2 forgot password and 5 login (target must be registered),
 3 deal password (logged in; own e-mail or phone only), 6 binding (logged in; target must be free).
 One send per target per ``code_resend_seconds``. A phone code is bound to its number *and* dialling
-code (``area_id``), so it verifies only that phone.
+code (``area_id``), so it verifies only that phone; the number must be a valid one of that country
+(``store/sms/phones.py``, 400 otherwise), and the country's per-minute ceiling must admit it (429).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from serve.security import code_target
 from store import users
 from store.errors import DomainError, ErrorCode
 from store.models import User
+from store.sms.phones import parse_phone
 
 router = APIRouter(prefix="/notify", tags=["notify"])
 
@@ -69,10 +71,15 @@ async def _send(kind: Literal["email", "mobile"], body: SendCodeIn, svc: Svc, la
     to = check_account(kind, to)
     country_code = await _country_code(kind, body, to, user)
     await _check_target(body.type, kind, to, country_code, user)
+    phone = parse_phone(to, country_code) if kind == "mobile" else None  # PHONE_INVALID before any window is taken
     target = code_target(kind, to, country_code)
     await svc.codes.reserve_send(target)
     code = await svc.codes.create(body.type, target)
-    await svc.outbox.send_code(to=to, channel=kind, purpose=body.type, code=code, lang=lang)
+    try:
+        await svc.outbox.send_code(to=to, channel=kind, purpose=body.type, code=code, lang=lang, phone=phone)
+    except DomainError:  # the country's ceiling: nothing was sent, so the number may ask again
+        await svc.codes.release_send(target)
+        raise
     return envelope(None, translate(CODE_SENT, lang))
 
 

@@ -1,8 +1,8 @@
 """The back office's API under ``/api/admin/`` (issue 16): sign-in, sessions and the audit trail
 (``auth``), the review and payment queues (``queues``), deposits (``deposits``), content (``content``),
 users (``users``), the dashboard (``dashboard``), markets with the pair placement (``markets``), the
-pairs' lever and second-contract terms (``contracts``), currencies (``currencies``) and the earn
-products (``products``)."""
+pairs' lever and second-contract terms (``contracts``), currencies (``currencies``), the earn
+products (``products``) and the SMS queue with its per-country ceilings (``sms``)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from serve.api.routes.admin import (
     markets,
     products,
     queues,
+    sms,
     users,
 )
 
@@ -32,3 +33,4 @@ router.include_router(contracts.router)
 router.include_router(currencies.router)
 router.include_router(deposits.router)
 router.include_router(products.router)
+router.include_router(sms.router)

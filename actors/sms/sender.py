@@ -1,0 +1,59 @@
+"""The SmsSender actor (``sms-sender``, one per cluster, started by the stack): drains the SMS queue
+with ``store.sms.dispatch.Dispatcher`` in a loop and reads the providers' delivery receipts.
+
+The API wakes it when it queues a message (a Redis list, ``WAKE_KEY``); otherwise it looks every
+``IDLE_S`` for messages whose retry came due, and every ``sms_receipt_poll_seconds`` for receipts. Its
+state is the queue itself, so a restarted actor (``max_restarts=-1``) simply carries on; a message it
+was sending when it died is claimed again once its lease ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import ray
+
+from actors.runtime import DbActor
+from store.cache import connect_redis
+from store.sms.dispatch import Dispatcher
+from store.sms.queue import WAKE_KEY
+
+log = logging.getLogger(__name__)
+IDLE_S = 1.0
+
+
+# Waits on its providers and the database; reserves no CPU.
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
+class SmsSender(DbActor):
+    def __init__(self, settings: dict[str, Any]) -> None:
+        super().__init__(settings)
+        self._dispatcher = Dispatcher.from_settings(self._settings)
+        self._error = ""
+        self._receipts_at = 0.0
+        self._loop = asyncio.get_running_loop().create_task(self._run())
+
+    async def status(self) -> dict[str, Any]:
+        """The providers in the order they are tried, and the loop's last error (empty when fine)."""
+        return {"providers": self._dispatcher.providers, "error": self._error}
+
+    async def _run(self) -> None:
+        redis = connect_redis(self._settings)
+        while True:
+            try:
+                await self._ready()
+                while await self._dispatcher.step():
+                    pass
+                if time.monotonic() >= self._receipts_at:
+                    self._receipts_at = time.monotonic() + self._settings.sms_receipt_poll_seconds
+                    await self._dispatcher.collect()
+                self._error = ""
+            except Exception as exc:  # the database or Redis is down: logged, tried again
+                self._error = f"{type(exc).__name__}: {exc}"
+                log.exception("sms sender: a pass failed; trying again")
+            try:
+                await redis.blpop([WAKE_KEY], timeout=IDLE_S)
+            except Exception:  # Redis is down: wait as long as a wake-up would have
+                await asyncio.sleep(IDLE_S)
