@@ -69,6 +69,9 @@ ROUTES = [  # (method, path, body, the role it needs)
     ("POST", "products/open", {"kind": "sale", "id": 999999}, "products"),
     ("POST", "products/close", {"kind": "sale", "id": 999999}, "products"),
     ("GET", "dashboard", None, "support finance risk content markets products admin"),
+    ("GET", "sms/messages", None, "support risk"),
+    ("GET", "sms/ceilings", None, "risk"),
+    ("POST", "sms/ceilings/save", {"region": "ZZ", "per_minute": -1}, "risk"),  # refused past the role check
 ]
 
 
@@ -145,7 +148,7 @@ async def test_finance_decides_withdrawals_and_a_large_one_needs_two(api: httpx.
     _, large = await _requested(api, "20000")
     queue = {w["id"]: w for w in ok(get(api, "admin/withdrawals", headers=a1))["list"]}
     assert (queue[small]["needs_two"], queue[large]["needs_two"]) == (False, True)
-    assert ok(post(api, "admin/withdrawals/decide", json={"id": small, "approve": True}, headers=a1))["status"] == 2
+    assert ok(post(api, "admin/withdrawals/decide", json={"id": small, "approve": True}, headers=a1))["status"] == 4
     body = {"id": refused, "approve": False, "reason": "address on a sanctions list"}
     assert ok(post(api, "admin/withdrawals/decide", json=body, headers=a1))["status"] == 3
     assert error(post(api, "admin/withdrawals/decide", json=body, headers=a1), 409)
@@ -156,7 +159,7 @@ async def test_finance_decides_withdrawals_and_a_large_one_needs_two(api: httpx.
     assert again["waiting_for_second_approval"] is True  # the same operator twice is still one
     assert (await Withdrawal.get(id=large)).status == WithdrawalStatus.PENDING
     done = ok(post(api, "admin/withdrawals/decide", json={"id": large, "approve": True}, headers=a2))
-    assert (done["status"], done["waiting_for_second_approval"]) == (2, False)
+    assert (done["status"], done["waiting_for_second_approval"]) == (4, False)  # approved: the Signer sends
     trail = await AuditLog.filter(target=f"withdrawal:{large}").order_by("id").values_list("action", "operator")
     assert trail == [("withdrawal.approve_first", first.email), ("withdrawal.approve", second.email)]
 
@@ -169,7 +172,7 @@ async def test_withdrawals_split_under_the_threshold_within_a_day_need_a_second_
     await fund(alice, "USDT", "40000")
     older = await _request(alice.uid, "9000")  # more than a day before the others: outside their window
     await Withdrawal.filter(id=older).update(created_at=datetime.now(UTC) - timedelta(hours=25))
-    assert ok(_decide(api, older, a1))["status"] == 2
+    assert ok(_decide(api, older, a1))["status"] == 4
     refused = await _request(alice.uid, "5000")  # rejected: its funds came back, it counts for nothing
     assert ok(_decide(api, refused, a1, approve=False))["status"] == 3
     parts = [await _request(alice.uid, "4000") for _ in range(3)]  # 12,000 in all, each under 10,000
@@ -179,13 +182,14 @@ async def test_withdrawals_split_under_the_threshold_within_a_day_need_a_second_
     shown = [(queue[p]["usd"], queue[p]["usd_24h"], queue[p]["needs_two"]) for p in parts]
     assert shown == [("4000", "4000", False), ("4000", "8000", False), ("4000", "12000", True)]
     assert queue[parts[2]]["second_approval_usd"] == "10000"  # the rule the screen explains
-    assert ok(_decide(api, parts[0], a1))["status"] == 2
-    assert ok(_decide(api, parts[1], a1))["status"] == 2
+    assert ok(_decide(api, parts[0], a1))["status"] == 4
+    assert ok(_decide(api, parts[1], a1))["status"] == 4
     waiting = ok(_decide(api, parts[2], a1))
     assert (waiting["status"], waiting["waiting_for_second_approval"]) == (1, True)
     assert ok(_decide(api, parts[2], a1))["waiting_for_second_approval"] is True  # the same operator again
-    assert ok(_decide(api, parts[2], a2))["status"] == 2
-    assert balance(api, alice, USDT) == (Decimal(40000 - 9000 - 12000), Decimal(0))
+    assert ok(_decide(api, parts[2], a2))["status"] == 4
+    # Approved, all four: locked until their transactions are final on the chain (the Signer's part).
+    assert balance(api, alice, USDT) == (Decimal(40000 - 9000 - 12000), Decimal(9000 + 12000))
 
 
 async def test_a_withdrawal_freeze_set_after_the_request_blocks_its_approval(
@@ -217,8 +221,8 @@ async def test_a_withdrawal_freeze_set_after_the_request_blocks_its_approval(
     assert ok(_decide(api, small, a1, approve=False))["status"] == 3  # rejecting stays possible: the funds return
     assert balance(api, alice, USDT) == (Decimal(100), Decimal(20000))
     ok(post(api, "admin/users/freeze", json={**body, "withdrawals": False}, headers=ra))
-    assert ok(_decide(api, large, a2))["status"] == 2
-    assert balance(api, alice, USDT) == (Decimal(100), Decimal(0))
+    assert ok(_decide(api, large, a2))["status"] == 4
+    assert balance(api, alice, USDT) == (Decimal(100), Decimal(20000))  # locked until final on the chain
 
 
 async def test_risk_resolves_a_p2p_appeal(api: httpx.Client, db: None) -> None:
@@ -261,6 +265,8 @@ async def test_the_conservation_audit_sees_money_come_and_go_and_nothing_else(ap
     ok(act(api, merchant, "release", order["id"]))
     _, wid = await _requested(api, "60")  # a deposit of 65, then a withdrawal of 60 approved
     ok(post(api, "admin/withdrawals/decide", json={"id": wid, "approve": True}, headers=auth))
+    # Its transaction final on the chain (the Signer's part: tests/chain/test_sends.py): the 60 leave.
+    assert await withdrawals.complete(await Withdrawal.get(id=wid), txid=f"tx-{wid}")
     after = usdt()
     assert Decimal(after["deposits"]) - Decimal(before["deposits"]) == Decimal(465)
     assert Decimal(after["withdrawals"]) - Decimal(before["withdrawals"]) == Decimal(60)

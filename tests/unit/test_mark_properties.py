@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from decimal import Decimal as D
 
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from actors.book.order_book import OrderBook
@@ -58,7 +58,10 @@ def state(notional: D, trades: list[tuple[int, int]]) -> MarkState:
     return mark
 
 
-@settings(max_examples=400, deadline=None)
+# Most draws fail one of the two assumptions (an established last price, an order under the notional):
+# on a loaded machine the health check counted 50 filtered to 6 kept and stopped the run, though every
+# kept example was checked. The assertions are unchanged; only the generation-rate check is off.
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(
     bids=levels,
     asks=levels,
