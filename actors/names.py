@@ -14,6 +14,7 @@ FANOUT_PREFIX = "fanout:"  # one Fanout per node: fanout:<node label>
 PLACEMENT_NAME = "pair-placement"
 MAKER_NAME = "market-maker"
 SMS_SENDER_NAME = "sms-sender"
+SIGNER_NAME = "chain-signer"  # the one holder of the hot wallet's keys (actors/chain/signer.py)
 
 # While a pair moves to another node (actors.pair.placement) these Redis keys say so to the engine:
 PAIR_MOVING = f"{PREFIX}pair-moving:"  # + symbol: a move of this pair is under way

@@ -90,6 +90,9 @@ class Settings(BaseSettings):
     # ... and so does an operator's manual credit worth more than this. Both are ceilings: the console
     # may lower them (site settings of the same names), never raise them.
     credit_second_approval_usd: Decimal = Field(default=Decimal(1_000), ge=0)
+    # A user's withdrawals worth less than this (USD) in 24 h are approved with no operator and sent at
+    # once (0 turns it off); a ceiling like the two above.
+    auto_approve_usd: Decimal = Field(default=Decimal(1_000), ge=0)
     invite_code_required: bool = False
 
     smtp_host: str | None = None
@@ -139,6 +142,9 @@ class Settings(BaseSettings):
     # Outside production the file defaults to <data_dir>/keys/mnemonic (generated on first start).
     signer_mnemonic_file: Path | None = None
     signer_mnemonic_env: str | None = None
+    # On a cluster, the Signer is placed on the node offering this Ray custom resource (the machine that
+    # holds the key); unset, anywhere.
+    signer_resource: str | None = None
 
     # Password hashing (argon2id): "standard" is argon2-cffi's RFC 9106 low-memory profile (3 passes over
     # 64 MiB, 4 lanes; ~0.1 s a hash here), "minimal" its smallest cost, for throwaway users: a test

@@ -17,6 +17,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from config.settings import Settings
 from serve.ingress import ingress_environment
 
 log = logging.getLogger(__name__)
+DEV_HOT_FUNDS = {"ETH": Decimal(100), "USDT": Decimal(1_000_000)}  # what the dev hot wallet is filled to
 PR_SET_PDEATHSIG = 1
 
 
@@ -416,6 +418,44 @@ class Stack:
         ray.get([w.status.remote() for w in started], timeout=120)
         if started:
             log.info("chain watchers: %s", ", ".join(watched_chains(settings)))
+            if self.chains and settings.evm_rpc_url:
+                asyncio.run(self._fund_dev_hot_wallet(settings))
+            self._start_signer(settings)
+
+    async def _fund_dev_hot_wallet(self, settings: Settings) -> None:
+        """On the dev EVM chain this stack runs, fill the hot wallet from the faucet when it runs low,
+        so withdrawals can be tried before sweeps exist (docs/decisions.md "Sending withdrawals")."""
+        from store.chain.custody import MnemonicKeySource
+        from store.chain.evm_signing import address_of, hot_path
+        from store.chain_rpc.devnet import faucet
+        from store.chain_rpc.devnet.process import read_info
+        from store.chain_rpc.evm import EvmNode
+
+        info = read_info(settings.dev_chains_dir / "evm" / "evm.json")
+        if info["url"] != settings.evm_rpc_url:  # not this stack's dev chain
+            return
+        hot = address_of(MnemonicKeySource.from_settings(settings), hot_path())
+        async with EvmNode(info["url"]) as node:
+            if await node.balance(hot) < 10**18:
+                await faucet.send_evm(info, to=hot, amount=DEV_HOT_FUNDS["ETH"], currency="ETH")
+            usdt = info["tokens"]["USDT"]
+            if await node.token_balance(usdt["address"], hot) < 10 ** usdt["decimals"] * 1000:
+                await faucet.send_evm(info, to=hot, amount=DEV_HOT_FUNDS["USDT"], currency="USDT")
+        log.info("dev hot wallet %s: topped up from the faucet when low", hot)
+
+    def _start_signer(self, settings: Settings) -> None:
+        """The Signer, which alone holds the hot wallet's keys and sends approved withdrawals
+        (actors/chain/signer.py); on the node offering ``signer_resource`` when the settings name one."""
+        import ray
+
+        from actors.chain.signer import Signer
+        from actors.names import SIGNER_NAME
+
+        options: dict[str, Any] = {"name": SIGNER_NAME, "get_if_exists": True}
+        if settings.signer_resource:
+            options["resources"] = {settings.signer_resource: 0.01}
+        self.actors[SIGNER_NAME] = Signer.options(**options).remote(settings.model_dump(mode="json"))
+        ray.get(self.actors[SIGNER_NAME].status.remote(), timeout=120)
 
     def _start_fanout(self, settings: Settings) -> None:
         """One Fanout on every node (they share WS_PORT on a host: SO_REUSEPORT). Run again, it

@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 REDIS_PREFIX = "ex:push:"
 _prefix = f"{REDIS_PREFIX}0:"
 USER_CHANNELS = frozenset(
-    {"TX_MATCHED", "TX_SUBMIT", "LEVER_TRADE", "LEVER_CLOSED", "MICRO_CLOSED", "LEGAL_ORDER", "DEPOSIT"}
+    {"TX_MATCHED", "TX_SUBMIT", "LEVER_TRADE", "LEVER_CLOSED", "MICRO_CLOSED", "LEGAL_ORDER", "DEPOSIT", "WITHDRAWAL"}
 )
 PUBLIC_ROOTS = frozenset({"DAY_MARKET", "MARKET_DEPTH", "GLOBAL_TX", "KLINE", "MARK"})
 GLOBAL_CHANNELS = frozenset({"DAY_MARKET"})  # the public roots that take no symbol

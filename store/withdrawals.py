@@ -1,5 +1,7 @@
-"""Withdrawal requests: lock the amount and write the request in one transaction; an operator then
-approves (the locked amount leaves the system) or rejects (it returns to the balance). Each step is one
+"""Withdrawal requests: lock the amount and write the request in one transaction; an operator (or the
+auto-approval rule) then approves or rejects it (the lock returns to the balance). An approved request
+is sent by the Signer (store/chain/sends.py): the lock leaves when its transaction is final
+(``complete``), or returns when the chain refuses it for good (``fail``). Each money step is one
 ledger batch, idempotent by its ref, and a request is decided at most once. An approval is refused
 while an operator has the user's withdrawals frozen, whenever the freeze was set."""
 
@@ -12,12 +14,13 @@ from decimal import Decimal
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from store import deposits, ledger
+from store.db import transaction
 from store.errors import DomainError, ErrorCode
 from store.models import AccountType, User, Withdrawal, WithdrawalStatus
 from store.money import money
 
 CHANGE = AccountType.CHANGE
-LOG_REQUEST, LOG_DONE, LOG_BACK = "draw", "draw_done", "draw_back"
+LOG_REQUEST, LOG_DONE, LOG_BACK, LOG_FAILED = "draw", "draw_done", "draw_back", "draw_failed"
 DAY = timedelta(hours=24)  # the two-operator rule's window: a user's withdrawals requested within it add up
 
 
@@ -63,8 +66,9 @@ async def request(
 
 
 async def decide(withdrawal_id: int, *, approve: bool, also: ledger.Also | None = None) -> Withdrawal:
-    """Approve (the lock is spent) or reject (the lock returns to the balance) a pending request;
-    ``also`` writes with the decision, in its transaction (the console's audit row).
+    """Approve (the Signer may send it; the amount stays locked until its transaction is final) or
+    reject (the lock returns to the balance) a pending request; ``also`` writes with the decision, in
+    its transaction (the console's audit row).
 
     Raises LookupError for an unknown id, DomainError(WITHDRAWAL_NOT_PENDING) for one already decided
     the other way and, for an approval, WITHDRAWAL_USER_FROZEN while the user's withdrawals are frozen
@@ -73,41 +77,88 @@ async def decide(withdrawal_id: int, *, approve: bool, also: ledger.Also | None 
     row = await Withdrawal.get_or_none(id=withdrawal_id)
     if row is None:
         raise LookupError(f"no withdrawal {withdrawal_id}")
-    target = WithdrawalStatus.COMPLETED if approve else WithdrawalStatus.REJECTED
-    if row.status == target:
+    if approve and row.status in SENDING_OR_SENT or not approve and row.status == WithdrawalStatus.REJECTED:
         return row
     uid = row.user_id  # type: ignore[attr-defined]
-    currency_id = row.currency_id  # type: ignore[attr-defined]
+    target = WithdrawalStatus.APPROVED if approve else WithdrawalStatus.REJECTED
 
     async def mark(conn: BaseDBAsyncClient) -> None:
         if approve and await frozen(uid, conn):
             raise DomainError(ErrorCode.WITHDRAWAL_USER_FROZEN)
         # Conditional on PENDING: of an approval and a rejection racing, the second finds nothing and
-        # rolls its ledger batch back.
+        # rolls its transaction (and a rejection's ledger batch) back.
         if not await Withdrawal.filter(id=row.id, status=WithdrawalStatus.PENDING).using_db(conn).update(status=target):
             raise DomainError(ErrorCode.WITHDRAWAL_NOT_PENDING)
         if also is not None:
             await also(conn)
 
-    extra: dict[str, object] = {"withdrawal_id": row.id, "address": row.address, "fee": str(row.fee)}
-    if approve:
-        change = ledger.Change(uid, currency_id, CHANGE, ledger.ZERO, -row.amount, LOG_DONE, f"w{row.id}:done",
-                               "withdrawal completed", extra)  # fmt: skip
+    if approve:  # nothing moves yet: the lock is spent when the transaction is final
+        async with transaction() as conn:
+            await mark(conn)
     else:
-        change = ledger.Change(uid, currency_id, CHANGE, row.amount, -row.amount, LOG_BACK, f"w{row.id}:back",
-                               "withdrawal rejected", extra)  # fmt: skip
-    try:
-        await ledger.apply([change], also=mark)
-    except DomainError as exc:
-        # A racing decision committed first and spent the lock: this batch found it already gone.
-        await row.refresh_from_db()
-        if exc.code == ErrorCode.INSUFFICIENT_BALANCE and row.status != WithdrawalStatus.PENDING:
-            raise DomainError(ErrorCode.WITHDRAWAL_NOT_PENDING) from exc
-        raise
+        try:
+            await ledger.apply([_release(row, LOG_BACK, f"w{row.id}:back", "withdrawal rejected")], also=mark)
+        except DomainError as exc:
+            # A racing decision committed first and spent the lock: this batch found it already gone.
+            await row.refresh_from_db()
+            if exc.code == ErrorCode.INSUFFICIENT_BALANCE and row.status != WithdrawalStatus.PENDING:
+                raise DomainError(ErrorCode.WITHDRAWAL_NOT_PENDING) from exc
+            raise
     await row.refresh_from_db()
     if row.status != target:
         raise DomainError(ErrorCode.WITHDRAWAL_NOT_PENDING)
     return row
+
+
+SENDING_OR_SENT = (WithdrawalStatus.APPROVED, WithdrawalStatus.COMPLETED, WithdrawalStatus.FAILED)
+
+
+def _release(row: Withdrawal, kind: str, ref: str, memo: str, **extra: object) -> ledger.Change:
+    """The lock of ``row`` back to its owner's balance."""
+    details: dict[str, object] = {"withdrawal_id": row.id, "address": row.address, "fee": str(row.fee), **extra}
+    uid, currency_id = row.user_id, row.currency_id  # type: ignore[attr-defined]
+    return ledger.Change(uid, currency_id, CHANGE, row.amount, -row.amount, kind, ref, memo, details)
+
+
+async def complete(row: Withdrawal, *, txid: str, also: ledger.Also | None = None) -> bool:
+    """An approved withdrawal's transaction is final: the lock leaves the system (one ledger batch,
+    ref ``w<id>:done``, with the txid) and the request is COMPLETED, with ``also`` in the same
+    transaction. False (nothing written) when it was not APPROVED any more."""
+    uid, currency_id = row.user_id, row.currency_id  # type: ignore[attr-defined]
+    details: dict[str, object] = {"withdrawal_id": row.id, "address": row.address, "fee": str(row.fee), "txid": txid}
+    change = ledger.Change(uid, currency_id, CHANGE, ledger.ZERO, -row.amount, LOG_DONE, f"w{row.id}:done",
+                           "withdrawal completed", details)  # fmt: skip
+    return await _leave_approved(row, WithdrawalStatus.COMPLETED, change, also)
+
+
+async def fail(row: Withdrawal, *, reason: str, also: ledger.Also | None = None) -> bool:
+    """An approved withdrawal the chain refused for good: the lock returns to the balance (ref
+    ``w<id>:failed``, with the reason) and the request is FAILED. False when it was not APPROVED."""
+    change = _release(row, LOG_FAILED, f"w{row.id}:failed", "withdrawal failed", reason=reason)
+    return await _leave_approved(row, WithdrawalStatus.FAILED, change, also)
+
+
+async def _leave_approved(
+    row: Withdrawal, target: WithdrawalStatus, change: ledger.Change, also: ledger.Also | None
+) -> bool:
+    async def mark(conn: BaseDBAsyncClient) -> None:
+        if (
+            not await Withdrawal.filter(id=row.id, status=WithdrawalStatus.APPROVED)
+            .using_db(conn)
+            .update(status=target)
+        ):
+            raise _NotApproved
+        if also is not None:
+            await also(conn)
+
+    try:
+        return await ledger.apply([change], also=mark)
+    except _NotApproved:
+        return False
+
+
+class _NotApproved(Exception):
+    """The request left APPROVED before this step's transaction: it rolls back."""
 
 
 async def frozen(uid: int, conn: BaseDBAsyncClient | None = None) -> bool:
@@ -123,12 +174,12 @@ async def frozen(uid: int, conn: BaseDBAsyncClient | None = None) -> bool:
 
 async def day_amounts(row: Withdrawal) -> dict[str, Decimal]:
     """By currency code: what the user asked to withdraw in the 24 h up to ``row``'s request, ``row``
-    included and rejected requests left out (their funds came back). The two-operator rule values
+    included and rejected or failed requests left out (their funds came back). The two-operator rule values
     this, so a withdrawal split into parts under the threshold adds up like one."""
     uid = row.user_id  # type: ignore[attr-defined]
     found = await Withdrawal.filter(
         user_id=uid, id__lte=row.id, created_at__gt=row.created_at - DAY,
-        status__in=[WithdrawalStatus.PENDING, WithdrawalStatus.COMPLETED],
+        status__in=[WithdrawalStatus.PENDING, WithdrawalStatus.APPROVED, WithdrawalStatus.COMPLETED],
     ).values_list("currency__code", "amount")  # fmt: skip
     sums: defaultdict[str, Decimal] = defaultdict(Decimal)
     for code, amount in found:

@@ -14,6 +14,7 @@ import shutil
 import signal
 import socket
 from collections.abc import AsyncIterator, Iterator
+from decimal import Decimal
 from pathlib import Path
 
 import httpx
@@ -104,6 +105,9 @@ def _test_settings() -> Settings:
         login_ip_max_failures=10_000,
         code_ip_max_failures=10_000,  # the same for wrong codes and failed resets (tests/serve/test_security.py)
         reset_ip_max_failures=10_000,
+        # Withdrawals wait for an operator, as the queue tests expect; tests/chain/test_sends.py turns
+        # auto-approval on for its own test.
+        auto_approve_usd=Decimal(0),
         ws_session_check_seconds=1.0,  # the push fanouts look up logged-in sockets' sessions every second
         ws_order_rate=100.0,  # orders over /ws: a burst of 200 then 100 a second, so the limit can be reached
         ws_order_burst=200,

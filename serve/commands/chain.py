@@ -38,12 +38,30 @@ def _watcher_statuses() -> list[dict[str, Any]]:
     return found
 
 
+def _signer_statuses() -> list[dict[str, Any]]:
+    import ray
+
+    from actors.names import SIGNER_NAME
+
+    try:
+        signer = ray.get_actor(SIGNER_NAME)
+    except ValueError:  # no chain node configured: no Signer
+        return []
+    return ray.get(signer.status.remote(), timeout=60)
+
+
+def _statuses() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    return _watcher_statuses(), _signer_statuses()
+
+
 @chain_app.command()
 def status(address: AddressOption = None) -> None:
     """Per chain watcher: the node's height, the cursor, the lag (blocks), the deposits still followed
     (confirming, or credited and not yet withdrawable) and the last error (- when the last step
-    succeeded)."""
-    rows = on_cluster(address, _watcher_statuses)
+    succeeded). Then per chain the Signer's side: the hot wallet's balances, the approved withdrawals
+    not yet signed, and each transaction not yet final (state, confirmations, broadcasts, the node's
+    last refusal)."""
+    rows, sends = on_cluster(address, _statuses)
     if not rows:
         typer.echo("no chain watcher runs: no chain node is configured (EXCHANGE_EVM_RPC_URL, EXCHANGE_LTC_RPC_URL)")
         return
@@ -51,6 +69,15 @@ def status(address: AddressOption = None) -> None:
     for row in rows:
         cells = [row.get(k) for k in ("chain", "node_height", "cursor", "lag", "pending_deposits")]
         typer.echo("\t".join("-" if c is None else str(c) for c in cells) + f"\t{row.get('error') or '-'}")
+    for side in sends:
+        hot = ", ".join(f"{amount} {code}" for code, amount in (side.get("hot_wallet") or {}).items()) or "-"
+        typer.echo(f"\n{side['chain']} hot wallet: {hot}; approved, not yet signed: "
+                   f"{side.get('approved_unsigned', '-')}; signer error: {side.get('error') or '-'}")  # fmt: skip
+        for send in side.get("unconfirmed_withdrawals") or []:
+            depth, tries = f"{send['confirmations']} conf", f"{send['attempts']} broadcasts"
+            error = send["error"] or "-"
+            cells = [f"withdrawal {send['withdrawal_id']}", send["txid"], send["state"], depth, tries, error]
+            typer.echo("  " + "\t".join(cells))
 
 
 @chain_app.command()

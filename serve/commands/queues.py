@@ -15,16 +15,15 @@ withdrawal_app = typer.Typer(help="Decide a withdrawal request.", no_args_is_hel
 
 
 def withdrawals(
-    status: Annotated[str, typer.Option(help="pending, completed, rejected or all")] = "pending",
+    status: Annotated[str, typer.Option(help="pending, approved, completed, rejected, failed or all")] = "pending",
 ) -> None:
     """List withdrawal requests (oldest first): id, user, amount, fee, chain, address, state."""
     from store.models import Withdrawal, WithdrawalStatus
     from store.money import money
 
-    states = {"pending": WithdrawalStatus.PENDING, "completed": WithdrawalStatus.COMPLETED,
-              "rejected": WithdrawalStatus.REJECTED}  # fmt: skip
+    states = {state.name.lower(): state for state in WithdrawalStatus}
     if status != "all" and status not in states:
-        raise typer.BadParameter("status must be pending, completed, rejected or all")
+        raise typer.BadParameter(f"status must be {', '.join(states)} or all")
 
     async def rows() -> list[Withdrawal]:
         query = Withdrawal.all() if status == "all" else Withdrawal.filter(status=states[status])
@@ -54,14 +53,14 @@ def _decide(withdrawal_id: int, approve: bool, reason: str, operator: str) -> No
     from store.money import money
 
     login = login_of(operator)
-    target = WS.COMPLETED if approve else WS.REJECTED
+    done = (WS.APPROVED, WS.COMPLETED, WS.FAILED) if approve else (WS.REJECTED,)
 
     async def work() -> approvals.WithdrawalDecision:
         actor = await acting(operator, login, "finance")
         row = await Withdrawal.get_or_none(id=withdrawal_id)
         if row is None:
             raise LookupError(f"no withdrawal {withdrawal_id}")
-        if row.status == target:
+        if row.status in done:
             return approvals.WithdrawalDecision(row, False)
         limit = await approvals.threshold(get_settings(), approvals.WITHDRAWAL_KEY)
         try:
@@ -78,7 +77,7 @@ def _decide(withdrawal_id: int, approve: bool, reason: str, operator: str) -> No
         typer.echo(f"withdrawal {row.id}: approval recorded; the user's withdrawals in 24 h reach the two-operator "
                    "threshold, so a different operator must approve it too")  # fmt: skip
         return
-    verb = "approved: send" if approve else "rejected: returned"
+    verb = "approved: the Signer sends" if approve else "rejected: returned"
     typer.echo(f"withdrawal {row.id} {verb} {money(row.amount - row.fee if approve else row.amount)}")
 
 
@@ -91,7 +90,8 @@ def approve(
     reason: ReasonOption = "",
     operator: MoneyOperator = "",
 ) -> None:
-    """Settle a pending withdrawal: its locked amount leaves the account (the chain gets amount - fee).
+    """Approve a pending withdrawal: the Signer sends amount - fee on its chain, and the locked amount
+    leaves the account when the transaction is final (it returns if the chain refuses it for good).
     A user's withdrawals worth the two-operator threshold in 24 h need a second operator's approval."""
     _decide(withdrawal_id, True, reason, operator)
 

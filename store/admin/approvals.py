@@ -4,7 +4,9 @@ the console and the command line:
 - a user's withdrawals worth at least ``second_approval_usd`` in the 24 h up to a request (that one
   included, rejected ones not) settle only when a second operator approves;
 - a manual credit worth more than ``credit_second_approval_usd`` waits for a second operator
-  (``store.admin.credits``).
+  (``store.admin.credits``);
+- a withdrawal is approved with no operator while the user's withdrawals in the 24 h up to it are
+  worth less than ``auto_approve_usd`` (``auto_approve``; 0 turns it off).
 
 Each threshold is the deployment's setting (``EXCHANGE_…``), which an operator may lower with the
 site setting of the same name and never raise: the lower of the two applies. The operator who asks is
@@ -28,7 +30,9 @@ from store.prices import PriceBook
 
 WITHDRAWAL_KEY = "second_approval_usd"
 CREDIT_KEY = "credit_second_approval_usd"
-THRESHOLDS = (WITHDRAWAL_KEY, CREDIT_KEY)
+AUTO_KEY = "auto_approve_usd"
+THRESHOLDS = (WITHDRAWAL_KEY, CREDIT_KEY, AUTO_KEY)
+AUTO_ACTOR = Actor("auto-approval", role="finance")
 PLACES = 2  # dollars and cents
 FIRST_APPROVAL = "withdrawal.approve_first"
 CENT = Decimal("0.01")
@@ -126,7 +130,7 @@ async def decide_withdrawal(withdrawal_id: int, *, approve: bool, actor: Actor, 
             if same_operator(actor, first.operator, first.operator_id):
                 return WithdrawalDecision(row, True)
     action = f"withdrawal.{'approve' if approve else 'reject'}"
-    after = {"status": "completed" if approve else "rejected", "amount": money(row.amount), "fee": money(row.fee)}
+    after = {"status": "approved" if approve else "rejected", "amount": money(row.amount), "fee": money(row.fee)}
 
     async def write(conn: BaseDBAsyncClient) -> None:
         await audit.record(actor, action, target, before={"status": "pending"}, after=after, reason=reason, conn=conn)
@@ -136,3 +140,25 @@ async def decide_withdrawal(withdrawal_id: int, *, approve: bool, actor: Actor, 
     except LookupError as exc:
         raise DomainError(ErrorCode.NOT_FOUND) from exc
     return WithdrawalDecision(decided, False)
+
+
+async def auto_approve(withdrawal_id: int, *, settings: Settings, book: PriceBook) -> bool:
+    """Approve a new request with no operator when the user's withdrawals in the 24 h up to it (this
+    one included) are worth less than ``auto_approve_usd`` and under the two-operator threshold; the
+    audit row names the rule. False (it stays pending for an operator) otherwise, or when the user's
+    withdrawals are frozen or a price is missing (a currency worth nothing in the book is not small)."""
+    limit = min(await threshold(settings, AUTO_KEY), await threshold(settings, WITHDRAWAL_KEY))
+    row = await Withdrawal.get_or_none(id=withdrawal_id).prefetch_related("currency")
+    if limit <= 0 or row is None or row.status != WithdrawalStatus.PENDING:
+        return False
+    if book.usd_price(row.currency.code) <= 0:
+        return False
+    rule = await withdrawal_rule(row, book, limit)
+    if rule.usd_24h >= limit:
+        return False
+    try:
+        await decide_withdrawal(row.id, approve=True, actor=AUTO_ACTOR, reason=f"under {money(limit)} USD in 24 h",
+                                book=book, limit=limit)  # fmt: skip
+    except DomainError:  # frozen meanwhile, or decided by an operator first
+        return False
+    return True

@@ -1,6 +1,7 @@
-"""DEPOSIT: a chain deposit credited, or dropped by a reorg, pushed to its user (best effort, like the
-other user pushes: the deposit's row and the records are the truth; a client that missed a push reads
-``wallet/deposits`` again)."""
+"""DEPOSIT: a chain deposit credited, or dropped by a reorg, pushed to its user; WITHDRAWAL: a
+withdrawal completed on its chain or failed and refunded (best effort, like the other user pushes: the
+rows and the records are the truth; a client that missed a push reads ``wallet/deposits`` or
+``account/withdrawals`` again)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from redis.asyncio import Redis
 
 from store import channels
 from store.chain.watch import Event
+from store.models import Withdrawal
 from store.money import money
 
 log = logging.getLogger(__name__)
 CHANNEL = "DEPOSIT"
+WITHDRAWAL_CHANNEL = "WITHDRAWAL"
 
 
 async def notify(redis: Redis, events: Sequence[Event]) -> None:
@@ -34,3 +37,17 @@ async def notify(redis: Redis, events: Sequence[Event]) -> None:
         await channels.publish_all(redis, messages)
     except Exception:
         log.warning("chain: push of %d deposit events failed", len(events), exc_info=True)
+
+
+async def notify_withdrawals(redis: Redis, rows: Sequence[Withdrawal]) -> None:
+    """A withdrawal's outcome on its chain (status COMPLETED or FAILED), to its user."""
+    channels.use_client_database(redis)
+    try:
+        messages = []
+        for row in rows:
+            uid, currency_id = row.user_id, row.currency_id  # type: ignore[attr-defined]
+            payload = {"id": row.id, "currency_id": currency_id, "amount": money(row.amount), "status": int(row.status)}
+            messages.append((channels.user_topic(uid, WITHDRAWAL_CHANNEL), channels.encode("withdrawal", payload)))
+        await channels.publish_all(redis, messages)
+    except Exception:
+        log.warning("chain: push of %d withdrawal outcomes failed", len(rows), exc_info=True)

@@ -191,6 +191,12 @@ class EvmNode(Closing):
         logs = [_transfer(raw) for raw in await self.rpc.call("eth_getLogs", query) if len(raw["topics"]) == 3]
         return sorted(logs, key=lambda log: (log.block_number, log.log_index))
 
+    async def transaction(self, tx_hash: str) -> EvmTx | None:
+        """A transaction the node knows (mined, or waiting in its mempool: ``block_number`` None); None
+        when it knows none by that hash."""
+        raw = await self.rpc.call("eth_getTransactionByHash", tx_hash)
+        return None if raw is None else _tx(raw)
+
     async def receipt(self, tx_hash: str) -> Receipt | None:
         """A mined transaction's receipt; None while it is pending or unknown."""
         raw = await self.rpc.call("eth_getTransactionReceipt", tx_hash)
@@ -213,9 +219,11 @@ class EvmNode(Closing):
         tag = quantity(block) if isinstance(block, int) else block
         return _int(await self.rpc.call("eth_getBalance", address, tag))
 
-    async def nonce(self, address: str, block: str = "pending") -> int:
-        """The next nonce of ``address``, counting its transactions still in the mempool by default."""
-        return _int(await self.rpc.call("eth_getTransactionCount", address, block))
+    async def nonce(self, address: str, block: int | str = "pending") -> int:
+        """The next nonce of ``address``, counting its transactions still in the mempool by default (at
+        a block number: the transactions it had sent by that block)."""
+        tag = quantity(block) if isinstance(block, int) else block
+        return _int(await self.rpc.call("eth_getTransactionCount", address, tag))
 
     async def call(self, to: str, data: str, block: int | str = "latest") -> str:
         """``eth_call``: run a read-only call; the returned bytes as hex."""

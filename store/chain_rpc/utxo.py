@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from store.chain_rpc.jsonrpc import DEFAULT_TIMEOUT_S, Closing, JsonRpcClient
+from store.chain_rpc.jsonrpc import DEFAULT_TIMEOUT_S, Closing, JsonRpcClient, NodeError, NodeRefused
 
 NOT_FOUND = -5  # RPC_INVALID_ADDRESS_OR_KEY: no such block or transaction
 OUT_OF_RANGE = -8  # RPC_INVALID_PARAMETER: e.g. a height above the tip
@@ -70,6 +70,12 @@ class MempoolAccept(_Reply):
     txid: str
     allowed: bool
     reason: str | None  # the node's reject reason when not allowed
+
+
+class WalletTx(_Reply):
+    txid: str
+    confirmations: int  # 0 unmined; negative: a conflicting transaction is mined that deep instead
+    block_height: int | None
 
 
 class Unspent(_Reply):
@@ -213,6 +219,42 @@ class UtxoNode(Closing):
     async def new_address(self, *, label: str = "") -> str:
         """A fresh receiving address of the wallet (bech32)."""
         return await self.wallet_rpc.call("getnewaddress", label, "bech32")
+
+    async def in_mempool(self, txid: str) -> bool:
+        """Whether the node's mempool holds ``txid``."""
+        try:
+            await self.rpc.call("getmempoolentry", txid)
+        except NodeRefused as exc:
+            if exc.code == -5:  # not in the mempool
+                return False
+            raise
+        return True
+
+    async def wallet_transaction(self, txid: str) -> WalletTx | None:
+        """What the wallet knows of one of its transactions (None: nothing). ``confirmations`` is
+        negative when a conflicting transaction was mined instead (its depth)."""
+        try:
+            raw = await self.wallet_rpc.call("gettransaction", txid)
+        except NodeRefused as exc:
+            if exc.code == -5:  # invalid or non-wallet transaction id
+                return None
+            raise
+        return WalletTx(txid=raw["txid"], confirmations=raw["confirmations"], block_height=raw.get("blockheight"))
+
+    async def fund_and_sign(self, address: str, amount: Decimal) -> str:
+        """A transaction paying ``amount`` to ``address`` from the wallet, funded (inputs, change and
+        fee chosen by the node; the inputs locked so another payment does not pick them) and signed
+        by the wallet, not broadcast: its hex."""
+        unfunded = await self.wallet_rpc.call("createrawtransaction", [], [{address: amount}])
+        funded = await self.wallet_rpc.call("fundrawtransaction", unfunded, {"lockUnspents": True})
+        signed = await self.wallet_rpc.call("signrawtransactionwithwallet", funded["hex"])
+        if not signed.get("complete"):
+            raise NodeError(f"the wallet could not sign every input: {signed.get('errors')}", url="", method="sign")
+        return signed["hex"]
+
+    async def decoded_txid(self, raw_hex: str) -> str:
+        """The txid of serialised bytes (what the chain will know them by)."""
+        return (await self.rpc.call("decoderawtransaction", raw_hex))["txid"]
 
     async def send_to_address(self, address: str, amount: Decimal) -> str:
         """Pay ``amount`` coins from the wallet; the txid. The amount travels as an exact string."""

@@ -239,15 +239,19 @@ class ManualCredit(Model):
 
 
 class WithdrawalStatus(IntEnum):
-    PENDING = 1
-    COMPLETED = 2
-    REJECTED = 3
+    PENDING = 1  # waiting for an operator (or the auto-approval rule)
+    COMPLETED = 2  # its transaction reached the final confirmation count: the lock left
+    REJECTED = 3  # an operator refused it: the lock returned
+    APPROVED = 4  # approved: the Signer signs, broadcasts and follows it (store/chain/sends.py)
+    FAILED = 5  # the chain refused its transaction for good: the lock returned, with the reason
 
 
 class Withdrawal(Model):
     """A withdrawal request. Its amount is locked in the change account from the moment it exists (the
-    row is written in the transaction of the lock); an operator approves (the lock leaves) or rejects
-    (the lock returns to the balance). ``fee`` stays with the house; the chain sends amount minus fee."""
+    row is written in the transaction of the lock); an operator approves it (or the auto-approval rule
+    does) or rejects it (the lock returns to the balance). An approved one is sent by the Signer: the
+    lock leaves when its transaction is final, or returns if the chain refuses it for good
+    (``ChainSend``). ``fee`` stays with the house; the chain sends amount minus fee."""
 
     id = fields.IntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="withdrawals")
@@ -269,6 +273,41 @@ class Withdrawal(Model):
     class Meta:
         table = "withdrawals"
         indexes = (("user_id", "status"), ("status", "id"))
+
+
+class SendState(IntEnum):
+    SIGNED = 1  # signed and stored; no node has said it holds it yet
+    SENT = 2  # a node took it (in its mempool or already mined): followed until final
+    CONFIRMED = 3  # mined with the final confirmation count: the withdrawal is completed
+    FAILED = 4  # refused for good (reverted, or its nonce or inputs spent by another): refunded
+
+
+class ChainSend(Model):
+    """The one transaction of an approved withdrawal (``withdrawal`` is unique: never two). Its signed
+    bytes and id are stored before any broadcast, so after a crash the same bytes go out again and never
+    a new transaction (docs/decisions.md "Sending withdrawals"). ``nonce`` is the EVM hot wallet's
+    (the nonce manager's memory across restarts); ``attempts`` counts broadcasts, ``error`` keeps the
+    node's last refusal, and ``reason`` why it failed for good."""
+
+    id = fields.IntField(primary_key=True)
+    withdrawal: fields.OneToOneRelation[Withdrawal] = fields.OneToOneField("models.Withdrawal", related_name="send")
+    chain = fields.CharField(max_length=16)
+    sender = fields.CharField(max_length=128)
+    nonce = fields.BigIntField(null=True)
+    txid = fields.CharField(max_length=128, unique=True)
+    raw_tx = fields.TextField()  # hex of the signed bytes
+    state = fields.IntEnumField(SendState, default=SendState.SIGNED)
+    attempts = fields.IntField(default=0)
+    error = fields.CharField(max_length=255, default="")
+    reason = fields.CharField(max_length=255, default="")
+    block_height = fields.IntField(null=True)
+    confirmations = fields.IntField(default=0)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "chain_sends"
+        indexes = (("chain", "state"), ("chain", "sender", "nonce"))
 
 
 class WithdrawAddress(Model):

@@ -13,9 +13,10 @@ import httpx
 import pytest
 
 from config.settings import Settings
+from store import withdrawals
 from store.chain.watch import Watcher
 from store.chain_rpc.devnet.clients import DevEvmNode
-from store.models import AccountLog, Currency
+from store.models import AccountLog, Currency, Withdrawal
 from tests.utils.chains import Deposit
 from tests.utils.cli import exchange, exchange_ok
 from tests.utils.sales import get, post
@@ -70,21 +71,19 @@ def test_alice_withdraws_and_the_operator_approves(api: httpx.Client, settings: 
     assert (record["value"], record["lock_value"], record["notes"]) == ("-100", "100", "Withdrawal requested")
 
     assert request_id(exchange_ok(settings, "withdrawals"), data["id"])
-    assert "approved: send 99" in exchange_ok(settings, "withdrawal", "approve", str(data["id"]))
-    assert balance(api, alice, USDT) == (Decimal(900), 0)
+    assert "approved: the Signer sends 99" in exchange_ok(settings, "withdrawal", "approve", str(data["id"]))
+    # Approved: still locked until its transaction is final on the chain (tests/chain/test_sends.py
+    # follows it there); no TRC20 node runs here, so no transaction yet.
+    assert balance(api, alice, USDT) == (Decimal(900), Decimal(100))
     state = ok(api.get("account/withdrawals", headers=alice.auth))["data"][0]
-    assert (state["status"], state["status_name"]) == (2, "Completed")
-    record = ok(api.get("account_log/change", headers=alice.auth))["data"][0]
-    assert (record["notes"], record["lock_value"], record["extra_data"]["withdrawal_id"]) == (
-        "Withdrawal completed", "-100", data["id"],
-    )  # fmt: skip
-    # Approving again changes nothing; rejecting a completed request is refused.
+    assert (state["status"], state["status_name"], state["txid"]) == (4, "Sending", "")
+    # Approving again changes nothing; rejecting an approved request is refused.
     exchange_ok(settings, "withdrawal", "approve", str(data["id"]))
     late = exchange(settings, "withdrawal", "reject", str(data["id"]))
     assert late.returncode == 1 and "already been decided" in late.stderr
-    assert balance(api, alice, USDT) == (Decimal(900), 0)
+    assert balance(api, alice, USDT) == (Decimal(900), Decimal(100))
     assert not request_id(exchange_ok(settings, "withdrawals"), data["id"])
-    assert request_id(exchange_ok(settings, "withdrawals", "--status", "completed"), data["id"])
+    assert request_id(exchange_ok(settings, "withdrawals", "--status", "approved"), data["id"])
 
 
 def test_a_rejected_withdrawal_returns_the_funds(api: httpx.Client, settings: Settings, alice: Member) -> None:
@@ -290,6 +289,8 @@ async def test_conservation_across_deposit_transfer_convert_withdraw_and_reject(
 ) -> None:
     before = await system_totals()
     carol, approved, paid = await carol_deposits_transfers_converts_and_withdraws(api, settings, deposit_evm)
+    # Its transaction final on the chain (what the Signer does there: tests/chain/test_sends.py).
+    assert await withdrawals.complete(await Withdrawal.get(id=approved["id"]), txid=f"tx-{approved['id']}")
     after = await system_totals()
     converted = dict(
         await AccountLog.filter(user_id=carol.uid, log_type="convert").values_list("currency_id", "amount")

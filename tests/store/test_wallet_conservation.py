@@ -60,8 +60,9 @@ async def test_random_wallet_operations_conserve_every_currency(db: None) -> Non
             elif pending:
                 wid, currency_id, held = pending.pop(rng.randrange(len(pending)))
                 approve = rng.random() < 0.5
-                await withdrawals.decide(wid, approve=approve)
-                if approve:
+                row = await withdrawals.decide(wid, approve=approve)
+                if approve:  # and its transaction is final on the chain: the lock leaves
+                    assert await withdrawals.complete(row, txid=f"tx-{wid}")
                     left[currency_id] += held
         except DomainError:
             refused += 1

@@ -66,12 +66,13 @@ async def test_racing_approval_and_rejection_decide_once(db: None) -> None:
         assert len(failures) == 1 and isinstance(failures[0], DomainError), outcomes
         assert failures[0].code == ErrorCode.WITHDRAWAL_NOT_PENDING
         row = await Withdrawal.get(id=wid)
-        assert row.status in (WithdrawalStatus.COMPLETED, WithdrawalStatus.REJECTED)
-        decided = await AccountLog.filter(ref__in=[f"w{wid}:done", f"w{wid}:back"]).count()
-        assert decided == 1
+        assert row.status in (WithdrawalStatus.APPROVED, WithdrawalStatus.REJECTED)
+        returned = await AccountLog.filter(ref=f"w{wid}:back").count()
+        assert returned == (1 if row.status == WithdrawalStatus.REJECTED else 0)
+        assert await AccountLog.filter(ref=f"w{wid}:done").count() == 0  # approved: locked until the chain
     balance, lock = await _account(uid)
-    completed = await Withdrawal.filter(user_id=uid, status=WithdrawalStatus.COMPLETED).count()
-    assert lock == 0 and balance == Decimal(100) - 10 * completed
+    approved = await Withdrawal.filter(user_id=uid, status=WithdrawalStatus.APPROVED).count()
+    assert lock == 10 * approved and balance == Decimal(100) - 10 * 5 + 10 * (5 - approved)
 
 
 async def test_no_withdrawal_of_any_currency_while_a_deposit_lacks_confirmations(db: None) -> None:

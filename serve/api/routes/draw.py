@@ -18,6 +18,7 @@ from serve.api.paging import paginate
 from serve.api.routes.transfer import call_wallet
 from serve.errors import envelope
 from serve.i18n import N_, translate
+from store.admin import approvals
 from store.chain.addresses import withdrawable
 from store.chain.keys import family_of
 from store.errors import DomainError, ErrorCode
@@ -40,6 +41,8 @@ STATUS_NAMES = {
     WithdrawalStatus.PENDING: N_("Under review"),
     WithdrawalStatus.COMPLETED: N_("Completed"),
     WithdrawalStatus.REJECTED: N_("Rejected"),
+    WithdrawalStatus.APPROVED: N_("Sending"),
+    WithdrawalStatus.FAILED: N_("Failed, funds returned"),
 }
 MEMO_RE = re.compile(r"^[A-Za-z0-9 _-]{1,64}$")
 
@@ -118,11 +121,13 @@ async def draw(body: DrawIn, user: CurrentUser, svc: Svc, engine: EngineDep, req
     fields = {"currency_id": currency.id, "protocol_id": protocol.id, "address": address,
               "memo": memo, "amount": amount, "fee": fee, "ref": ref}  # fmt: skip
     withdrawal_id = await call_wallet(engine, user.id, "draw", user.id, fields)
+    # Small enough (the user's 24 h under auto_approve_usd): approved now, and the Signer sends it.
+    await approvals.auto_approve(withdrawal_id, settings=svc.settings, book=await svc.prices.book())
     return await _requested(await Withdrawal.get(id=withdrawal_id), lang)
 
 
 async def _requested(row: Withdrawal, lang: str) -> Any:
-    await row.fetch_related("currency", "currency_protocol")
+    await row.fetch_related("currency", "currency_protocol", "send")
     return envelope(withdrawal_public(row, lang), translate(REQUESTED, lang))
 
 
@@ -139,6 +144,8 @@ def withdrawal_public(w: Withdrawal, lang: str) -> dict[str, Any]:
         "real_number": money(w.amount - w.fee),
         "status": int(w.status),
         "status_name": translate(STATUS_NAMES[WithdrawalStatus(w.status)], lang),
+        "txid": w.send.txid if w.send is not None else "",  # once the Signer stored its transaction
+        "confirmations": w.send.confirmations if w.send is not None else 0,
         "created_at": w.created_at.isoformat(),
         "updated_at": w.updated_at.isoformat(),
     }
@@ -155,7 +162,7 @@ async def withdrawals(
     query = Withdrawal.filter(user_id=uid)
     if currency_id is not None:
         query = query.filter(currency_id=currency_id)
-    query = query.order_by("-id").prefetch_related("currency", "currency_protocol")
+    query = query.order_by("-id").prefetch_related("currency", "currency_protocol", "send")
     return envelope(await paginate(query, page, 15, lambda w: withdrawal_public(w, lang)))
 
 

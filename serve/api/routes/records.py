@@ -30,6 +30,7 @@ LOG_NAMES = {
     "draw": N_("Withdrawal requested"),
     "draw_done": N_("Withdrawal completed"),
     "draw_back": N_("Withdrawal rejected, funds returned"),
+    "draw_failed": N_("Withdrawal failed on its chain, funds returned"),
     "lever_open": N_("Position opened"),
     "lever_entrust": N_("Entrustment placed"),
     "lever_fill": N_("Entrustment filled"),

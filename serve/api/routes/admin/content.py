@@ -40,6 +40,8 @@ SETTINGS = {
     # The two-operator rules' thresholds (store.admin.approvals): lowered here, never above the deployment's.
     approvals.WITHDRAWAL_KEY: "USD: a user's withdrawals in 24 h from this much need two operators; at most {ceiling}",
     approvals.CREDIT_KEY: "USD: a manual credit above this much needs two operators; at most {ceiling}",
+    approvals.AUTO_KEY: "USD: a user's withdrawals in 24 h under this much are approved with no operator (0: never); "
+    "at most {ceiling}",
     rules.UNPAID_SETTING: f"a whole number from 1 to {rules.UNPAID_MAX_TOP}: the P2P orders a taker may have "
     f"waiting for payment at once ({rules.UNPAID_MAX} when not set)",
 }

@@ -85,17 +85,18 @@ async def decide_real_name(body: ReviewIn, console: Support) -> Any:
 async def withdrawal_queue(
     console: Finance,
     svc: Svc,
-    status: Annotated[int, Query(ge=1, le=3)] = 1,
+    status: Annotated[int, Query(ge=1, le=5)] = 1,
     user_id: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None,
     page: PageNo = 1,
 ) -> Any:
-    """Requests (1 pending by default, 2 completed, 3 rejected; oldest first; of one user) with the
+    """Requests (1 pending by default, 4 approved and being sent, 2 completed on the chain, 3 rejected,
+    5 failed on the chain; oldest first; of one user) with the
     two-operator rule's figures: the USD value, the user's total in the 24 h up to the request, the
     threshold, whether a second operator must approve, the first approval, and a withdrawal freeze."""
     query = Withdrawal.filter(status=status)
     if user_id is not None:
         query = query.filter(user_id=user_id)
-    query = query.prefetch_related("user", "currency")
+    query = query.prefetch_related("user", "currency", "send")
     total = await query.count()
     rows = await query.order_by("id").offset((page - 1) * 20).limit(20)
     book = await svc.prices.book()
@@ -108,7 +109,9 @@ async def withdrawal_queue(
                       "currency": w.currency.code, "amount": money(w.amount), "fee": money(w.fee),
                       "address": w.address, "memo": w.memo, **rule.view(),
                       "first_approval": first.operator if first else None, "withdraw_frozen": w.user.withdraw_frozen,
-                      "status": int(w.status), "created_at": w.created_at.isoformat()})  # fmt: skip
+                      "status": int(w.status), "txid": w.send.txid if w.send else "",
+                      "send_error": (w.send.error or w.send.reason) if w.send else "",
+                      "created_at": w.created_at.isoformat()})  # fmt: skip
     return envelope({"list": items, "page": page, "total": total, "limit": 20})
 
 

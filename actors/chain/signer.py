@@ -1,0 +1,116 @@
+"""The Signer actor (``chain-signer``): the one process that holds the hot wallet's keys and sends
+approved withdrawals (store/chain/sends.py), one ``Dispatch`` per chain whose node is configured.
+
+It loads the ``KeySource`` (store/chain/custody.py) from the key file or environment variable the
+settings name, and signs only what the ledger locked and an operator (or the auto-approval rule)
+approved; every signature is logged with its withdrawal and txid. It keeps nothing but the stored
+sends, so a restarted Signer (``max_restarts=-1``) resumes where the last one stopped, broadcasting
+stored bytes again rather than signing anew. On a cluster it is placed on the node offering the
+``signer_resource`` custom resource when the settings name one (the machine that holds the key).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from typing import Any
+
+import ray
+
+from actors.runtime import DbActor
+from store.cache import connect_redis
+from store.chain import push
+from store.chain.custody import MnemonicKeySource
+from store.chain.senders import EvmSender, UtxoSender
+from store.chain.sends import Dispatch
+from store.chain.watch import watched_chains
+from store.chain_rpc.evm import EvmNode
+from store.chain_rpc.jsonrpc import NodeError
+from store.chain_rpc.utxo import UtxoNode
+
+log = logging.getLogger(__name__)
+MAX_BACKOFF_S = 60.0
+
+
+def dispatches(settings: Any) -> list[Dispatch]:
+    """A Dispatch per chain with a configured node: the EVM chain (ETH and the ERC20 tokens the watcher
+    follows) signed by the KeySource, LTC through the node's hot wallet."""
+    found = []
+    redis = connect_redis(settings)
+    notify = functools.partial(push.notify_withdrawals, redis)
+    final = settings.withdraw_confirmations
+    for chain in watched_chains(settings):
+        if chain == "ERC20":
+            keys = MnemonicKeySource.from_settings(settings)
+            sender: Any = EvmSender(EvmNode(settings.evm_rpc_url), keys, tokens=settings.erc20_contracts)
+        elif settings.ltc_rpc_wallet:
+            sender = UtxoSender(UtxoNode(settings.ltc_rpc_url, wallet=settings.ltc_rpc_wallet), chain="LTC",
+                                currency="LTC")  # fmt: skip
+        else:
+            log.warning("signer: LTC has no hot wallet (EXCHANGE_LTC_RPC_WALLET): its withdrawals wait")
+            continue
+        found.append(Dispatch(sender, final_confirmations=final, notify=notify))
+    return found
+
+
+# Waits on its nodes and the database; reserves no CPU.
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
+class Signer(DbActor):
+    def __init__(self, settings: dict[str, Any]) -> None:
+        super().__init__(settings)
+        self._poll_s = self._settings.chain_poll_seconds
+        self._dispatches: list[Dispatch] = []
+        self._errors: dict[str, str] = {}
+        self._failures = 0
+        self._last_step: dict[str, Any] = {}
+        self._loop = asyncio.get_running_loop().create_task(self._run())
+
+    async def status(self) -> list[dict[str, Any]]:
+        """Per chain: the hot wallet's balances, the withdrawals approved and not yet signed, the
+        transactions not yet final (``exchange chain status``), and the loop's last error."""
+        rows = []
+        for dispatch in self._dispatches:
+            answer: dict[str, Any] = {"chain": dispatch.chain, "error": self._errors.get(dispatch.chain, ""),
+                                      "last_step": self._last_step.get(dispatch.chain)}  # fmt: skip
+            try:
+                answer |= await dispatch.status()
+            except NodeError as exc:
+                answer["error"] = f"node: {exc}"
+            rows.append(answer)
+        return rows
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self._ready()
+                self._dispatches = dispatches(self._settings)
+                break
+            except Exception as exc:  # the database is not up yet, or the key cannot be read
+                self._errors["*"] = f"cannot start: {exc}"
+                log.exception("signer: cannot start; trying again")
+                await asyncio.sleep(self._poll_s)
+        while True:
+            failed = False
+            for dispatch in self._dispatches:
+                failed |= not await self._step(dispatch)
+            self._failures = self._failures + 1 if failed else 0
+            await asyncio.sleep(min(self._poll_s * 2 ** min(self._failures, 10), MAX_BACKOFF_S))
+
+    async def _step(self, dispatch: Dispatch) -> bool:
+        try:
+            report = await dispatch.step()
+        except NodeError as exc:
+            self._errors[dispatch.chain] = f"node: {exc}"
+            log.warning("signer %s: node: %s", dispatch.chain, exc)
+            return False
+        except Exception as exc:  # the database, or a bug: logged with its trace, tried again
+            self._errors[dispatch.chain] = f"{type(exc).__name__}: {exc}"
+            log.exception("signer %s: step failed", dispatch.chain)
+            return False
+        self._errors[dispatch.chain] = ""
+        self._last_step[dispatch.chain] = {"at": time.time(), "signed": len(report.signed),
+                                           "broadcast": len(report.broadcast), "completed": len(report.completed),
+                                           "failed": len(report.failed), "waiting": report.waiting}  # fmt: skip
+        return True
