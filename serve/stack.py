@@ -265,6 +265,7 @@ class Stack:
         self._start_scheduler(self.settings)
         self._start_sms_sender(self.settings)
         self._start_watchers(self.settings)
+        self._start_signer(self.settings)
         self._start_fanout(self.settings)
         # The API comes up last: once /api/ answers, push and the engine are already there.
         self._deploy(self.settings)
@@ -418,9 +419,6 @@ class Stack:
         ray.get([w.status.remote() for w in started], timeout=120)
         if started:
             log.info("chain watchers: %s", ", ".join(watched_chains(settings)))
-            if self.chains and settings.evm_rpc_url:
-                asyncio.run(self._fund_dev_hot_wallet(settings))
-            self._start_signer(settings)
 
     async def _fund_dev_hot_wallet(self, settings: Settings) -> None:
         """On the dev EVM chain this stack runs, fill the hot wallet from the faucet when it runs low,
@@ -445,11 +443,18 @@ class Stack:
 
     def _start_signer(self, settings: Settings) -> None:
         """The Signer, which alone holds the hot wallet's keys and sends approved withdrawals
-        (actors/chain/signer.py); on the node offering ``signer_resource`` when the settings name one."""
+        (actors/chain/signer.py), when a chain node is configured; on the node offering
+        ``signer_resource`` when the settings name one. The dev hot wallet is topped up first."""
         import ray
 
         from actors.chain.signer import Signer
         from actors.names import SIGNER_NAME
+        from store.chain.watch import watched_chains
+
+        if not watched_chains(settings):
+            return
+        if self.chains and settings.evm_rpc_url:
+            asyncio.run(self._fund_dev_hot_wallet(settings))
 
         options: dict[str, Any] = {"name": SIGNER_NAME, "get_if_exists": True}
         if settings.signer_resource:

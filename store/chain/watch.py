@@ -175,7 +175,8 @@ class EvmSource:
 
 @dataclass(frozen=True)
 class Event:
-    """What a step did to one deposit that its user hears of: ``credited`` or ``dropped``."""
+    """What a step did to one deposit that its user hears of: ``confirming`` (seen, or one block nearer
+    its credit), ``credited`` or ``dropped``."""
 
     kind: str
     deposit: ChainDeposit
@@ -329,7 +330,11 @@ class Watcher:
         except (LookupError, ValueError) as exc:  # not a deposit after all: logged, never a stuck watcher
             log.error("%s: transfer %s:%s not recorded: %s", self.chain, transfer.tx_hash, transfer.index, exc)
             return []
-        return [Event("credited", outcome.deposit)] if outcome.credited_now else []
+        if outcome.credited_now:
+            return [Event("credited", outcome.deposit)]
+        if outcome.deposit.status == DepositStatus.CONFIRMING:  # seen, or a block nearer its credit
+            return [Event("confirming", outcome.deposit)]
+        return []
 
     async def _recount(self, cursor: int) -> list[Event]:
         """Every placed deposit still followed, its confirmations counted to the cursor (crediting

@@ -255,9 +255,11 @@ async def test_ltc_dropped_by_invalidateblock_then_mined_again_confirms_again(
     to = await _address(settings, uid, "LTC", "LTC")
     await faucet.send_ltc({"url": litecoin.url, "wallet": litecoin.wallet}, to=to, amount=Decimal("0.75"))
     (mined,) = await ltc.generate_to_address(1, await ltc.new_address())
-    await ltc_watcher.catch_up()
+    progress = await ltc_watcher.catch_up()
     (row,) = await _deposits(uid)
     assert (row.status, row.confirmations) == (DepositStatus.CONFIRMING, 1)
+    # the user hears of it while it confirms (the deposit page shows it pending), not only at the credit
+    assert [(e.kind, e.deposit.confirmations) for e in progress.events] == [("confirming", 1)]
     await ltc.invalidate_block(mined)
     spare = await ltc.new_address()
     for _ in range(2):  # a longer branch without the transaction (it waits in the mempool)

@@ -1,8 +1,10 @@
 /** /assets/chongzhi: pick a currency open for deposit in the trade account, then its deposit panel. */
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
+
+import { useChannel } from '@/lib/socket';
 
 import { AssetsLayout, LoadFailed } from './components/assets-layout';
 import { CurrencyPicker } from './components/currency-picker';
@@ -27,6 +29,12 @@ export default observer(function DepositPage() {
   useEffect(() => {
     if (currencyId !== null) deposits.setCurrency(currencyId);
   }, [deposits, currencyId]);
+  // A DEPOSIT push (a deposit confirming, credited or dropped) reads the table and the balances again.
+  const reread = useCallback(() => {
+    void deposits.load();
+    void accounts.load();
+  }, [deposits, accounts]);
+  useChannel('DEPOSIT', reread);
 
   return (
     <AssetsLayout>

@@ -99,6 +99,9 @@ export interface Withdrawal {
   real_number: Decimal;
   status: number;
   status_name?: string;
+  /** The transaction's id once the Signer stored it (empty before), and its confirmations. */
+  txid?: string;
+  confirmations?: number;
   created_at: string | number;
 }
 

@@ -1,11 +1,12 @@
 /** /assets/withdral: pick a currency open for withdrawal in the trade account, then its withdraw panel. */
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 
 import { paths } from '@/config/paths';
 import { formatPrice } from '@/lib/format';
+import { useChannel } from '@/lib/socket';
 
 import { AssetsLayout, LoadFailed } from './components/assets-layout';
 import { CurrencyPicker } from './components/currency-picker';
@@ -30,6 +31,12 @@ export default observer(function WithdrawPage() {
   useEffect(() => {
     if (currencyId !== null) requests.setCurrency(currencyId);
   }, [requests, currencyId]);
+  // A WITHDRAWAL push (a withdrawal final on its chain, or failed and refunded) reads the table and the balances again.
+  const reread = useCallback(() => {
+    void requests.load();
+    void accounts.load();
+  }, [requests, accounts]);
+  useChannel('WITHDRAWAL', reread);
 
   return (
     <AssetsLayout>

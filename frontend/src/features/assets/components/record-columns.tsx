@@ -74,7 +74,8 @@ export const DEPOSITS: RecordsTableSpec<ChainDeposit> = {
   ],
 };
 
-/** The user's withdrawal requests with their state (under review, completed, rejected). */
+/** The user's withdrawal requests with their state (under review, sending, completed, rejected,
+ * failed) and, once the Signer stored it, the transaction that carries it. */
 export const WITHDRAWALS: RecordsTableSpec<Withdrawal> = {
   testId: 'withdrawals-table',
   rowTestId: 'withdrawal-row',
@@ -84,6 +85,8 @@ export const WITHDRAWALS: RecordsTableSpec<Withdrawal> = {
     { head: 'records.amount', className: 'num', cell: (w) => formatPrice(w.number) },
     { head: 'withdrawals.fee', className: 'num hide-sm', cell: (w) => formatPrice(w.fee) },
     { head: 'withdraw.address', className: 'hide-sm', cellClassName: 'mono ellipsis', title: (w) => w.address, cell: (w) => w.address },
+    { head: 'deposits.hash', className: 'hide-sm', cellClassName: 'mono ellipsis', title: (w) => w.txid ?? '',
+      testId: 'withdrawal-txid', cell: (w) => w.txid || EMPTY },
     { head: 'withdrawals.status', testId: 'withdrawal-status', cell: (w) => w.status_name || EMPTY },
     time,
   ],
