@@ -62,10 +62,11 @@ def status(address: AddressOption = None) -> None:
     not yet signed, and each transaction not yet final (state, confirmations, broadcasts, the node's
     last refusal)."""
     rows, sends = on_cluster(address, _statuses)
-    if not rows:
+    if not rows and not sends:
         typer.echo("no chain watcher runs: no chain node is configured (EXCHANGE_EVM_RPC_URL, EXCHANGE_LTC_RPC_URL)")
         return
-    typer.echo("chain	node height	cursor	lag	pending deposits	error")
+    if rows:
+        typer.echo("chain	node height	cursor	lag	pending deposits	error")
     for row in rows:
         cells = [row.get(k) for k in ("chain", "node_height", "cursor", "lag", "pending_deposits")]
         typer.echo("\t".join("-" if c is None else str(c) for c in cells) + f"\t{row.get('error') or '-'}")

@@ -33,7 +33,9 @@ expect.set_options(timeout=ACTION_TIMEOUT_MS)
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Instance]:
     dist = get_settings().frontend_dist  # what the instance serves (EXCHANGE_FRONTEND_DIST may point elsewhere)
     assert (dist / "index.html").exists(), f"build the frontend into {dist} first (make test does)"
-    instance = start(tmp_path_factory.mktemp("web"), pair_ids=BROWSER_PAIRS, market_maker=True, timeout_s=300)
+    # With the dev chains (an EVM node and litecoind mining every 2 s): deposits and withdrawals are real.
+    instance = start(tmp_path_factory.mktemp("web"), pair_ids=BROWSER_PAIRS, market_maker=True, timeout_s=300,
+                     dev_chains=True)  # fmt: skip
     try:
         yield instance
     finally:

@@ -1,9 +1,12 @@
-"""The assets area in Chromium: a funded user transfers, opens the deposit panel, asks for a
-withdrawal, and sees the operator's approval in the records (issue 5)."""
+"""The assets area in Chromium on the dev chains: a funded user transfers, copies the derived USDT
+(ERC20) address from the deposit panel, sees a faucet transfer to it appear and be credited without
+reloading, withdraws to an outside dev-chain address (small enough to approve itself) and sees it
+sent, its txid, and completed at the final count, the lock gone (issues 5 and 28)."""
 
 from __future__ import annotations
 
 import re
+import time
 from decimal import Decimal
 from types import SimpleNamespace
 
@@ -29,7 +32,9 @@ def _balances(api: httpx.Client, token: str) -> dict[str, tuple[Decimal, Decimal
     return found
 
 
-def test_transfer_deposit_panel_withdraw_and_approval(page: Page, web: Instance, console_errors: ConsoleErrors) -> None:
+def test_transfer_deposit_on_chain_and_withdraw_on_chain(
+    page: Page, web: Instance, console_errors: ConsoleErrors
+) -> None:
     with httpx.Client(base_url=f"{web.url}/api/", timeout=30) as api:
         m = member(api)
         web.cli("deposit", m.account, "USDT", "1000")
@@ -63,8 +68,23 @@ def test_transfer_deposit_panel_withdraw_and_approval(page: Page, web: Instance,
         # The deposit panel: a chain, its address and the QR code of that address.
         page.goto(f"/assets/chongzhi?currency_id={USDT}")
         panel = page.get_by_test_id("deposit-panel")
-        expect(panel.get_by_test_id("deposit-address")).to_have_value(re.compile(r"\S{20,}"))
+        chains = panel.get_by_test_id("deposit-chains")
+        if chains.count():
+            chains.get_by_text("ERC20").click()
+        expect(panel.get_by_test_id("deposit-address")).to_have_value(re.compile(r"^0x[0-9a-fA-F]{40}$"))
         expect(panel.get_by_test_id("deposit-qr")).to_be_visible()
+        address = panel.get_by_test_id("deposit-address").input_value()
+        # A real transfer on the dev chain: it shows up, then is credited, with no reload.
+        tx = web.cli("chain", "faucet", address, "25", "USDT").strip().splitlines()[-1]
+        deposit = page.get_by_test_id("deposits").get_by_test_id("deposit-row").first
+        expect(deposit).to_contain_text(tx[:10], timeout=60_000)
+        expect(deposit).to_contain_text(re.compile("Credited", re.I), timeout=60_000)
+        assert _balances(api, m.token)["change_account"] == (Decimal(925), Decimal(0))
+        # Withdrawals wait until the deposit has its final count (6 blocks of 2 s).
+        deadline = time.monotonic() + 60
+        while ok(api.get("wallet/deposits", headers=auth(m.token)))["data"][0]["confirmations"] < 6:
+            assert time.monotonic() < deadline, "the deposit did not reach 6 confirmations"
+            time.sleep(1)
 
         # Withdraw 50 USDT on ERC20: fee and amount received show as typed, then 50 is locked.
         page.goto(f"/assets/withdral?currency_id={USDT}")
@@ -81,15 +101,15 @@ def test_transfer_deposit_panel_withdraw_and_approval(page: Page, web: Instance,
         expect(page.get_by_test_id("withdraw-locked")).to_contain_text("50")
         rows = page.get_by_test_id("withdrawals").get_by_test_id("withdrawal-row")
         expect(rows).to_have_count(1)
-        assert _balances(api, m.token)["change_account"] == (Decimal(850), Decimal(50))
+        assert _balances(api, m.token)["change_account"] == (Decimal(875), Decimal(50))
 
-        # The operator approves it; the user sees it completed, and the lock is gone.
-        pending = [line for line in web.cli("withdrawals").splitlines() if m.account in line]
-        assert len(pending) == 1, pending
-        web.cli("withdrawal", "approve", pending[0].split("\t")[0])
-        page.reload()
-        expect(rows.first.get_by_test_id("withdrawal-status")).to_have_text(re.compile("Completed", re.I))
-        assert _balances(api, m.token)["change_account"] == (Decimal(850), Decimal(0))
+        # Under the auto-approval limit: the Signer sends it; the page shows its txid, then completed
+        # at the final count (the WITHDRAWAL push reads it again), the lock gone.
+        assert not [line for line in web.cli("withdrawals").splitlines() if m.account in line]  # not pending
+        expect(rows.first.get_by_test_id("withdrawal-status")).to_have_text(re.compile("Completed", re.I),
+                                                                            timeout=90_000)  # fmt: skip
+        expect(rows.first.get_by_test_id("withdrawal-txid")).to_have_text(re.compile(r"^0x[0-9a-f]{64}$"))
+        assert _balances(api, m.token)["change_account"] == (Decimal(875), Decimal(0))
         page.goto("/assets/dealRecords")
         expect(page.get_by_test_id("record-row").first).to_be_visible()
     assert console_errors == []

@@ -165,6 +165,7 @@ def start(
         "EXCHANGE_PAIR_IDS": str(pair_ids),
         "EXCHANGE_MARKET_MAKER": str(market_maker).lower(),
         "EXCHANGE_DEV_CHAINS": str(dev_chains).lower(),
+        "EXCHANGE_DEV_BLOCK_SECONDS": "2",  # confirmations arrive within a test's patience
         "RAY_DEDUP_LOGS": "0",  # every process's lines in the log (stacks() reads several processes' alike lines)
     }
     data_dir.mkdir(parents=True, exist_ok=True)
