@@ -145,6 +145,12 @@ class Settings(BaseSettings):
     # On a cluster, the Signer is placed on the node offering this Ray custom resource (the machine that
     # holds the key); unset, anywhere.
     signer_resource: str | None = None
+    # Sweeps (store/chain/sweeps.py): a deposit address's balance of a currency at or above its minimum
+    # moves to the hot wallet, every sweep_seconds; the hot wallet's balance above its ceiling per
+    # currency is reported as due to the cold wallet (none set: no ceiling).
+    sweep_minimums: dict[str, Decimal] = Field(default_factory=lambda: {"USDT": Decimal(100), "ETH": Decimal("0.05")})
+    sweep_seconds: float = Field(default=60.0, gt=0, le=86_400)
+    hot_wallet_ceiling: dict[str, Decimal] = Field(default_factory=dict)
 
     # Password hashing (argon2id): "standard" is argon2-cffi's RFC 9106 low-memory profile (3 passes over
     # 64 MiB, 4 lanes; ~0.1 s a hash here), "minimal" its smallest cost, for throwaway users: a test

@@ -432,10 +432,12 @@ class Stack:
         info = read_info(settings.dev_chains_dir / "evm" / "evm.json")
         if info["url"] != settings.evm_rpc_url:  # not this stack's dev chain
             return
-        hot = address_of(MnemonicKeySource.from_settings(settings), hot_path())
+        keys = MnemonicKeySource.from_settings(settings)
+        hot, station = address_of(keys, hot_path()), address_of(keys, hot_path(1))  # the gas station: sweeps' gas
         async with EvmNode(info["url"]) as node:
-            if await node.balance(hot) < 10**18:
-                await faucet.send_evm(info, to=hot, amount=DEV_HOT_FUNDS["ETH"], currency="ETH")
+            for wallet in (hot, station):
+                if await node.balance(wallet) < 10**18:
+                    await faucet.send_evm(info, to=wallet, amount=DEV_HOT_FUNDS["ETH"], currency="ETH")
             usdt = info["tokens"]["USDT"]
             if await node.token_balance(usdt["address"], hot) < 10 ** usdt["decimals"] * 1000:
                 await faucet.send_evm(info, to=hot, amount=DEV_HOT_FUNDS["USDT"], currency="USDT")

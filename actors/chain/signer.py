@@ -25,6 +25,7 @@ from store.chain import push
 from store.chain.custody import MnemonicKeySource
 from store.chain.senders import EvmSender, UtxoSender
 from store.chain.sends import Dispatch
+from store.chain.sweeps import EvmSweeper
 from store.chain.watch import watched_chains
 from store.chain_rpc.evm import EvmNode
 from store.chain_rpc.jsonrpc import NodeError
@@ -34,10 +35,10 @@ log = logging.getLogger(__name__)
 MAX_BACKOFF_S = 60.0
 
 
-def dispatches(settings: Any) -> list[Dispatch]:
+def dispatches(settings: Any) -> tuple[list[Dispatch], list[EvmSweeper]]:
     """A Dispatch per chain with a configured node: the EVM chain (ETH and the ERC20 tokens the watcher
-    follows) signed by the KeySource, LTC through the node's hot wallet."""
-    found = []
+    follows) signed by the KeySource, LTC through the node's hot wallet; and the EVM chain's sweeper."""
+    found, sweepers = [], []
     redis = connect_redis(settings)
     notify = functools.partial(push.notify_withdrawals, redis)
     final = settings.withdraw_confirmations
@@ -45,6 +46,7 @@ def dispatches(settings: Any) -> list[Dispatch]:
         if chain == "ERC20":
             keys = MnemonicKeySource.from_settings(settings)
             sender: Any = EvmSender(EvmNode(settings.evm_rpc_url), keys, tokens=settings.erc20_contracts)
+            sweepers.append(EvmSweeper(sender, keys, minimums=settings.sweep_minimums, final=final))
         elif settings.ltc_rpc_wallet:
             sender = UtxoSender(UtxoNode(settings.ltc_rpc_url, wallet=settings.ltc_rpc_wallet), chain="LTC",
                                 currency="LTC")  # fmt: skip
@@ -52,7 +54,7 @@ def dispatches(settings: Any) -> list[Dispatch]:
             log.warning("signer: LTC has no hot wallet (EXCHANGE_LTC_RPC_WALLET): its withdrawals wait")
             continue
         found.append(Dispatch(sender, final_confirmations=final, notify=notify))
-    return found
+    return found, sweepers
 
 
 # Waits on its nodes and the database; reserves no CPU.
@@ -62,9 +64,12 @@ class Signer(DbActor):
         super().__init__(settings)
         self._poll_s = self._settings.chain_poll_seconds
         self._dispatches: list[Dispatch] = []
+        self._sweepers: list[EvmSweeper] = []
+        self._next_sweep = 0.0
         self._errors: dict[str, str] = {}
         self._failures = 0
         self._last_step: dict[str, Any] = {}
+        self._swept: dict[str, Any] = {}
         self._loop = asyncio.get_running_loop().create_task(self._run())
 
     async def status(self) -> list[dict[str, Any]]:
@@ -73,7 +78,9 @@ class Signer(DbActor):
         rows = []
         for dispatch in self._dispatches:
             answer: dict[str, Any] = {"chain": dispatch.chain, "error": self._errors.get(dispatch.chain, ""),
-                                      "last_step": self._last_step.get(dispatch.chain)}  # fmt: skip
+                                      "last_step": self._last_step.get(dispatch.chain),
+                                      "last_sweep": self._swept.get(dispatch.chain),
+                                      "sweep_error": self._errors.get(f"{dispatch.chain} sweep", "")}  # fmt: skip
             try:
                 answer |= await dispatch.status()
             except NodeError as exc:
@@ -85,7 +92,7 @@ class Signer(DbActor):
         while True:
             try:
                 await self._ready()
-                self._dispatches = dispatches(self._settings)
+                self._dispatches, self._sweepers = dispatches(self._settings)
                 break
             except Exception as exc:  # the database is not up yet, or the key cannot be read
                 self._errors["*"] = f"cannot start: {exc}"
@@ -95,8 +102,29 @@ class Signer(DbActor):
             failed = False
             for dispatch in self._dispatches:
                 failed |= not await self._step(dispatch)
+            if time.monotonic() >= self._next_sweep:
+                self._next_sweep = time.monotonic() + self._settings.sweep_seconds
+                for sweeper in self._sweepers:
+                    failed |= not await self._sweep(sweeper)
             self._failures = self._failures + 1 if failed else 0
             await asyncio.sleep(min(self._poll_s * 2 ** min(self._failures, 10), MAX_BACKOFF_S))
+
+    async def _sweep(self, sweeper: EvmSweeper) -> bool:
+        chain = sweeper.sender.chain
+        try:
+            report = await sweeper.step()
+            excess = await sweeper.excess(self._settings.hot_wallet_ceiling)
+        except Exception as exc:  # a node, the database, or a bug: the next sweep tries again
+            self._errors[f"{chain} sweep"] = f"{type(exc).__name__}: {exc}"
+            log.warning("signer %s: sweep failed: %s", chain, exc, exc_info=not isinstance(exc, NodeError))
+            return False
+        self._errors[f"{chain} sweep"] = ""
+        self._swept[chain] = {"at": time.time(), "swept": report.swept, "topped_up": report.topped_up,
+                              "below_minimum": report.below_minimum, "excess": excess}  # fmt: skip
+        if excess:
+            log.warning("signer %s: the hot wallet holds %s above its ceiling: move it to the cold wallet", chain,
+                        ", ".join(f"{amount} {code}" for code, amount in excess.items()))  # fmt: skip
+        return True
 
     async def _step(self, dispatch: Dispatch) -> bool:
         try:

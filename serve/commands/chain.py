@@ -74,6 +74,11 @@ def status(address: AddressOption = None) -> None:
         hot = ", ".join(f"{amount} {code}" for code, amount in (side.get("hot_wallet") or {}).items()) or "-"
         typer.echo(f"\n{side['chain']} hot wallet: {hot}; approved, not yet signed: "
                    f"{side.get('approved_unsigned', '-')}; signer error: {side.get('error') or '-'}")  # fmt: skip
+        sweep = side.get("last_sweep")
+        if sweep:
+            excess = ", ".join(f"{amount} {code}" for code, amount in sweep["excess"].items())
+            typer.echo(f"  last sweep: {len(sweep['swept'])} swept, {len(sweep['topped_up'])} topped up with gas; "
+                       f"above the hot wallet's ceiling (due to the cold wallet): {excess or '-'}")  # fmt: skip
         for send in side.get("unconfirmed_withdrawals") or []:
             depth, tries = f"{send['confirmations']} conf", f"{send['attempts']} broadcasts"
             error = send["error"] or "-"

@@ -87,15 +87,17 @@ class EvmSender:
         self.chain = chain
         self.node = node
         self._keys = keys
-        self._tokens = {code.upper(): address for code, address in tokens.items()}
+        self.tokens = {code.upper(): address for code, address in tokens.items()}
         self._decimals: dict[str, int] = {"ETH": ETH_DECIMALS}
-        self.hot = address_of(keys, hot_path())
+        self.hot_path = hot_path()
+        self.hot = address_of(keys, self.hot_path)
 
-    async def _currency(self, code: str) -> tuple[str | None, int]:
+    async def currency(self, code: str) -> tuple[str | None, int]:
+        """The token contract (None: ether) and decimals of ``code``; ``ValueError`` when not carried."""
         code = code.upper()
         if code == "ETH":
             return None, ETH_DECIMALS
-        token = self._tokens.get(code)
+        token = self.tokens.get(code)
         if token is None:
             raise ValueError(f"the {self.chain} chain carries no {code} here")
         if code not in self._decimals:
@@ -103,13 +105,13 @@ class EvmSender:
         return token, self._decimals[code]
 
     async def sign(self, out: Outgoing, *, stored_next_nonce: int | None) -> Signed:
-        token, decimals = await self._currency(out.currency)
+        token, decimals = await self.currency(out.currency)
         call = transfer_call(out.address, out.amount, token=token, decimals=decimals)
         nonce = max(await self.node.nonce(self.hot), stored_next_nonce or 0)
         fees = await self.node.fee_data()
         tx = {"chainId": await self.node.chain_id(), "nonce": nonce, "maxFeePerGas": fees.max_fee,
               "maxPriorityFeePerGas": fees.max_priority_fee, **call}  # fmt: skip
-        signed = sign_eip1559(self._keys, hot_path(), tx)
+        signed = sign_eip1559(self._keys, self.hot_path, tx)
         return Signed(raw=signed.raw, txid=signed.txid, sender=signed.sender, nonce=signed.nonce)
 
     async def broadcast(self, raw: str) -> None:
@@ -134,8 +136,8 @@ class EvmSender:
 
     async def hot_balances(self) -> dict[str, Decimal]:
         balances = {"ETH": Decimal(await self.node.balance(self.hot)).scaleb(-ETH_DECIMALS)}
-        for code, token in self._tokens.items():
-            _, decimals = await self._currency(code)
+        for code, token in self.tokens.items():
+            _, decimals = await self.currency(code)
             balances[code] = Decimal(await self.node.token_balance(token, self.hot)).scaleb(-decimals)
         return balances
 

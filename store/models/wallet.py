@@ -177,6 +177,7 @@ class ChainDeposit(Model):
     block_height = fields.IntField(null=True)
     reversals = fields.SmallIntField(default=0, db_default=0)
     owed = MoneyField(default=0, db_default=0)
+    swept_at = fields.DatetimeField(null=True)  # its address swept to the hot wallet since (store/chain/sweeps.py)
     created_at = fields.DatetimeField(auto_now_add=True)
     updated_at = fields.DatetimeField(auto_now=True)
 
