@@ -382,6 +382,8 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ),
     ErrorCode.NOT_FOUND: Outcome(CODE_ERROR, 404, N_("Not found")),
     ErrorCode.SETTING_UNKNOWN: Outcome(CODE_ERROR, 404, N_("Unknown setting")),
+    ErrorCode.SETTING_SWITCH: Outcome(CODE_ERROR, 400, N_("{field} must be 0 or 1")),
+    ErrorCode.SETTING_LINK: Outcome(CODE_ERROR, 400, N_("{field} must be a link starting with https://, or empty")),
     ErrorCode.BAD_REQUEST: Outcome(CODE_ERROR, 400, N_("Invalid request")),
     ErrorCode.DUPLICATE_SUBMIT: Outcome(CODE_IGNORED, 409, N_("The same request is already being processed")),
     ErrorCode.SERVICE_UNAVAILABLE: Outcome(CODE_ERROR, 503, N_("The service is busy, please try again")),

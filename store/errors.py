@@ -244,6 +244,8 @@ class ErrorCode(IntEnum):
     # 13xx: content and reference data
     NOT_FOUND = 1301
     SETTING_UNKNOWN = 1302
+    SETTING_SWITCH = 1303  # a 0-or-1 site setting given something else
+    SETTING_LINK = 1304  # a link setting that is neither empty nor https://…
     # 9xxx: the platform
     BAD_REQUEST = 9001
     DUPLICATE_SUBMIT = 9002

@@ -34,6 +34,19 @@ from store.models import Account, AccountLog, AccountType, Currency, FeeLedger, 
 
 LOG_DEPOSIT = "deposit"
 ZERO = Decimal(0)
+# Every kind of journal row (``account_logs.log_type``) any code writes. ``Change`` refuses another,
+# so the list is complete: the records page names each kind in every language
+# (serve/api/routes/records.py, tests/unit/test_record_names.py). Each product keeps its own
+# constants (store.lever.LOG_TYPES, store.earn.LOG_TYPES, store.micro, store.p2p, store.withdrawals …).
+LOG_KINDS = frozenset({
+    LOG_DEPOSIT, "deposit_reversal", "bot_funding", "demo_funding",
+    "freeze", "release", "trade_pay", "trade_get", "transfer", "convert",
+    "draw", "draw_done", "draw_back", "draw_failed",
+    "lever_open", "lever_entrust", "lever_fill", "lever_close", "lever_cancel", "lever_liquidation", "lever_overnight",
+    "micro_stake", "micro_settle",
+    "lock_savings", "mining", "shoufa", "listing",
+    "p2p_ad", "p2p_escrow", "p2p_release", "p2p_refund",
+})  # fmt: skip
 
 
 Key = tuple[int, int, int]  # an account: (user id, currency id, account type)
@@ -54,6 +67,10 @@ class Change:
     ref: str
     memo: str = ""
     extra: dict[str, object] | None = None
+
+    def __post_init__(self) -> None:
+        if self.log_type not in LOG_KINDS:  # a new kind joins LOG_KINDS and the records' names first
+            raise ValueError(f"unknown journal kind {self.log_type!r}: add it to store.ledger.LOG_KINDS")
 
     @property
     def key(self) -> Key:

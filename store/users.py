@@ -12,9 +12,12 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 
 from store.errors import DomainError, ErrorCode
-from store.models import INT_MAX, Area, RealName, ReviewStatus, User
+from store.models import INT_MAX, Area, RealName, ReviewStatus, SiteSetting, User
 
 INVITE_ALPHABET = string.ascii_uppercase + string.digits
+# Site settings that show parts of the account page (spec: the invite code, the authorization code);
+# the console edits them, and only "0" hides.
+PROFILE_SWITCHES = ("show_code", "show_auth")
 
 
 async def find_by_account(kind: Literal["email", "mobile"], account: str, country_code: str = "") -> User | None:
@@ -74,6 +77,12 @@ async def create_user(
 def security_level(user: User) -> int:
     """25 to start, +25 each for a bound phone, a bound e-mail and a deal password."""
     return 25 + 25 * sum(bool(x) for x in (user.mobile, user.email, user.pay_password_hash))
+
+
+async def profile_switches() -> dict[str, int]:
+    """show_code and show_auth as user/info answers them: 1 unless an operator set the setting to "0"."""
+    stored = dict(await SiteSetting.filter(key__in=PROFILE_SWITCHES).values_list("key", "value"))
+    return {key: 0 if stored.get(key) == "0" else 1 for key in PROFILE_SWITCHES}
 
 
 def security_changed(user: User) -> list[str]:

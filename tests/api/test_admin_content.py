@@ -54,6 +54,40 @@ async def test_site_settings_are_checked_saved_and_audited(api: httpx.Client, db
         await SiteSetting.filter(key="tips").update(value=before)
 
 
+async def test_the_account_page_switches_and_app_links_are_console_settings(api: httpx.Client, db: None) -> None:
+    op, secret = await make_operator("content")
+    auth = token_of(api, op, secret)
+    alice = member(api)
+    keys = ("show_code", "show_auth", "app_download_ios", "app_download_android")
+    try:
+        info = ok(get(api, "user/info", headers=alice.auth))
+        assert (info["show_code"], info["show_auth"]) == (1, 1)  # shown until an operator hides them
+        ok(post(api, "admin/settings/save", json={"key": "show_code", "value": "0"}, headers=auth))
+        info = ok(get(api, "user/info", headers=alice.auth))
+        assert (info["show_code"], info["show_auth"]) == (0, 1)
+        for bad in ("2", "yes", ""):
+            said = error(post(api, "admin/settings/save", json={"key": "show_auth", "value": bad}, headers=auth), 400)
+            assert said == "show_auth must be 0 or 1"
+        said = error(post(api, "admin/settings/save", json={"key": "show_auth", "value": "x"},
+                          headers={**auth, "lang": "gm"}), 400)  # fmt: skip
+        assert said != "show_auth must be 0 or 1" and "show_auth" in said  # translated, the setting named
+
+        assert ok(get(api, "default/setting", params={"key": "app_download_ios"})) == ""  # hidden until set
+        link = "https://apps.apple.com/app/id1234567890"
+        ok(post(api, "admin/settings/save", json={"key": "app_download_ios", "value": f" {link} "}, headers=auth))
+        assert ok(get(api, "default/setting", params={"key": "app_download_ios"})) == link
+        for bad in ("http://play.google.com", "https://", "javascript:alert(1)", "https://a b.com", "https://[::1"):
+            body = {"key": "app_download_android", "value": bad}
+            said = error(post(api, "admin/settings/save", json=body, headers=auth), 400)
+            assert said == "app_download_android must be a link starting with https://, or empty", bad
+        ok(post(api, "admin/settings/save", json={"key": "app_download_ios", "value": ""}, headers=auth))
+        assert ok(get(api, "default/setting", params={"key": "app_download_ios"})) == ""
+        listed = {s["key"] for s in ok(get(api, "admin/settings", headers=auth))}
+        assert set(keys) <= listed
+    finally:
+        await SiteSetting.filter(key__in=keys).delete()
+
+
 async def test_every_operator_sees_the_dashboard(api: httpx.Client, db: None) -> None:
     op, secret = await make_operator("products")
     board = ok(get(api, "admin/dashboard", headers=token_of(api, op, secret)))

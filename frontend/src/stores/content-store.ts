@@ -1,7 +1,7 @@
 import { makeAutoObservable } from 'mobx';
 
 import type { ApiTransport } from '@/lib/api-client';
-import type { Area, NewsArticle, NewsItem, Paginated } from '@/types/api';
+import type { Area, NewsArticle, NewsCategory, NewsItem, Paginated } from '@/types/api';
 
 /** Notice categories (spec §9). */
 export const NOTICE_CATEGORY = {
@@ -15,8 +15,16 @@ export const NOTICE_CATEGORY = {
 /** The privacy policy the register form links to (spec §2). */
 export const PRIVACY_NOTICE = { id: 66, categoryId: NOTICE_CATEGORY.support } as const;
 
-/** The public site settings the shell reads through default/setting. */
-export const SETTING_KEYS = ['kefu', 'login_use_sms', 'tips', 'contact_mobile', 'contact_email'] as const;
+/** The public site settings the shell reads through default/setting (the app links: one per store). */
+export const SETTING_KEYS = [
+  'kefu',
+  'login_use_sms',
+  'tips',
+  'contact_mobile',
+  'contact_email',
+  'app_download_ios',
+  'app_download_android',
+] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 /** How many notices a category list asks for; the footer shows only the first 3. */
@@ -30,6 +38,8 @@ export class ContentStore {
   /** Notice bodies by id. */
   articles = new Map<number, NewsArticle>();
   areas: Area[] = [];
+  /** The notice categories (news/categories), in the server's order; empty until read. */
+  categories: NewsCategory[] = [];
 
   constructor(private readonly api: ApiTransport) {
     makeAutoObservable<ContentStore, 'api'>(this, { api: false });
@@ -38,6 +48,15 @@ export class ContentStore {
   /** The customer-service link; the header shows it only when it has a value. */
   get kefu(): string {
     return (this.settings.kefu ?? '').trim();
+  }
+
+  /** Where each store publishes the app (console settings); a store without a link is not shown. */
+  get appLinks(): { ios: string; android: string } {
+    const link = (value: string | undefined) => {
+      const text = (value ?? '').trim();
+      return text.startsWith('https://') ? text : '';
+    };
+    return { ios: link(this.settings.app_download_ios), android: link(this.settings.app_download_android) };
   }
 
   /** Login asks for a verification code when the login_use_sms setting is on. */
@@ -77,6 +96,20 @@ export class ContentStore {
     return items;
   }
 
+  /**
+   * The categories a reader switches between on the notice page: every category news/categories
+   * answers but the banners, which are the carousel's images rather than something to read.
+   */
+  get readableCategories(): NewsCategory[] {
+    return this.categories.filter((c) => c.id !== NOTICE_CATEGORY.banners);
+  }
+
+  async loadCategories(): Promise<NewsCategory[]> {
+    const categories = await this.api.get<NewsCategory[]>('news/categories', { quiet: true });
+    if (categories) this.setCategories(categories);
+    return this.categories;
+  }
+
   async loadArticle(id: number): Promise<NewsArticle | undefined> {
     const article = await this.api.get<NewsArticle>('news/info', { params: { id } });
     if (article) this.setArticle(article);
@@ -95,6 +128,10 @@ export class ContentStore {
 
   setNotices(categoryId: number, items: NewsItem[]): void {
     this.notices.set(categoryId, items);
+  }
+
+  setCategories(categories: NewsCategory[]): void {
+    this.categories = categories;
   }
 
   setArticle(article: NewsArticle): void {

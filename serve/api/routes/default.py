@@ -14,7 +14,8 @@ from store.models import Area, SiteSetting
 router = APIRouter(prefix="/default", tags=["default"])
 
 # Only these site settings are public; others (rates, operator switches) stay server-side.
-PUBLIC_SETTINGS = frozenset({"kefu", "login_use_sms", "tips", "contact_mobile", "contact_email"})
+PUBLIC_SETTINGS = frozenset({"kefu", "login_use_sms", "tips", "contact_mobile", "contact_email", "app_download_ios",
+                             "app_download_android"})  # fmt: skip
 
 
 @router.get("/area_list")

@@ -17,9 +17,11 @@ from store.money import money
 router = APIRouter(prefix="/account_log", tags=["records"])
 
 PER_PAGE = 15  # spec §9
+# The record name of every journal kind (store.ledger.LOG_KINDS), translated at the edge.
 LOG_NAMES = {
     "deposit": N_("Deposit"),
     "bot_funding": N_("Deposit"),
+    "demo_funding": N_("Deposit"),
     "deposit_reversal": N_("Deposit reversed: its block left the chain"),
     "freeze": N_("Frozen for an order"),
     "release": N_("Released from an order"),
@@ -38,8 +40,16 @@ LOG_NAMES = {
     "lever_cancel": N_("Entrustment cancelled"),
     "lever_liquidation": N_("Liquidation"),
     "lever_overnight": N_("Overnight fee"),
+    "micro_stake": N_("Second contract staked"),
+    "micro_settle": N_("Second contract settled"),
     "lock_savings": N_("Lock savings"),
     "mining": N_("Mining"),
+    "shoufa": N_("Token sale"),
+    "listing": N_("Listing application"),
+    "p2p_ad": N_("P2P advertisement"),
+    "p2p_escrow": N_("P2P order: held in escrow"),
+    "p2p_release": N_("P2P order completed"),
+    "p2p_refund": N_("P2P order cancelled, escrow returned"),
 }
 
 

@@ -38,7 +38,8 @@ BOUND = N_("Bound successfully")
 INVITE_RE = re.compile(r"^[A-Z0-9]{1,16}$")  # users.invite_code: at most 16, upper-cased by the form
 
 
-def user_public(user: User) -> dict[str, Any]:
+def user_public(user: User, switches: dict[str, int]) -> dict[str, Any]:
+    """The profile of spec §3; ``switches`` are show_code and show_auth (store.users.profile_switches)."""
     return {
         "id": user.id,
         "email": user.email or "",
@@ -48,8 +49,7 @@ def user_public(user: User) -> dict[str, Any]:
         "is_seller": int(user.is_seller),
         "is_set": int(user.pay_password_hash is not None),
         "invite_code": user.invite_code,
-        "show_code": 1,
-        "show_auth": 1,
+        **switches,
         "security_level": users.security_level(user),
         "created_at": user.created_at.isoformat(),
     }
@@ -122,7 +122,7 @@ async def login(body: LoginIn, request: Request, svc: Svc, lang: Lang) -> Any:
 @router.get("/info")
 async def info(user: CurrentUser) -> Any:
     """The logged-in user's profile."""
-    return envelope(user_public(user))
+    return envelope(user_public(user, await users.profile_switches()))
 
 
 @router.post("/logout")
@@ -216,7 +216,7 @@ async def bind_account(body: BindAccountIn, user: CurrentUser, request: Request,
         await user.save(update_fields=fields)
     except IntegrityError as exc:  # a concurrent bind of the same target won the unique index
         raise DomainError(ErrorCode.ALREADY_BOUND) from exc
-    return envelope(user_public(user), translate(BOUND, lang))
+    return envelope(user_public(user, await users.profile_switches()), translate(BOUND, lang))
 
 
 @router.get("/authorization_code")

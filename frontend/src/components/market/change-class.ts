@@ -1,6 +1,7 @@
 /**
- * The one display rule of the market screens that differs from the shared helpers (`@/lib/format`):
- * a change of exactly 0 is coloured up, matching the plus sign it is shown with.
+ * The display rules of the market screens that differ from the shared helpers (`@/lib/format`): a
+ * change of exactly 0 is coloured up, matching the plus sign it is shown with; a completed trade is
+ * coloured by its way as the spec says.
  */
 import { toBig } from '@/lib/format';
 
@@ -8,4 +9,12 @@ import { toBig } from '@/lib/format';
 export function changeClass(value: unknown): 'up' | 'down' {
   const n = toBig(value);
   return n && n.lt(0) ? 'down' : 'up';
+}
+
+/**
+ * A completed trade's colour (spec trading §3: "way (2 shown green, else red)"): green (`up`) for way 2,
+ * red (`down`) for anything else. See docs/decisions.md "Loose ends (issue 30)".
+ */
+export function tradeClass(way: unknown): 'up' | 'down' {
+  return Number(way) === 2 ? 'up' : 'down';
 }

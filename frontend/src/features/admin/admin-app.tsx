@@ -22,6 +22,7 @@ import { PasswordPage } from './components/password-page';
 import { PlacementPage } from './components/placement-page';
 import { ProductsPage } from './components/products-page';
 import { RealNamesPage } from './components/real-names-page';
+import { SmsPage } from './components/sms-page';
 import { UsersPage } from './components/users-page';
 import { WithdrawalsPage } from './components/withdrawals-page';
 import { AdminContext, AdminStore } from './stores/admin-store';
@@ -46,6 +47,7 @@ export default function AdminApp() {
             <Route path="conservation" element={<RoleGate screen="conservation"><ConservationPage /></RoleGate>} />
             <Route path="appeals" element={<RoleGate screen="appeals"><AppealsPage /></RoleGate>} />
             <Route path="users" element={<RoleGate screen="users"><UsersPage /></RoleGate>} />
+            <Route path="sms" element={<RoleGate screen="sms"><SmsPage /></RoleGate>} />
             <Route path="content" element={<RoleGate screen="content"><ContentPage /></RoleGate>} />
             <Route path="markets" element={<RoleGate screen="markets"><MarketsPage /></RoleGate>} />
             <Route path="currencies" element={<RoleGate screen="currencies"><CurrenciesPage /></RoleGate>} />

@@ -10,13 +10,13 @@ import { useStores } from '@/stores/root-store';
 
 import './content.css';
 
-/** The categories a reader can switch between (banners are reached from the carousel). */
-const CATEGORY_TABS = [
-  { id: NOTICE_CATEGORY.announcements, label: 'notice.categories.announcements' },
-  { id: NOTICE_CATEGORY.news, label: 'notice.categories.news' },
-  { id: NOTICE_CATEGORY.about, label: 'notice.categories.about' },
-  { id: NOTICE_CATEGORY.support, label: 'notice.categories.support' },
-] as const;
+/** The spec's categories have translated names; one an operator added shows the server's name. */
+const CATEGORY_LABELS: Partial<Record<number, 'announcements' | 'news' | 'about' | 'support'>> = {
+  [NOTICE_CATEGORY.announcements]: 'announcements',
+  [NOTICE_CATEGORY.news]: 'news',
+  [NOTICE_CATEGORY.about]: 'about',
+  [NOTICE_CATEGORY.support]: 'support',
+};
 
 function positiveInt(value: string | null): number | null {
   const n = Number(value);
@@ -37,6 +37,10 @@ const NoticePage = observer(function NoticePage() {
   const [articleState, setArticleState] = useState<'loading' | 'ready' | 'error'>('loading');
   const id = positiveInt(params.get('id')) ?? items[0]?.id ?? null;
   const article = id !== null ? content.articles.get(id) : undefined;
+
+  useEffect(() => {
+    if (!content.categories.length) content.loadCategories().catch(() => undefined);
+  }, [content]);
 
   useEffect(() => {
     let live = true;
@@ -70,13 +74,16 @@ const NoticePage = observer(function NoticePage() {
     <div className="notice-page">
       <aside className="panel notice-list">
         <div className="tabs wrap" role="tablist">
-          {CATEGORY_TABS.map((tab) => (
-            <button key={tab.id} type="button" role="tab" aria-selected={tab.id === categoryId}
-              className={tab.id === categoryId ? 'tab active' : 'tab'}
-              onClick={() => setParams({ category_id: String(tab.id) })}>
-              {t(tab.label)}
-            </button>
-          ))}
+          {content.readableCategories.map((tab) => {
+            const label = CATEGORY_LABELS[tab.id];
+            return (
+              <button key={tab.id} type="button" role="tab" aria-selected={tab.id === categoryId}
+                className={tab.id === categoryId ? 'tab active' : 'tab'}
+                onClick={() => setParams({ category_id: String(tab.id) })}>
+                {label ? t(`notice.categories.${label}`) : tab.name}
+              </button>
+            );
+          })}
         </div>
         {listState === 'error' && !items.length ? (
           <p className="muted">{t('notice.unavailable')}</p>

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 
 import adminEn from '../admin/en.json';
 import adminHk from '../admin/hk.json';
+import adminSmsFr from '../admin/sms/fr.json';
+import adminSmsGm from '../admin/sms/gm.json';
+import adminSmsJp from '../admin/sms/jp.json';
 import assetsEn from '../assets/en.json';
 import assetsFr from '../assets/fr.json';
 import assetsGm from '../assets/gm.json';
@@ -90,6 +93,19 @@ describe('translation files of namespace admin (en and hk only)', () => {
   });
 
   it.each([['en', adminEn], ['hk', adminHk]])('%s.json has no empty strings', (_code, locale) => {
+    const walk = (v: unknown): string[] =>
+      typeof v === 'object' && v !== null ? Object.values(v).flatMap(walk) : [String(v)];
+    expect(walk(locale).filter((s) => s.trim() === '')).toEqual([]);
+  });
+});
+
+// The console's SMS outbox page (issue 30) is in all five languages: the other three carry its texts
+// and its menu entry, with exactly the keys English has for them.
+describe('the SMS outbox page of namespace admin, in jp, gm and fr', () => {
+  const english = { menu: { sms: adminEn.menu.sms }, sms: adminEn.sms };
+
+  it.each([['jp', adminSmsJp], ['gm', adminSmsGm], ['fr', adminSmsFr]])('%s has the English keys, none empty', (_code, locale) => {
+    expect(flattenKeys(locale)).toEqual(flattenKeys(english));
     const walk = (v: unknown): string[] =>
       typeof v === 'object' && v !== null ? Object.values(v).flatMap(walk) : [String(v)];
     expect(walk(locale).filter((s) => s.trim() === '')).toEqual([]);

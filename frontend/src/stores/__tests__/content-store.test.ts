@@ -20,7 +20,7 @@ describe('ContentStore', () => {
     transport.answer('default/setting', (options: { params: { key: string } }) => values[options.params.key] ?? '');
     const content = new ContentStore(transport.api);
     await content.loadSettings();
-    expect(transport.get).toHaveBeenCalledTimes(5);
+    expect(transport.get).toHaveBeenCalledTimes(7);
     expect(content.kefu).toBe('');
     expect(content.loginUseSms).toBe(true);
     expect(content.settings.tips).toBe('Be careful');
@@ -28,6 +28,27 @@ describe('ContentStore', () => {
     expect(content.kefu).toBe('https://chat.example');
     content.setSetting('login_use_sms', '0');
     expect(content.loginUseSms).toBe(false);
+  });
+
+  it('shows an app store link only when the console set one', async () => {
+    const values: Record<string, string> = { app_download_ios: ' https://apps.apple.com/app/id1 ', app_download_android: '' };
+    transport.answer('default/setting', (options: { params: { key: string } }) => values[options.params.key] ?? '');
+    const content = new ContentStore(transport.api);
+    await content.loadSettings();
+    expect(content.appLinks).toEqual({ ios: 'https://apps.apple.com/app/id1', android: '' });
+    content.setSetting('app_download_android', 'javascript:alert(1)');
+    expect(content.appLinks.android).toBe('');
+  });
+
+  it('reads the notice categories from news/categories; the notice page offers all but the banners', async () => {
+    transport.answer('news/categories', [
+      { id: 22, name: 'Announcements' }, { id: 23, name: 'Banners' }, { id: 24, name: 'News' },
+      { id: 30, name: 'Listings' },
+    ]); // prettier-ignore
+    const content = new ContentStore(transport.api);
+    await content.loadCategories();
+    expect(transport.get).toHaveBeenCalledWith('news/categories', { quiet: true });
+    expect(content.readableCategories.map((c) => c.id)).toEqual([22, 24, 30]);
   });
 
   it('keeps notices per category; banners are those with an image', async () => {

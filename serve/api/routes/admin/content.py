@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 import nh3
 from fastapi import APIRouter, Depends, Query
@@ -18,6 +19,7 @@ from serve.api.routes.admin.auth import Console, role
 from serve.api.routes.news import news_public
 from serve.emails import normal_email
 from serve.errors import envelope
+from store import users
 from store.admin import approvals, audit
 from store.db import transaction
 from store.errors import DomainError, ErrorCode
@@ -37,6 +39,10 @@ SETTINGS = {
     "contact_email": "an e-mail address",
     "usd_cny_rate": f"a number from {money(CNY_RATE_MIN)} to {money(CNY_RATE_MAX)}",
     "micro_open": "0 or 1",
+    "show_code": "0 or 1: the account page shows the invite code (1 when not set)",
+    "show_auth": "0 or 1: the account page shows the authorization code (1 when not set)",
+    "app_download_ios": "the App Store link of the app (https://…) or empty: the home page hides it when empty",
+    "app_download_android": "the Google Play link of the app (https://…) or empty: the home page hides it when empty",
     # The two-operator rules' thresholds (store.admin.approvals): lowered here, never above the deployment's.
     approvals.WITHDRAWAL_KEY: "USD: a user's withdrawals in 24 h from this much need two operators; at most {ceiling}",
     approvals.CREDIT_KEY: "USD: a manual credit above this much needs two operators; at most {ceiling}",
@@ -45,6 +51,8 @@ SETTINGS = {
     rules.UNPAID_SETTING: f"a whole number from 1 to {rules.UNPAID_MAX_TOP}: the P2P orders a taker may have "
     f"waiting for payment at once ({rules.UNPAID_MAX} when not set)",
 }
+SWITCHES = ("login_use_sms", "micro_open", *users.PROFILE_SWITCHES)
+LINKS = ("kefu", "app_download_ios", "app_download_android")  # shown to users as links: https or nothing
 LINK_REL = "noopener noreferrer"
 CONTACT_EMAIL_MAX = 254  # the longest address a mail server takes (RFC 5321 path limit less its brackets)
 
@@ -74,22 +82,35 @@ class SettingIn(BaseModel):
     value: str = Field(default="", max_length=2000)
 
 
+def _https_link(value: str) -> bool:
+    """An absolute https URL with a host and no spaces: what the shell may put in a link's href."""
+    try:
+        parts = urlsplit(value)
+        port_ok = parts.port != 0  # reading the port raises on one out of range
+        return parts.scheme == "https" and bool(parts.hostname) and port_ok and not any(c.isspace() for c in value)
+    except ValueError:  # a malformed host (an unclosed IPv6 bracket, a bad port)
+        return False
+
+
 def _valid(key: str, value: str, settings: Settings) -> str:
-    """The value as stored, or BAD_REQUEST (a number out of its range: ADMIN_NUMBER_RANGE or
-    ADMIN_NUMBER_PLACES, naming the setting) when it does not fit the setting."""
+    """The value as stored, or BAD_REQUEST when it does not fit the setting (naming the setting: a
+    number out of its range ADMIN_NUMBER_RANGE or ADMIN_NUMBER_PLACES, a switch not 0 or 1
+    SETTING_SWITCH, a link not https SETTING_LINK)."""
     value = value.strip()
     if key not in SETTINGS:
         raise DomainError(ErrorCode.SETTING_UNKNOWN)
     ok = True
-    if key in ("login_use_sms", "micro_open"):
-        ok = value in ("0", "1")
+    if key in SWITCHES:
+        if value not in ("0", "1"):
+            raise DomainError(ErrorCode.SETTING_SWITCH, field=key)
     elif key == CNY_RATE_KEY:
         return money(fields.number(key, value, low=CNY_RATE_MIN, high=CNY_RATE_MAX, places=CNY_RATE_PLACES))
     elif key in approvals.THRESHOLDS:  # empty: the deployment's own
         high = approvals.ceiling(settings, key)
         return money(fields.number(key, value, high=high, places=approvals.PLACES)) if value else ""
-    elif key == "kefu":
-        ok = value == "" or value.startswith("https://")
+    elif key in LINKS:
+        if value and not _https_link(value):
+            raise DomainError(ErrorCode.SETTING_LINK, field=key)
     elif key == "contact_email":
         ok = normal_email(value, max_length=CONTACT_EMAIL_MAX) is not None
     elif key == rules.UNPAID_SETTING:

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { axisLabels, buildChartOption, CHART_PALETTES, type ChartInput } from '../chart/chart-option';
+import { axisLabels, buildChartOption, CHART_PALETTES, chartPriceDecimals, type ChartInput } from '../chart/chart-option';
+import { chartLocale, intlTag } from '../chart/locale';
 import { crosses, macd, movingAverage } from '../chart/indicators';
 import { periodOf } from '../chart/periods';
 import { bar } from './fixtures';
@@ -72,5 +73,35 @@ describe('buildChartOption', () => {
     // 2024-01-15 15:30 UTC is 10:30 in New York (EST).
     expect(axisLabels([bar(Date.UTC(2024, 0, 15, 15, 30))], periodOf('1min'))).toEqual(['01-15 10:30']);
     expect(axisLabels([bar(Date.UTC(2024, 0, 15, 15, 30))], periodOf('1day'))).toEqual(['2024-01-15']);
+  });
+});
+
+describe('the chart locale (spec trading §9)', () => {
+  it('maps hk to zh_TW and jp to ja, keeps en, gm and fr their own, and defaults to zh', () => {
+    expect(['hk', 'jp', 'en', 'gm', 'fr', 'zh', 'it', undefined].map(chartLocale)).toEqual([
+      'zh_TW', 'ja', 'en', 'de', 'fr', 'zh', 'zh', 'zh',
+    ]); // prettier-ignore
+    expect(intlTag('zh_TW')).toBe('zh-TW');
+  });
+
+  it('writes the time axis in the chart locale', () => {
+    const at = [bar(Date.UTC(2024, 0, 15, 15, 30))];
+    expect(axisLabels(at, periodOf('1day'), 'en')).toEqual(['2024-01-15']);
+    const japanese = axisLabels(at, periodOf('1day'), 'ja')[0]!;
+    expect(japanese).not.toBe('2024-01-15');
+    expect(japanese).toMatch(/2024.01.15/);
+  });
+});
+
+describe('the chart scales (spec trading §9: price scale 10000, volume base 1e6)', () => {
+  it('shows prices to at least 4 places, a finer pair to its own, and volumes to 6', () => {
+    expect([0, 2, 4, 6, 8, 14].map(chartPriceDecimals)).toEqual([4, 4, 4, 6, 8, 10]);
+    const option = buildChartOption(input({ priceDecimals: 2, bars: [bar(0, '60000.123456'), { ...bar(60_000, '60001'), volume: '0.123456789' }] }));
+    const yAxis = option.yAxis as { axisLabel: { formatter: (v: number) => string } }[];
+    expect(yAxis[0]!.axisLabel.formatter(60000.5)).toBe('60000.5000');
+    const volume = seriesOf(option).find((s) => s.name === 'Vol') as unknown as { data: { value: number }[] };
+    expect(volume.data[1]!.value).toBe(0.123456);
+    const tooltip = (option.tooltip as { formatter: (p: unknown) => string }).formatter([{ dataIndex: 0, seriesName: 'K', axisValue: 'x' }]);
+    expect(tooltip).toContain(': 60000.1234');
   });
 });

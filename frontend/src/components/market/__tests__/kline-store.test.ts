@@ -76,18 +76,47 @@ describe('KlineStore', () => {
     expect(api.kline).toHaveBeenLastCalledWith(expect.objectContaining({ period: '1min' }));
   });
 
-  it('refreshes every 10 s from the last bar and merges', async () => {
+  it('refreshes every 10 s from the bar before the last and merges', async () => {
     const { api, kline } = await setup();
     api.kline.mockClear();
-    api.kline.mockResolvedValue([bar(NOW - MIN, '107'), bar(NOW, '108')]);
+    api.kline.mockResolvedValue([bar(NOW - 2 * MIN), bar(NOW - MIN, '107'), bar(NOW, '108')]);
     kline.start();
     await vi.advanceTimersByTimeAsync(KLINE_REFRESH_MS);
     expect(api.kline).toHaveBeenCalledExactlyOnceWith(
-      expect.objectContaining({ from: (NOW - MIN) / 1000, to: NOW / 1000 }),
+      expect.objectContaining({ from: (NOW - 2 * MIN) / 1000, to: NOW / 1000 }),
       { quiet: true },
     );
     expect(kline.bars.map((b) => b.close)).toEqual(['100', '107', '108']);
+    expect(kline.short).toBe(false);
     kline.stop();
+  });
+
+  it('takes a refresh of fewer than 2 bars as an error and reloads the whole window on the next tick', async () => {
+    const { api, kline } = await setup();
+    api.kline.mockClear();
+    api.kline.mockResolvedValue([bar(NOW - MIN, '107')]); // the bar before the last is missing
+    await kline.refresh();
+    expect(kline.short).toBe(true);
+    expect(kline.bars.map((b) => b.close)).toEqual(['100', '100']); // nothing merged from the short answer
+    api.kline.mockResolvedValue([bar(NOW - 2 * MIN), bar(NOW - MIN, '107'), bar(NOW, '108')]);
+    await kline.refresh();
+    expect(api.kline).toHaveBeenLastCalledWith(
+      expect.objectContaining({ from: Math.floor((NOW - HISTORY_BARS * MIN) / 1000) }),
+    );
+    expect(kline.short).toBe(false);
+    expect(kline.bars.map((b) => b.close)).toEqual(['100', '107', '108']);
+  });
+
+  it('takes any refresh while it holds fewer than 2 bars (a pair that just started trading)', async () => {
+    const { api, kline } = await setup();
+    api.kline.mockResolvedValue([bar(NOW - MIN)]);
+    kline.setPeriod('5min');
+    await flush();
+    api.kline.mockResolvedValue([bar(NOW - MIN, '101')]);
+    await kline.refresh();
+    expect(api.kline).toHaveBeenLastCalledWith(expect.objectContaining({ from: (NOW - MIN) / 1000 }), { quiet: true });
+    expect(kline.short).toBe(false);
+    expect(kline.bars.map((b) => b.close)).toEqual(['101']);
   });
 
   it('mergeBars sorts by time and lets newer data win', () => {

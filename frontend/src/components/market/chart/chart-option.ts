@@ -5,12 +5,25 @@
  */
 import type { EChartsCoreOption } from 'echarts/core';
 
+import { truncate } from '@/lib/format';
+
 import type { KlineBar } from '../types';
 import { crosses, macd, movingAverage } from './indicators';
+import { intlTag } from './locale';
 import type { ChartPeriod } from './periods';
 import { CHART_TIMEZONE } from './periods';
 
 export const MA_PERIODS = [5, 10, 30] as const;
+/** Spec trading §9: "Chart price scale 10000": prices to at least 1/10000 (a pair's finer places win). */
+export const PRICE_SCALE = 10_000;
+/** Spec trading §9: "volume decimal base 1e6": volumes to 1/1e6. */
+export const VOLUME_BASE = 1e6;
+const placesOf = (scale: number) => Math.round(Math.log10(scale));
+/** The places the chart shows prices with: the spec's scale, or the pair's own when finer (at most 10). */
+export function chartPriceDecimals(pairDecimals: number): number {
+  return Math.min(Math.max(placesOf(PRICE_SCALE), pairDecimals), 10);
+}
+export const VOLUME_DECIMALS = placesOf(VOLUME_BASE);
 /** Bars visible when the chart (re)loads; the rest is reached by zooming or dragging. */
 export const VISIBLE_BARS = 120;
 
@@ -38,7 +51,10 @@ export interface ChartInput {
   studies: ChartStudies;
   wide: boolean;
   labels: ChartLabels;
+  /** The pair's price places; the chart shows at least PRICE_SCALE's. */
   priceDecimals: number;
+  /** The chart locale (chart/locale.ts `chartLocale`); English when absent. */
+  locale?: string;
 }
 
 export const CHART_PALETTES = {
@@ -70,19 +86,19 @@ export const CHART_PALETTES = {
   },
 } as const;
 
-function timeFormatter(period: ChartPeriod): Intl.DateTimeFormat {
+function timeFormatter(period: ChartPeriod, locale: string): Intl.DateTimeFormat {
   const options: Intl.DateTimeFormatOptions =
     period.ms < 86_400_000
       ? { month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
       : period.key === '1mon'
         ? { year: 'numeric', month: '2-digit' }
         : { year: 'numeric', month: '2-digit', day: '2-digit' };
-  return new Intl.DateTimeFormat('en-CA', { ...options, timeZone: CHART_TIMEZONE });
+  return new Intl.DateTimeFormat(intlTag(locale), { ...options, timeZone: CHART_TIMEZONE });
 }
 
-/** Bar start times as the axis shows them (New York time, spec §9). */
-export function axisLabels(bars: readonly KlineBar[], period: ChartPeriod): string[] {
-  const format = timeFormatter(period);
+/** Bar start times as the axis shows them (New York time, spec §9), in the chart's locale. */
+export function axisLabels(bars: readonly KlineBar[], period: ChartPeriod, locale = 'en'): string[] {
+  const format = timeFormatter(period, locale);
   return bars.map((b) => format.format(new Date(b.time)).replace(',', ''));
 }
 
@@ -92,9 +108,9 @@ export function buildChartOption(input: ChartInput): EChartsCoreOption {
   const { bars, period, studies, wide, labels } = input;
   const c = CHART_PALETTES[input.theme];
   const showMacd = studies.macd && wide;
-  const categories = axisLabels(bars, period);
+  const categories = axisLabels(bars, period, input.locale);
   const closes = bars.map((b) => num(b.close));
-  const decimals = Math.min(Math.max(input.priceDecimals, 0), 10);
+  const decimals = chartPriceDecimals(input.priceDecimals);
 
   // Grids: price, volume and (optionally) MACD, stacked.
   const grids = showMacd
@@ -195,7 +211,7 @@ export function buildChartOption(input: ChartInput): EChartsCoreOption {
     xAxisIndex: 1,
     yAxisIndex: 1,
     data: bars.map((b) => ({
-      value: num(b.volume),
+      value: num(truncate(b.volume, VOLUME_DECIMALS)),
       itemStyle: { color: num(b.close) >= num(b.open) ? c.up : c.down, opacity: 0.6 },
     })),
     barMaxWidth: 12,
@@ -272,11 +288,11 @@ function tooltipText(params: unknown, bars: readonly KlineBar[], labels: ChartLa
   if (!bar) return '';
   const rows = [
     `${first.axisValue ?? ''}`,
-    `${labels.open}: ${bar.open}`,
-    `${labels.high}: ${bar.high}`,
-    `${labels.low}: ${bar.low}`,
-    `${labels.close}: ${bar.close}`,
-    `${labels.volume}: ${bar.volume}`,
+    `${labels.open}: ${truncate(bar.open, decimals)}`,
+    `${labels.high}: ${truncate(bar.high, decimals)}`,
+    `${labels.low}: ${truncate(bar.low, decimals)}`,
+    `${labels.close}: ${truncate(bar.close, decimals)}`,
+    `${labels.volume}: ${truncate(bar.volume, VOLUME_DECIMALS)}`,
   ];
   for (const p of list) {
     if (p.seriesName.startsWith('MA') || p.seriesName === 'DIF' || p.seriesName === 'DEA') {

@@ -13,6 +13,7 @@ import type { KlineStore } from '../stores/kline-store';
 import { TabBar } from '../tab-bar';
 import type { MarketStore } from '../stores/market-store';
 import { buildChartOption, type ChartLabels, type ChartStudies } from './chart-option';
+import { chartLocale } from './locale';
 import { useDocumentTheme, useMediaQuery } from './hooks';
 
 type EchartsModule = typeof import('./echarts');
@@ -25,7 +26,8 @@ export const CHART_HEIGHT = 516;
 export const WIDE_SCREEN_QUERY = '(min-width: 1200px)';
 
 export const KlineChart = observer(function KlineChart({ kline, market }: { kline: KlineStore; market: MarketStore }) {
-  const { t } = useTranslation('trade');
+  const { t, i18n } = useTranslation('trade');
+  const locale = chartLocale(i18n.language);
   const theme = useDocumentTheme();
   const wide = useMediaQuery(WIDE_SCREEN_QUERY);
   const [studies, setStudies] = useState<ChartStudies>({ ma: true, cross: false, macd: true });
@@ -85,6 +87,7 @@ export const KlineChart = observer(function KlineChart({ kline, market }: { klin
         wide,
         labels: JSON.parse(labelKey) as ChartLabels,
         priceDecimals: market.priceDecimals,
+        locale,
       });
       if (!instance) return;
       if (kline.version !== drawnVersion) {
@@ -95,7 +98,7 @@ export const KlineChart = observer(function KlineChart({ kline, market }: { klin
         instance.setOption(rest, { lazyUpdate: true });
       }
     });
-  }, [engine, kline, market, theme, studies, wide, labelKey]);
+  }, [engine, kline, market, theme, studies, wide, labelKey, locale]);
 
   const toggle = (key: keyof ChartStudies) => setStudies((s) => ({ ...s, [key]: !s[key] }));
 
@@ -150,8 +153,10 @@ export const KlineChart = observer(function KlineChart({ kline, market }: { klin
           data-bars={kline.bars.length}
           style={{ height: CHART_HEIGHT }}
         />
-        {kline.bars.length === 0 && (
+        {kline.bars.length === 0 ? (
           <div className="tp-chart-note">{kline.loading ? t('chart.loading') : t('chart.empty')}</div>
+        ) : (
+          kline.short && <div className="tp-chart-note" role="status" data-testid="chart-short">{t('chart.short')}</div>
         )}
       </div>
     </section>

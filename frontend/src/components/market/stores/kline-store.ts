@@ -28,6 +28,9 @@ export function mergeBars(current: readonly KlineBar[], incoming: readonly Kline
   return [...byTime.values()].sort((a, b) => a.time - b.time);
 }
 
+/** Spec trading §8: a chart refresh that receives fewer than 2 bars is an error. */
+export const MIN_REFRESH_BARS = 2;
+
 function barOf(push: KlinePush): KlineBar {
   const { time, open, high, low, close, volume } = push;
   return { time, open, high, low, close, volume };
@@ -39,6 +42,12 @@ export class KlineStore {
   loading = false;
   /** Grows with every full load, so the chart resets its zoom only then. */
   version = 0;
+  /**
+   * The last refresh came back with fewer than MIN_REFRESH_BARS bars (spec trading §8: an error when
+   * the chart refresh receives fewer than 2 bars): the bars may have a gap, so the next tick loads the
+   * whole window again; cleared by that load.
+   */
+  short = false;
 
   readonly periods: readonly ChartPeriod[];
   private readonly storageKey: string;
@@ -103,6 +112,7 @@ export class KlineStore {
         this.bars = mergeBars([], bars);
         this.loadedFor = key;
         this.version += 1;
+        this.short = false;
       });
     } catch {
       /* the 10 s refresh tries again */
@@ -111,18 +121,24 @@ export class KlineStore {
     }
   }
 
-  /** Fetch the bars since the last one and merge them (the periodic refresh). */
+  /**
+   * The periodic refresh: the bars from the one before the last, merged. That window always holds two
+   * bars the chart already has, so an answer with fewer than MIN_REFRESH_BARS is an error (`short`)
+   * and the next tick reloads the whole window. With fewer than two bars held (a new pair) it asks
+   * from the last one and any answer is taken.
+   */
   async refresh(): Promise<void> {
     const pair = this.market.pair;
     const period = this.period;
     if (!pair || this.loading) return;
     const key = `${pair.id}:${period.api}`;
-    if (this.loadedFor !== key || this.bars.length === 0) {
+    if (this.loadedFor !== key || this.bars.length === 0 || this.short) {
       await this.load();
       return;
     }
     const request = this.request;
-    const lastTime = this.bars[this.bars.length - 1]!.time;
+    const held = this.bars.length;
+    const lastTime = this.bars[Math.max(held - MIN_REFRESH_BARS, 0)]!.time;
     const to = this.now();
     try {
       const bars = await this.api.kline(
@@ -137,7 +153,8 @@ export class KlineStore {
       );
       if (request !== this.request || this.loadedFor !== key) return;
       runInAction(() => {
-        this.bars = mergeBars(this.bars, bars);
+        if (held >= MIN_REFRESH_BARS && bars.length < MIN_REFRESH_BARS) this.short = true;
+        else this.bars = mergeBars(this.bars, bars);
       });
     } catch {
       /* next tick */

@@ -83,20 +83,20 @@ describe('the menu by role', () => {
 
   it('shows support the dashboard, real names and users only', async () => {
     const session = await menuOf(['support']);
-    expect(session.menu.map((s) => s.key)).toEqual(['dashboard', 'realNames', 'users']);
+    expect(session.menu.map((s) => s.key)).toEqual(['dashboard', 'realNames', 'users', 'sms']);
     expect(session.may('withdrawals')).toBe(false);
     expect(session.may('audit')).toBe(false);
   });
 
   it('shows finance its queues, risk its queues and users, admin the trail', async () => {
     expect((await menuOf(['finance'])).menu.map((s) => s.key)).toEqual(['dashboard', 'withdrawals', 'deposits', 'conservation']);
-    expect((await menuOf(['risk'])).menu.map((s) => s.key)).toEqual(['dashboard', 'appeals', 'users']);
+    expect((await menuOf(['risk'])).menu.map((s) => s.key)).toEqual(['dashboard', 'appeals', 'users', 'sms']);
     expect((await menuOf(['admin'])).menu.map((s) => s.key)).toEqual(['dashboard', 'audit']);
     expect((await menuOf(['markets'])).menu.map((s) => s.key)).toEqual(['dashboard', 'markets', 'currencies', 'placement']);
   });
 
   it('joins the screens of several roles, each once', async () => {
     const keys = (await menuOf(['support', 'risk', 'content'])).menu.map((s) => s.key);
-    expect(keys).toEqual(['dashboard', 'realNames', 'appeals', 'users', 'content']);
+    expect(keys).toEqual(['dashboard', 'realNames', 'appeals', 'users', 'sms', 'content']);
   });
 });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 
 import { useAdmin } from '../stores/admin-store';
 import type { AuditFilters } from '../stores/audit-store';
-import { formatMs, Loaded } from './shared';
+import { formatMs, Loaded, Pager } from './shared';
 
 function save(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
@@ -87,11 +87,7 @@ export const AuditPage = observer(function AuditPage() {
                 ))}
               </tbody>
             </table>
-            <div className="adm-pager">
-              <button type="button" disabled={audit.page <= 1} onClick={() => audit.setPage(audit.page - 1)}>{t('common.prev')}</button>
-              <span>{t('common.page', { page: audit.page, last: audit.lastPage })}</span>
-              <button type="button" disabled={audit.page >= audit.lastPage} onClick={() => audit.setPage(audit.page + 1)}>{t('common.next')}</button>
-            </div>
+            <Pager of={audit} />
           </>
         )}
       </Loaded>

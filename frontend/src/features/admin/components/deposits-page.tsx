@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { DEPOSIT_STATES, type ChainDeposit, type DepositState, type ManualCredit, type ManualDeposit } from '../api/types';
 import { useAdmin } from '../stores/admin-store';
 import { ConfirmDialog } from './confirm-dialog';
-import { Decide, formatMs, Loaded } from './shared';
+import { Decide, formatMs, Loaded, Pager } from './shared';
 
 const FIELDS = ['account', 'currency', 'amount', 'ref', 'reason'] as const satisfies readonly (keyof ManualDeposit)[];
 
@@ -193,11 +193,7 @@ export const DepositsPage = observer(function DepositsPage() {
                 </tbody>
               </table>
             </div>
-            <div className="adm-pager">
-              <button type="button" disabled={deposits.page <= 1} onClick={() => deposits.setPage(deposits.page - 1)}>{t('common.prev')}</button>
-              <span>{t('common.page', { page: deposits.page, last: deposits.lastPage })}</span>
-              <button type="button" disabled={deposits.page >= deposits.lastPage} onClick={() => deposits.setPage(deposits.page + 1)}>{t('common.next')}</button>
-            </div>
+            <Pager of={deposits} />
           </>
         )}
       </Loaded>

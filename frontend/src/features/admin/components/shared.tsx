@@ -54,6 +54,18 @@ export function Images({ urls, alt }: { urls: string[]; alt: string[] }) {
   );
 }
 
+/** Previous and next around "page n of last", for a store with `page`, `lastPage` and `setPage`. */
+export const Pager = observer(function Pager({ of }: { of: { page: number; lastPage: number; setPage: (page: number) => void } }) {
+  const { t } = useTranslation('admin');
+  return (
+    <div className="adm-pager">
+      <button type="button" disabled={of.page <= 1} onClick={() => of.setPage(of.page - 1)}>{t('common.prev')}</button>
+      <span>{t('common.page', { page: of.page, last: of.lastPage })}</span>
+      <button type="button" disabled={of.page >= of.lastPage} onClick={() => of.setPage(of.page + 1)}>{t('common.next')}</button>
+    </div>
+  );
+});
+
 export function formatMs(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 }

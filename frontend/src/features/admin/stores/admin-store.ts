@@ -10,6 +10,7 @@ import { MarketsStore } from './markets-store';
 import { PlacementStore } from './placement-store';
 import { ProductsStore } from './products-store';
 import { AdminSessionStore } from './session-store';
+import { SmsStore } from './sms-store';
 import { UsersStore } from './users-store';
 import { WithdrawalsStore } from './withdrawals-store';
 
@@ -29,6 +30,7 @@ export class AdminStore {
   readonly placement: PlacementStore;
   readonly products: ProductsStore;
   readonly audit: AuditStore;
+  readonly sms: SmsStore;
 
   constructor(api?: AdminTransport) {
     const transport = api ?? createAdminClient(() => this.session.signedOut());
@@ -46,6 +48,7 @@ export class AdminStore {
     this.placement = new PlacementStore(transport);
     this.products = new ProductsStore(transport);
     this.audit = new AuditStore(transport);
+    this.sms = new SmsStore(transport);
   }
 }
 

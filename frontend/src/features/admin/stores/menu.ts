@@ -9,6 +9,7 @@ export const SCREENS = [
   { key: 'conservation', path: '/admin/conservation', roles: ['finance'] },
   { key: 'appeals', path: '/admin/appeals', roles: ['risk'] },
   { key: 'users', path: '/admin/users', roles: ['support', 'risk'] },
+  { key: 'sms', path: '/admin/sms', roles: ['support', 'risk'] },
   { key: 'content', path: '/admin/content', roles: ['content'] },
   { key: 'markets', path: '/admin/markets', roles: ['markets'] },
   { key: 'currencies', path: '/admin/currencies', roles: ['markets'] },

@@ -1,11 +1,11 @@
-/** The latest 30 trades of the pair: time, price (green for a buyer-initiated trade), amount. */
+/** The latest 30 trades of the pair: time, price (green for way 2, red otherwise: spec trading §3), amount. */
 import { observer } from 'mobx-react-lite';
 import { useTranslation } from 'react-i18next';
 
+import { tradeClass } from '@/components/market/change-class';
 import { formatTime, truncate } from '@/lib/format';
 
 import { useTradePage } from '../stores/trade-page-store';
-import { BUY } from '../types';
 
 export const RecentTrades = observer(function RecentTrades() {
   const { t } = useTranslation('trade');
@@ -26,7 +26,7 @@ export const RecentTrades = observer(function RecentTrades() {
         {market.trades.map((tr) => (
           <li key={tr.id} className="tp-row" data-testid="trade-row">
             <span className="muted">{formatTime(tr.time || tr.timestamp)}</span>
-            <span className={`num ${tr.way === BUY ? 'up' : 'down'}`}>{truncate(tr.price, dp)}</span>
+            <span className={`num ${tradeClass(tr.way)}`}>{truncate(tr.price, dp)}</span>
             <span className="num">{truncate(tr.amount, qdp)}</span>
           </li>
         ))}
