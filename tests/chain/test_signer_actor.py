@@ -1,7 +1,7 @@
 """The Signer actor on the session's stack, killed again and again while it sends (chaos): approved
 withdrawals reach their outside addresses exactly once each, the hot wallet spends one nonce per
 withdrawal, each withdrawal has one transaction, every lock leaves at the final count, and `exchange
-chain status` shows the hot wallet and what is still unconfirmed."""
+chain status` and the console's Chain page show the hot wallet and what is still unconfirmed."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import uuid
 from decimal import Decimal
 from typing import Any
 
+import httpx
 import ray
 from eth_account import Account
 
@@ -24,7 +25,9 @@ from store.chain_rpc.devnet import faucet
 from store.chain_rpc.devnet.clients import DevEvmNode
 from store.models import Account as LedgerAccount
 from store.models import AccountType, ChainSend, Currency, CurrencyProtocol, Withdrawal, WithdrawalStatus
+from tests.api.test_admin import make_operator, token_of
 from tests.utils.cli import exchange_ok
+from tests.utils.users import ok
 
 FINAL = 3
 
@@ -44,7 +47,7 @@ async def _approved_usdt(amount: str, to: str) -> int:
 
 
 async def test_a_signer_killed_while_it_sends_pays_each_withdrawal_once(
-    stack: Stack, evm: DevEvmNode, evm_chain: dict[str, Any], db: None
+    api: httpx.Client, stack: Stack, evm: DevEvmNode, evm_chain: dict[str, Any], db: None
 ) -> None:
     token = evm_chain["tokens"]["USDT"]["address"]
     hot = address_of(MnemonicKeySource(TEST_MNEMONIC), hot_path())
@@ -52,6 +55,7 @@ async def test_a_signer_killed_while_it_sends_pays_each_withdrawal_once(
     await faucet.send_evm(evm_chain, to=hot, amount=Decimal(1000), currency="USDT")
     await evm.mine()
     nonce_before = await evm.nonce(hot)
+    last_send = await ChainSend.all().order_by("-id").first()
     outside = [Account.create().address for _ in range(4)]
     ids = [await _approved_usdt(str(10 + n), to) for n, to in enumerate(outside)]
 
@@ -72,17 +76,33 @@ async def test_a_signer_killed_while_it_sends_pays_each_withdrawal_once(
                 kills += 1
             await evm.mine()
             await asyncio.sleep(0.3)
+        out = await asyncio.to_thread(exchange_ok, stack.settings, "chain", "status")
+        assert "ERC20 hot wallet:" in out and "approved, not yet signed:" in out, out
+        # The console's Chain page reads the same from the actor (finance).
+        op, secret = await make_operator("finance")
+        auth = await asyncio.to_thread(token_of, api, op, secret)
+        page = ok(await asyncio.to_thread(api.get, "admin/chain", headers=auth))
+        (side,) = page["signer"]
+        held = Decimal(await evm.token_balance(token, hot)).scaleb(-6)
+        assert (side["chain"], Decimal(side["hot_wallet"]["USDT"])) == ("ERC20", held)
+        assert not [s for s in side["unconfirmed_withdrawals"] if s["withdrawal_id"] in ids]
+
+        ray.kill(signer, no_restart=True)  # stopped: nothing is sent while the chain is counted
         for to, n in zip(outside, range(4), strict=True):
             assert await evm.token_balance(token, to) == (10 + n) * 1_000_000 - 500_000  # amount - fee, once
-        assert await evm.nonce(hot) - nonce_before == len(ids)  # one transaction each, never a second
-        assert await ChainSend.filter(withdrawal_id__in=ids).count() == len(ids)
+        # Every transaction the hot wallet sent meanwhile is one stored send that a node took (the Signer
+        # also sends what other tests left approved): nothing unstored, nothing twice.
+        since = await ChainSend.filter(id__gt=last_send.id if last_send else 0, chain="ERC20").values_list(
+            "txid", flat=True
+        )
+        known = [txid for txid in since if await evm.transaction(txid) is not None]
+        assert await evm.nonce(hot) - nonce_before == len(known)
+        assert await ChainSend.filter(withdrawal_id__in=ids).count() == len(ids)  # one each for these four
         for wid in ids:
             row = await Withdrawal.get(id=wid)
             uid, currency_id = row.user_id, row.currency_id  # type: ignore[attr-defined]
             account = await LedgerAccount.get(user_id=uid, currency_id=currency_id, account_type=AccountType.CHANGE)
             assert account.lock_balance == 0 and account.balance == 0  # the lock left, nothing came back
-        out = await asyncio.to_thread(exchange_ok, stack.settings, "chain", "status")
-        assert "ERC20 hot wallet:" in out and "approved, not yet signed: 0" in out, out
     finally:
         ray.kill(signer, no_restart=True)
         stack.actors.pop(SIGNER_NAME, None)

@@ -49,14 +49,18 @@ async def test_final_deposits_are_swept_to_the_hot_wallet_once(
     hot_before = await evm.token_balance(token, sender.hot)
     hot_eth_before = await evm.balance(sender.hot)
 
+    # Other tests' final deposits may be swept alongside: only these three addresses are asserted on.
     first = await sweeper.step()  # USDT needs gas first; ether goes at once
-    assert first.topped_up == [usdt_at] and len(first.swept) == 1 and first.below_minimum == 1
-    await evm.mine()
-    second = await sweeper.step()  # the top-up is mined: the USDT goes
-    assert len(second.swept) == 1 and second.topped_up == []
-    await evm.mine()
+    assert usdt_at in first.topped_up and ether_at not in first.topped_up and first.below_minimum >= 1
+    assert await evm.token_balance(token, usdt_at) == 150_000_000
+    for _ in range(6):  # mined, swept, until a sweep finds nothing more to do
+        await evm.mine()
+        if not (report := await sweeper.step()).swept and not report.topped_up:
+            break
+    else:
+        raise AssertionError("the sweeps did not settle")
     assert await evm.token_balance(token, usdt_at) == 0
-    assert await evm.token_balance(token, sender.hot) - hot_before == 150_000_000
+    assert await evm.token_balance(token, sender.hot) - hot_before >= 150_000_000
     assert await evm.token_balance(token, small_at) == 40_000_000  # waits for its address's next deposit
     assert await evm.balance(ether_at) < 10**15  # what is left is less than a transfer's gas
     assert await evm.balance(sender.hot) > hot_eth_before + 4 * 10**17  # 0.5 ether less its gas

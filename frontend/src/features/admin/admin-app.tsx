@@ -11,6 +11,7 @@ import { Route, Routes } from 'react-router-dom';
 import { AdminLayout, RoleGate } from './components/admin-layout';
 import { AppealsPage } from './components/appeals-page';
 import { AuditPage } from './components/audit-page';
+import { ChainPage } from './components/chain-page';
 import { ConservationPage } from './components/conservation-page';
 import { ContentPage } from './components/content-page';
 import { CurrenciesPage } from './components/currencies-page';
@@ -45,6 +46,7 @@ export default function AdminApp() {
             <Route path="withdrawals" element={<RoleGate screen="withdrawals"><WithdrawalsPage /></RoleGate>} />
             <Route path="deposits" element={<RoleGate screen="deposits"><DepositsPage /></RoleGate>} />
             <Route path="conservation" element={<RoleGate screen="conservation"><ConservationPage /></RoleGate>} />
+            <Route path="chain" element={<RoleGate screen="chain"><ChainPage /></RoleGate>} />
             <Route path="appeals" element={<RoleGate screen="appeals"><AppealsPage /></RoleGate>} />
             <Route path="users" element={<RoleGate screen="users"><UsersPage /></RoleGate>} />
             <Route path="sms" element={<RoleGate screen="sms"><SmsPage /></RoleGate>} />

@@ -2,7 +2,8 @@
 (``auth``), the review and payment queues (``queues``), deposits (``deposits``), content (``content``),
 users (``users``), the dashboard (``dashboard``), markets with the pair placement (``markets``), the
 pairs' lever and second-contract terms (``contracts``), currencies (``currencies``), the earn
-products (``products``) and the SMS queue with its per-country ceilings (``sms``)."""
+products (``products``), the SMS queue with its per-country ceilings (``sms``) and the chains'
+watchers, hot wallets and unconfirmed withdrawals (``chain``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from fastapi import APIRouter
 
 from serve.api.routes.admin import (
     auth,
+    chain,
     content,
     contracts,
     currencies,
@@ -34,3 +36,4 @@ router.include_router(currencies.router)
 router.include_router(deposits.router)
 router.include_router(products.router)
 router.include_router(sms.router)
+router.include_router(chain.router)

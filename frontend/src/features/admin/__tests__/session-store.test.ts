@@ -89,7 +89,7 @@ describe('the menu by role', () => {
   });
 
   it('shows finance its queues, risk its queues and users, admin the trail', async () => {
-    expect((await menuOf(['finance'])).menu.map((s) => s.key)).toEqual(['dashboard', 'withdrawals', 'deposits', 'conservation']);
+    expect((await menuOf(['finance'])).menu.map((s) => s.key)).toEqual(['dashboard', 'withdrawals', 'deposits', 'conservation', 'chain']);
     expect((await menuOf(['risk'])).menu.map((s) => s.key)).toEqual(['dashboard', 'appeals', 'users', 'sms']);
     expect((await menuOf(['admin'])).menu.map((s) => s.key)).toEqual(['dashboard', 'audit']);
     expect((await menuOf(['markets'])).menu.map((s) => s.key)).toEqual(['dashboard', 'markets', 'currencies', 'placement']);

@@ -5,7 +5,7 @@ import { AuditStore } from './audit-store';
 import { ContentStore } from './content-store';
 import { CurrenciesStore } from './currencies-store';
 import { DepositsStore } from './deposits-store';
-import { AppealsStore, conservationResource, dashboardResource, RealNamesStore } from './queues-store';
+import { AppealsStore, chainResource, conservationResource, dashboardResource, RealNamesStore } from './queues-store';
 import { MarketsStore } from './markets-store';
 import { PlacementStore } from './placement-store';
 import { ProductsStore } from './products-store';
@@ -22,6 +22,7 @@ export class AdminStore {
   readonly withdrawals: WithdrawalsStore;
   readonly deposits: DepositsStore;
   readonly conservation;
+  readonly chain;
   readonly appeals: AppealsStore;
   readonly users: UsersStore;
   readonly content: ContentStore;
@@ -40,6 +41,7 @@ export class AdminStore {
     this.withdrawals = new WithdrawalsStore(transport);
     this.deposits = new DepositsStore(transport);
     this.conservation = conservationResource(transport);
+    this.chain = chainResource(transport);
     this.appeals = new AppealsStore(transport);
     this.users = new UsersStore(transport);
     this.content = new ContentStore(transport);

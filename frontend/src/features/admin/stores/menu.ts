@@ -7,6 +7,7 @@ export const SCREENS = [
   { key: 'withdrawals', path: '/admin/withdrawals', roles: ['finance'] },
   { key: 'deposits', path: '/admin/deposits', roles: ['finance'] },
   { key: 'conservation', path: '/admin/conservation', roles: ['finance'] },
+  { key: 'chain', path: '/admin/chain', roles: ['finance'] },
   { key: 'appeals', path: '/admin/appeals', roles: ['risk'] },
   { key: 'users', path: '/admin/users', roles: ['support', 'risk'] },
   { key: 'sms', path: '/admin/sms', roles: ['support', 'risk'] },

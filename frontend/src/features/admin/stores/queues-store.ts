@@ -1,7 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx';
 
 import type { AdminTransport } from '../api/admin-client';
-import type { Appeal, ConservationLine, Dashboard, Page, RealNameReview } from '../api/types';
+import type { Appeal, ChainStatus, ConservationLine, Dashboard, Page, RealNameReview } from '../api/types';
 import { messageOf, Resource } from './resource';
 
 /** Support's real-name reviews (under review, oldest first). */
@@ -53,6 +53,11 @@ export class AppealsStore {
 
 export function dashboardResource(api: AdminTransport): Resource<Dashboard> {
   return new Resource(() => api.get<Dashboard>('dashboard'));
+}
+
+/** Finance's Chain page: the watchers and the Signer (hot wallets, unconfirmed withdrawals, sweeps). */
+export function chainResource(api: AdminTransport): Resource<ChainStatus> {
+  return new Resource(() => api.get<ChainStatus>('chain'));
 }
 
 export function conservationResource(api: AdminTransport): Resource<ConservationLine[]> {
