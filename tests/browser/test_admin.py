@@ -31,8 +31,10 @@ EVERY_SCREEN = [
     "withdrawals",
     "deposits",
     "conservation",
+    "chain",
     "appeals",
     "users",
+    "sms",
     "content",
     "audit",
 ]
@@ -228,7 +230,7 @@ def test_support_sees_no_finance_menu_and_gets_the_role_message(
 ) -> None:
     email, one_time, secret = new_operator(web, "support")
     log_in(page, email, one_time, secret)
-    assert menu(page) == ["dashboard", "realNames", "users"]
+    assert menu(page) == ["dashboard", "realNames", "users", "sms"]
     page.goto("/admin/withdrawals")
     expect(page.get_by_role("alert")).to_have_text("Your role does not allow this page.")
     page.goto("/admin/audit")

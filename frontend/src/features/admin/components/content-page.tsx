@@ -103,7 +103,9 @@ export const ContentPage = observer(function ContentPage() {
             {content.categories.data?.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
           </select>
         </label>
-        <button type="button" className="adm-primary" onClick={() => content.edit(null)}>{t('content.add')}</button>
+        <button type="button" className="adm-primary" disabled={!content.canAdd} onClick={() => content.edit(null)}>
+          {t('content.add')}
+        </button>
       </div>
       {content.draft && <Editor />}
       <Loaded resource={content.notices} empty={(d) => d.length === 0}>

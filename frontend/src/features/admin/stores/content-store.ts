@@ -35,8 +35,15 @@ export class ContentStore {
     void this.notices.load();
   }
 
+  /** Whether a new notice can be started: its category comes from the loaded categories (their ids are
+   * the spec's, 22 and up; guessing one before they load saved into a category that does not exist). */
+  get canAdd(): boolean {
+    return (this.categories.data?.length ?? 0) > 0;
+  }
+
   edit(notice: Notice | null): void {
-    const fallback = this.categoryId || this.categories.data?.[0]?.id || 1;
+    if (!notice && !this.canAdd) return;
+    const fallback = this.categoryId || this.categories.data![0]!.id;
     this.draft = notice
       ? { id: notice.id, category_id: notice.category_id, title: notice.title, banner: notice.banner,
           content: notice.content, sort: notice.sort } // prettier-ignore
