@@ -179,7 +179,7 @@ def test_finance_credits_a_manual_deposit_and_markets_reads_the_placement(
     fresh = member(api)
     email, one_time, secret = new_operator(web, "finance")
     log_in(page, email, one_time, secret)
-    assert menu(page) == ["dashboard", "withdrawals", "deposits", "conservation"]
+    assert menu(page) == ["dashboard", "withdrawals", "deposits", "conservation", "chain"]
 
     # A bank wire the chain gateway never saw: credited by hand, with a reason, after the confirmation.
     page.locator("[data-menu=deposits]").click()
