@@ -65,6 +65,7 @@ class Refused(Exception):
 
 class Sender(Protocol):
     chain: str
+    account: str  # what its sends are stored under (``ChainSend.sender``): the hot wallet's address or wallet
 
     async def sign(self, out: Outgoing, *, stored_next_nonce: int | None) -> Signed:
         """Build and sign ``out``; ``ValueError`` when it can never be sent as asked (an amount the
@@ -90,7 +91,7 @@ class EvmSender:
         self.tokens = {code.upper(): address for code, address in tokens.items()}
         self._decimals: dict[str, int] = {"ETH": ETH_DECIMALS}
         self.hot_path = hot_path()
-        self.hot = address_of(keys, self.hot_path)
+        self.hot = self.account = address_of(keys, self.hot_path)
 
     async def currency(self, code: str) -> tuple[str | None, int]:
         """The token contract (None: ether) and decimals of ``code``; ``ValueError`` when not carried."""
@@ -148,6 +149,7 @@ class UtxoSender:
             raise ValueError("a UTXO sender needs the node's hot wallet (settings.ltc_rpc_wallet)")
         self.chain = chain
         self.node = node
+        self.account = str(node.wallet)
         self._currency = currency
 
     async def sign(self, out: Outgoing, *, stored_next_nonce: int | None) -> Signed:

@@ -92,8 +92,10 @@ class Dispatch:
             report.signed.append(signed.txid)
 
     async def _next_nonce(self) -> int | None:
-        """One past the highest nonce stored for this chain's sends (None: none yet)."""
-        found = await ChainSend.filter(chain=self.chain).annotate(top=Max("nonce")).values_list("top", flat=True)
+        """One past the highest nonce stored for this chain's sends from this hot wallet (None: none yet;
+        a wallet that replaced another starts from its own count)."""
+        mine = ChainSend.filter(chain=self.chain, sender=self.sender.account)
+        found = await mine.annotate(top=Max("nonce")).values_list("top", flat=True)
         top = found[0] if found else None
         return None if top is None else int(top) + 1
 

@@ -3,6 +3,7 @@ account/withdrawals (the user's requests and their state) and user/addr (bound w
 
 from __future__ import annotations
 
+import logging
 import re
 from decimal import ROUND_UP, Decimal
 from typing import Annotated, Any
@@ -33,6 +34,7 @@ from store.models import (
 from store.money import money
 from store.users import check_withdrawals_open
 
+log = logging.getLogger(__name__)
 router = APIRouter(tags=["withdraw"])
 
 REQUESTED = N_("Withdrawal requested")
@@ -121,8 +123,12 @@ async def draw(body: DrawIn, user: CurrentUser, svc: Svc, engine: EngineDep, req
     fields = {"currency_id": currency.id, "protocol_id": protocol.id, "address": address,
               "memo": memo, "amount": amount, "fee": fee, "ref": ref}  # fmt: skip
     withdrawal_id = await call_wallet(engine, user.id, "draw", user.id, fields)
-    # Small enough (the user's 24 h under auto_approve_usd): approved now, and the Signer sends it.
-    await approvals.auto_approve(withdrawal_id, settings=svc.settings, book=await svc.prices.book())
+    # Small enough (the user's 24 h under auto_approve_usd): approved now, and the Signer sends it. The
+    # request is recorded and locked already: if the rule cannot be read, it waits for an operator.
+    try:
+        await approvals.auto_approve(withdrawal_id, settings=svc.settings, book=await svc.prices.book())
+    except Exception:
+        log.exception("withdrawal %s: auto-approval failed; it waits for an operator", withdrawal_id)
     return await _requested(await Withdrawal.get(id=withdrawal_id), lang)
 
 
