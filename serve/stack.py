@@ -17,7 +17,6 @@ import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,6 @@ from config.settings import Settings
 from serve.ingress import ingress_environment
 
 log = logging.getLogger(__name__)
-DEV_HOT_FUNDS = {"ETH": Decimal(100), "USDT": Decimal(1_000_000)}  # what the dev hot wallet is filled to
 PR_SET_PDEATHSIG = 1
 
 
@@ -420,29 +418,6 @@ class Stack:
         if started:
             log.info("chain watchers: %s", ", ".join(watched_chains(settings)))
 
-    async def _fund_dev_hot_wallet(self, settings: Settings) -> None:
-        """On the dev EVM chain this stack runs, fill the hot wallet from the faucet when it runs low,
-        so withdrawals can be tried before sweeps exist (docs/decisions.md "Sending withdrawals")."""
-        from store.chain.custody import MnemonicKeySource
-        from store.chain.evm_signing import address_of, hot_path
-        from store.chain_rpc.devnet import faucet
-        from store.chain_rpc.devnet.process import read_info
-        from store.chain_rpc.evm import EvmNode
-
-        info = read_info(settings.dev_chains_dir / "evm" / "evm.json")
-        if info["url"] != settings.evm_rpc_url:  # not this stack's dev chain
-            return
-        keys = MnemonicKeySource.from_settings(settings)
-        hot, station = address_of(keys, hot_path()), address_of(keys, hot_path(1))  # the gas station: sweeps' gas
-        async with EvmNode(info["url"]) as node:
-            for wallet in (hot, station):
-                if await node.balance(wallet) < 10**18:
-                    await faucet.send_evm(info, to=wallet, amount=DEV_HOT_FUNDS["ETH"], currency="ETH")
-            usdt = info["tokens"]["USDT"]
-            if await node.token_balance(usdt["address"], hot) < 10 ** usdt["decimals"] * 1000:
-                await faucet.send_evm(info, to=hot, amount=DEV_HOT_FUNDS["USDT"], currency="USDT")
-        log.info("dev hot wallet %s: topped up from the faucet when low", hot)
-
     def _start_signer(self, settings: Settings) -> None:
         """The Signer, which alone holds the hot wallet's keys and sends approved withdrawals
         (actors/chain/signer.py), when a chain node is configured; on the node offering
@@ -455,8 +430,11 @@ class Stack:
 
         if not watched_chains(settings):
             return
-        if self.chains and settings.evm_rpc_url:
-            asyncio.run(self._fund_dev_hot_wallet(settings))
+        if self.chains and settings.evm_rpc_url:  # this stack's dev EVM chain: fill the hot wallets
+            from store.chain.custody import MnemonicKeySource
+            from store.chain_rpc.devnet import faucet
+
+            asyncio.run(faucet.top_up_hot_wallets(settings, MnemonicKeySource.from_settings(settings)))
 
         options: dict[str, Any] = {"name": SIGNER_NAME, "get_if_exists": True}
         if settings.signer_resource:

@@ -113,11 +113,15 @@ async def decide(withdrawal_id: int, *, approve: bool, also: ledger.Also | None 
 SENDING_OR_SENT = (WithdrawalStatus.APPROVED, WithdrawalStatus.COMPLETED, WithdrawalStatus.FAILED)
 
 
+def _details(row: Withdrawal, **extra: object) -> dict[str, object]:
+    """What a decision's journal row says of the request (the records show it)."""
+    return {"withdrawal_id": row.id, "address": row.address, "fee": str(row.fee), **extra}
+
+
 def _release(row: Withdrawal, kind: str, ref: str, memo: str, **extra: object) -> ledger.Change:
     """The lock of ``row`` back to its owner's balance."""
-    details: dict[str, object] = {"withdrawal_id": row.id, "address": row.address, "fee": str(row.fee), **extra}
     uid, currency_id = row.user_id, row.currency_id  # type: ignore[attr-defined]
-    return ledger.Change(uid, currency_id, CHANGE, row.amount, -row.amount, kind, ref, memo, details)
+    return ledger.Change(uid, currency_id, CHANGE, row.amount, -row.amount, kind, ref, memo, _details(row, **extra))
 
 
 async def complete(row: Withdrawal, *, txid: str, also: ledger.Also | None = None) -> bool:
@@ -125,9 +129,8 @@ async def complete(row: Withdrawal, *, txid: str, also: ledger.Also | None = Non
     ref ``w<id>:done``, with the txid) and the request is COMPLETED, with ``also`` in the same
     transaction. False (nothing written) when it was not APPROVED any more."""
     uid, currency_id = row.user_id, row.currency_id  # type: ignore[attr-defined]
-    details: dict[str, object] = {"withdrawal_id": row.id, "address": row.address, "fee": str(row.fee), "txid": txid}
     change = ledger.Change(uid, currency_id, CHANGE, ledger.ZERO, -row.amount, LOG_DONE, f"w{row.id}:done",
-                           "withdrawal completed", details)  # fmt: skip
+                           "withdrawal completed", _details(row, txid=txid))  # fmt: skip
     return await _leave_approved(row, WithdrawalStatus.COMPLETED, change, also)
 
 

@@ -43,6 +43,9 @@ def hot_path(index: int = 0) -> str:
     return f"m/44'/60'/{HOT_ACCOUNT}'/0/{index}"
 
 
+GAS_STATION_PATH = hot_path(1)  # pays deposit addresses' gas for token sweeps (store/chain/sweeps.py)
+
+
 def address_of(keys: KeySource, path: str) -> str:
     """The EIP-55 address of the key at ``path``."""
     return EthAddrEncoder.EncodeKey(keys.public_key(path))

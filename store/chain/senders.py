@@ -17,13 +17,14 @@ EVM nonce, or a UTXO input spent elsewhere) and how deep that one is.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Protocol
+from typing import Any, Protocol
 
 from store.chain.custody import KeySource
-from store.chain.evm_signing import ETH_DECIMALS, address_of, hot_path, sign_eip1559, transfer_call
-from store.chain_rpc.evm import EvmNode
+from store.chain.evm_signing import ETH_DECIMALS, SignedTx, address_of, hot_path, sign_eip1559, transfer_call
+from store.chain_rpc.evm import EvmNode, FeeData
 from store.chain_rpc.jsonrpc import NodeRefused
 from store.chain_rpc.utxo import UtxoNode
 
@@ -92,6 +93,7 @@ class EvmSender:
         self._decimals: dict[str, int] = {"ETH": ETH_DECIMALS}
         self.hot_path = hot_path()
         self.hot = self.account = address_of(keys, self.hot_path)
+        self._chain_id: int | None = None  # asked once: a node's chain never changes under it
 
     async def currency(self, code: str) -> tuple[str | None, int]:
         """The token contract (None: ether) and decimals of ``code``; ``ValueError`` when not carried."""
@@ -108,12 +110,22 @@ class EvmSender:
     async def sign(self, out: Outgoing, *, stored_next_nonce: int | None) -> Signed:
         token, decimals = await self.currency(out.currency)
         call = transfer_call(out.address, out.amount, token=token, decimals=decimals)
-        nonce = max(await self.node.nonce(self.hot), stored_next_nonce or 0)
-        fees = await self.node.fee_data()
-        tx = {"chainId": await self.node.chain_id(), "nonce": nonce, "maxFeePerGas": fees.max_fee,
-              "maxPriorityFeePerGas": fees.max_priority_fee, **call}  # fmt: skip
-        signed = sign_eip1559(self._keys, self.hot_path, tx)
+        signed = await self.sign_call(self.hot_path, call, await self.node.fee_data(), nonce_floor=stored_next_nonce)
         return Signed(raw=signed.raw, txid=signed.txid, sender=signed.sender, nonce=signed.nonce)
+
+    async def sign_call(
+        self, path: str, call: Mapping[str, Any], fees: FeeData, *, nonce_floor: int | None = None
+    ) -> SignedTx:
+        """``call`` (to, value, data, gas) as an EIP-1559 transaction signed by the key at ``path`` (the
+        hot wallet, the gas station, a deposit address), at ``fees`` and that key's next nonce on the
+        node, or ``nonce_floor`` when higher."""
+        if self._chain_id is None:
+            self._chain_id = await self.node.chain_id()
+        signer = self.hot if path == self.hot_path else address_of(self._keys, path)
+        nonce = max(await self.node.nonce(signer), nonce_floor or 0)
+        tx = {"chainId": self._chain_id, "nonce": nonce, "maxFeePerGas": fees.max_fee,
+              "maxPriorityFeePerGas": fees.max_priority_fee, **call}  # fmt: skip
+        return sign_eip1559(self._keys, path, tx)
 
     async def broadcast(self, raw: str) -> None:
         try:

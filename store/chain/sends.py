@@ -35,7 +35,7 @@ from tortoise.functions import Max
 from store import withdrawals
 from store.chain.senders import Outgoing, Refused, Seen, Sender
 from store.chain_rpc.jsonrpc import NodeError
-from store.models import ChainSend, SendState, User, Withdrawal, WithdrawalStatus
+from store.models import ChainSend, SendState, Withdrawal, WithdrawalStatus
 
 log = logging.getLogger(__name__)
 OPEN = (SendState.SIGNED, SendState.SENT)
@@ -170,9 +170,10 @@ class Dispatch:
             .order_by("id")
             .values("withdrawal_id", "txid", "state", "confirmations", "attempts", "error")
         )
-        waiting = await Withdrawal.filter(status=WithdrawalStatus.APPROVED,
-                                          currency_protocol__chain_protocol=self.chain, send=None).count()  # fmt: skip
-        frozen = await User.filter(withdraw_frozen=True, withdrawals__status=WithdrawalStatus.APPROVED).count()
+        unsigned = Withdrawal.filter(status=WithdrawalStatus.APPROVED, currency_protocol__chain_protocol=self.chain,
+                                     send=None)  # fmt: skip
+        waiting = await unsigned.count()
+        frozen = await unsigned.filter(user__withdraw_frozen=True).count()  # of those, held by a freeze
         balances = await self.sender.hot_balances()
         return {"hot_wallet": {code: f"{amount.normalize():f}" for code, amount in balances.items()},
                 "unconfirmed_withdrawals": [{**s, "state": SendState(s["state"]).name.lower()} for s in open_sends],

@@ -25,15 +25,16 @@ import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
+from typing import Any
 
 from store.chain.custody import KeySource
-from store.chain.evm_signing import ERC20_GAS, NATIVE_GAS, address_of, hot_path, sign_eip1559, transfer_call
+from store.chain.evm_signing import ERC20_GAS, GAS_STATION_PATH, NATIVE_GAS, address_of, transfer_call
 from store.chain.senders import EvmSender
+from store.chain_rpc.evm import FeeData
 from store.models import ChainDeposit, DepositStatus, HdAddress
 
 log = logging.getLogger(__name__)
 DEPOSIT_ACCOUNT_PATH = "m/44'/60'/0'/0/{index}"  # store/chain/keys.py: the EVM account xpub's receive children
-GAS_STATION_PATH = hot_path(1)  # pays the deposit addresses' gas for token sweeps
 
 
 def deposit_path(index: int) -> str:
@@ -67,11 +68,11 @@ class EvmSweeper:
         found = await HdAddress.filter(family="EVM", address__in=addresses).values_list("address", "index")
         fees = await self.node.fee_data()
         for address, index in found:
-            if await self._sweep(address, int(index), fees.max_fee, fees.max_priority_fee, report):
+            if await self._sweep(address, int(index), fees, report):
                 await waiting.filter(address=address).update(swept_at=datetime.now(UTC))
         return report
 
-    async def _sweep(self, address: str, index: int, max_fee: int, tip: int, report: SweepReport) -> bool:
+    async def _sweep(self, address: str, index: int, fees: FeeData, report: SweepReport) -> bool:
         """Sweep one address as far as it goes this step; True when it is done (nothing left above a
         minimum), False when it waits for a top-up."""
         if address in self._topping:
@@ -90,28 +91,26 @@ class EvmSweeper:
             if Decimal(units).scaleb(-decimals) < self._minimums.get(code, Decimal(0)) or units == 0:
                 report.below_minimum += units > 0
                 continue
-            need = ERC20_GAS * max_fee
+            need = ERC20_GAS * fees.max_fee
             if gas_wei < need:
-                top_up = await self._send(GAS_STATION_PATH, to=address, value=need - gas_wei, max_fee=max_fee,
-                                          tip=tip)  # fmt: skip
+                gas = {"to": address, "value": need - gas_wei, "data": "0x", "gas": NATIVE_GAS}
+                top_up = await self._send(GAS_STATION_PATH, gas, fees)
                 self._topping[address] = top_up
                 report.topped_up.append(address)
                 log.info("sweep: %s topped up with gas for its %s (%s)", address, code, top_up)
                 return False
             call = transfer_call(self.sender.hot, Decimal(units).scaleb(-decimals), token=token, decimals=decimals)
-            report.swept.append(await self._send(path, max_fee=max_fee, tip=tip, **call))
+            report.swept.append(await self._send(path, call, fees))
             gas_wei -= need
-        native = gas_wei - NATIVE_GAS * max_fee
+        native = gas_wei - NATIVE_GAS * fees.max_fee
         if native > 0 and Decimal(native).scaleb(-18) >= self._minimums.get("ETH", Decimal(0)):
-            report.swept.append(await self._send(path, to=self.sender.hot, value=native, max_fee=max_fee, tip=tip))
+            call = {"to": self.sender.hot, "value": native, "data": "0x", "gas": NATIVE_GAS}
+            report.swept.append(await self._send(path, call, fees))
         return True
 
-    async def _send(self, path: str, *, to: str, value: int, max_fee: int, tip: int, data: str = "0x",
-                    gas: int = NATIVE_GAS) -> str:  # fmt: skip
-        sender = address_of(self._keys, path)
-        tx = {"chainId": await self.node.chain_id(), "nonce": await self.node.nonce(sender), "maxFeePerGas": max_fee,
-              "maxPriorityFeePerGas": tip, "gas": gas, "to": to, "value": value, "data": data}  # fmt: skip
-        signed = sign_eip1559(self._keys, path, tx)
+    async def _send(self, path: str, call: dict[str, Any], fees: FeeData) -> str:
+        """Sign ``call`` with the key at ``path`` (the hot wallet's sender builds it) and broadcast it."""
+        signed = await self.sender.sign_call(path, call, fees)
         await self.node.send_raw_transaction(signed.raw)
         return signed.txid
 

@@ -74,18 +74,20 @@ async def evm_dispatch(evm: DevEvmNode, evm_chain: dict[str, Any], db: None) -> 
     return Dispatch(EvmSender(evm, KEYS, tokens=tokens), final_confirmations=FINAL)
 
 
-async def _fund_hot(evm: DevEvmNode, info: dict[str, Any], hot: str, usdt: str = "500") -> None:
-    await faucet.send_evm(info, to=hot, amount=Decimal("1"), currency="ETH")  # gas
-    await faucet.send_evm(info, to=hot, amount=Decimal(usdt), currency="USDT")
+async def _funded_sender(evm: DevEvmNode, info: dict[str, Any], dispatch: Dispatch, *, usdt: str = "500") -> EvmSender:
+    """The dispatch's EVM sender, its hot wallet given gas and ``usdt`` from the faucet."""
+    sender = dispatch.sender
+    assert isinstance(sender, EvmSender)
+    await faucet.send_evm(info, to=sender.hot, amount=Decimal("1"), currency="ETH")  # gas
+    await faucet.send_evm(info, to=sender.hot, amount=Decimal(usdt), currency="USDT")
     await evm.mine()
+    return sender
 
 
 async def test_usdt_leaves_once_and_the_lock_goes_at_the_final_count(
     evm: DevEvmNode, evm_chain: dict[str, Any], evm_dispatch: Dispatch
 ) -> None:
-    sender = evm_dispatch.sender
-    assert isinstance(sender, EvmSender)
-    await _fund_hot(evm, evm_chain, sender.hot)
+    sender = await _funded_sender(evm, evm_chain, evm_dispatch)
     outside = Account.create().address
     token = evm_chain["tokens"]["USDT"]["address"]
     uid = await _funded_user("USDT", "100")
@@ -122,9 +124,7 @@ async def test_usdt_leaves_once_and_the_lock_goes_at_the_final_count(
 async def test_a_restart_between_storing_and_broadcast_sends_the_stored_bytes(
     evm: DevEvmNode, evm_chain: dict[str, Any], evm_dispatch: Dispatch
 ) -> None:
-    sender = evm_dispatch.sender
-    assert isinstance(sender, EvmSender)
-    await _fund_hot(evm, evm_chain, sender.hot)
+    await _funded_sender(evm, evm_chain, evm_dispatch)
     outside = Account.create().address
     uid = await _funded_user("ETH", "2")
     first = await _approved(uid, "ETH", "ERC20", outside, "0.3", fee="0.01")
@@ -149,9 +149,7 @@ async def test_a_restart_between_storing_and_broadcast_sends_the_stored_bytes(
 async def test_a_reverted_transfer_returns_the_lock_with_its_reason(
     evm: DevEvmNode, evm_chain: dict[str, Any], evm_dispatch: Dispatch
 ) -> None:
-    sender = evm_dispatch.sender
-    assert isinstance(sender, EvmSender)
-    await _fund_hot(evm, evm_chain, sender.hot, usdt="1")
+    sender = await _funded_sender(evm, evm_chain, evm_dispatch, usdt="1")
     held = Decimal(await evm.token_balance(evm_chain["tokens"]["USDT"]["address"], sender.hot)).scaleb(-6)
     uid = await _funded_user("USDT", "100000")
     more = held + 1000  # more than the hot wallet holds: the token's transfer reverts

@@ -1,7 +1,8 @@
 import { makeAutoObservable, runInAction } from 'mobx';
 
 import type { AdminTransport } from '../api/admin-client';
-import type { Appeal, ChainStatus, ConservationLine, Dashboard, Page, RealNameReview } from '../api/types';
+import type { ChainStatus } from '../api/chain-types';
+import type { Appeal, ConservationLine, Dashboard, Page, RealNameReview } from '../api/types';
 import { messageOf, Resource } from './resource';
 
 /** Support's real-name reviews (under review, oldest first). */
