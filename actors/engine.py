@@ -122,6 +122,20 @@ class Engine:
                 raise DomainError(ErrorCode.PAIR_UNAVAILABLE)
             await asyncio.sleep(MOVE_POLL_S)
 
+    async def read(self, symbol: str, method: str, *args: Any) -> Any:
+        """``ask`` a question that changes nothing (depth, bars, a fence), asked again while the pair's
+        actor restarts: a restarting actor refuses calls (ActorUnavailableError) for the moment it takes
+        to load its book, and a reader should see the book, not "busy". Up to ``MOVE_WAIT_S``."""
+        deadline = time.monotonic() + MOVE_WAIT_S
+        while True:
+            try:
+                return await self.ask(symbol, method, *args)
+            except OutcomeUnknown as exc:
+                if not isinstance(exc.__cause__, RayActorError) or time.monotonic() > deadline:
+                    raise
+            self._handles.pop(pair_name(symbol), None)  # a replaced actor is found by name again
+            await asyncio.sleep(MOVE_POLL_S * 10)
+
     async def _flag(self, key: str) -> bool:
         return self._redis is not None and bool(await self._redis.exists(key))
 

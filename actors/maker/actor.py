@@ -242,7 +242,7 @@ class MarketMaker(DbActor):
         better-priced orders on the way, so the last trade (and the mark) is the target."""
         walk = p.quoter.walk
         assert walk is not None
-        depth = (await self._engine.ask(p.ref.symbol, "deal"))["depth"]
+        depth = (await self._engine.read(p.ref.symbol, "deal"))["depth"]
         side = depth["out"] if walk.way == BUY else depth["in"]
         ahead = sum(
             (Decimal(level["amount"]) for level in side
@@ -271,7 +271,7 @@ class MarketMaker(DbActor):
         """Quote so that the pair's mark becomes the walk's target (``Quoter.anchor``), taking off the
         book first the bot's own quotes that would weigh in those impact prices (the ones better than
         them); the next tick's ladder replaces them."""
-        inputs = (await self._engine.ask(p.ref.symbol, "deal"))["mark_inputs"]
+        inputs = (await self._engine.read(p.ref.symbol, "deal"))["mark_inputs"]
         last = Decimal(inputs["last"]) if inputs["last"] is not None else None
         quotes = p.quoter.anchor(last, Decimal(inputs["notional"]))
         bid = max((q.price for q in quotes if q.way == BUY), default=None)
@@ -296,7 +296,7 @@ class MarketMaker(DbActor):
             await asyncio.sleep(0.05)
 
     async def _best(self, p: _Pair) -> tuple[Decimal | None, Decimal | None]:
-        depth = (await self._engine.ask(p.ref.symbol, "deal"))["depth"]
+        depth = (await self._engine.read(p.ref.symbol, "deal"))["depth"]
         best_bid = Decimal(depth["in"][0]["price"]) if depth["in"] else None
         best_ask = Decimal(depth["out"][0]["price"]) if depth["out"] else None
         return best_bid, best_ask

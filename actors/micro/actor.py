@@ -322,7 +322,7 @@ class MicroTimer(DbActor):
         fence = None
         if symbol is not None:
             try:
-                fence = await asyncio.wait_for(self._engine.ask(symbol, "tick_fence"), 5)
+                fence = await asyncio.wait_for(self._engine.read(symbol, "tick_fence"), 5)
             except Exception as exc:
                 log.warning("micro timer %d: no fence from %s: %r", self._index, symbol, exc)
         await self._feed.confirm(pair_id, fence, decided_by + 1 if now - decided_by > GIVE_UP_MS else None)

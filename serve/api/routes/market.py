@@ -108,7 +108,7 @@ async def deal(currency_match_id: Annotated[int, Query(ge=1, le=INT_MAX)], engin
     """A pair's quotation (last price also in USD and CNY), order book depth (in: bids, out: asks,
     with seq) and last 30 trades."""
     pair = await _pair(currency_match_id)
-    answer = await engine.ask(_symbol(pair), "deal")
+    answer = await engine.read(_symbol(pair), "deal")
     quotation = answer.get("quotation")
     if quotation is not None:
         prices = await svc.prices.book()
@@ -150,5 +150,5 @@ async def kline(
     now = int(time.time() * 1000)
     end = _ms(to) if to else now
     start = _ms(from_) if from_ else end - 1500 * 60_000
-    bars = await engine.ask(_symbol(pair), "kline", period, start, end)
+    bars = await engine.read(_symbol(pair), "kline", period, start, end)
     return envelope(bars)
