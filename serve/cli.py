@@ -116,7 +116,7 @@ def up(
 @app.command()
 def seed() -> None:
     """Apply migrations and load the seed data (idempotent)."""
-    from serve.stack import prepare_database
+    from serve.prepare import prepare_database
 
     counts = asyncio.run(prepare_database(get_settings()))
     typer.echo("seeded: " + ", ".join(f"{k} {v}" for k, v in counts.items()))

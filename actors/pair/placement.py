@@ -71,7 +71,7 @@ class PairPlacement(DbActor):
         return await self.pairs()
 
     async def symbols(self) -> list[str]:
-        """The pairs that have an actor (``serve.stack.engine_facts`` chose them at start)."""
+        """The pairs that have an actor (``serve.prepare.engine_facts`` chose them at start)."""
         return list(self._pairs)
 
     async def pairs(self) -> list[dict[str, Any]]:

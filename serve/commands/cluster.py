@@ -21,7 +21,7 @@ def on_cluster(address: str | None, work: Callable[[], T]) -> T:
     """Connect to the Ray that `exchange up` runs on, run ``work``, disconnect."""
     import ray
 
-    from serve.stack import join_ray, ray_address_file
+    from serve.ray_node import join_ray, ray_address_file
 
     settings = get_settings()
     found = address or settings.ray_address

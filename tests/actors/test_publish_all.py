@@ -10,7 +10,7 @@ from pathlib import Path
 from redis.asyncio import Redis
 
 from config.settings import Settings
-from serve.stack import EmbeddedRedis
+from serve.embedded_redis import EmbeddedRedis
 from store import channels
 from store.cache import connect_redis
 

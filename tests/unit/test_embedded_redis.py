@@ -6,7 +6,7 @@ from pathlib import Path
 
 from redis import Redis
 
-from serve.stack import EmbeddedRedis
+from serve.embedded_redis import EmbeddedRedis
 
 
 def test_the_embedded_redis_dumps_its_data_and_loads_it_on_the_next_start(tmp_path: Path) -> None:
