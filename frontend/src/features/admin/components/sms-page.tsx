@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { SMS_STATES, type SmsMessage, type SmsState } from '../api/types';
+import { SMS_STATES, type SmsMessage, type SmsState } from '../api/sms-types';
 import { useAdmin } from '../stores/admin-store';
 import { formatMs, Loaded, Pager } from './shared';
 

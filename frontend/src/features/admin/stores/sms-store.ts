@@ -1,7 +1,8 @@
 import { makeAutoObservable, runInAction } from 'mobx';
 
 import type { AdminTransport } from '../api/admin-client';
-import type { Page, SmsCeilings, SmsMessage, SmsState } from '../api/types';
+import type { SmsCeilings, SmsMessage, SmsState } from '../api/sms-types';
+import type { Page } from '../api/types';
 import { messageOf, Resource } from './resource';
 
 /** What became of the last ceiling change, for the form's message. */
