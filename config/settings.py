@@ -145,10 +145,13 @@ class Settings(BaseSettings):
     # On a cluster, the Signer is placed on the node offering this Ray custom resource (the machine that
     # holds the key); unset, anywhere.
     signer_resource: str | None = None
-    # Sweeps (store/chain/sweeps.py): a deposit address's balance of a currency at or above its minimum
+    # Sweeps (store/chain/sweeps.py, utxo_sweeps.py): a deposit address's balance of a currency (on a UTXO
+    # chain: all its final deposits' outputs together) at or above its minimum
     # moves to the hot wallet, every sweep_seconds; the hot wallet's balance above its ceiling per
     # currency is reported as due to the cold wallet (none set: no ceiling).
-    sweep_minimums: dict[str, Decimal] = Field(default_factory=lambda: {"USDT": Decimal(100), "ETH": Decimal("0.05")})
+    sweep_minimums: dict[str, Decimal] = Field(
+        default_factory=lambda: {"USDT": Decimal(100), "ETH": Decimal("0.05"), "LTC": Decimal("0.1")}
+    )
     sweep_seconds: float = Field(default=60.0, gt=0, le=86_400)
     hot_wallet_ceiling: dict[str, Decimal] = Field(default_factory=dict)
 

@@ -23,9 +23,11 @@ from actors.runtime import DbActor
 from store.cache import connect_redis
 from store.chain import push
 from store.chain.custody import MnemonicKeySource
+from store.chain.keys import KeysUnavailable, deposit_keys
 from store.chain.senders import EvmSender, UtxoSender
 from store.chain.sends import Dispatch
-from store.chain.sweeps import EvmSweeper
+from store.chain.sweeps import EvmSweeper, Sweeper
+from store.chain.utxo_sweeps import UtxoSweeper
 from store.chain.watch import watched_chains
 from store.chain_rpc.evm import EvmNode
 from store.chain_rpc.jsonrpc import NodeError
@@ -35,10 +37,11 @@ log = logging.getLogger(__name__)
 MAX_BACKOFF_S = 60.0
 
 
-def dispatches(settings: Any) -> tuple[list[Dispatch], list[EvmSweeper]]:
+def dispatches(settings: Any) -> tuple[list[Dispatch], list[Sweeper]]:
     """A Dispatch per chain with a configured node: the EVM chain (ETH and the ERC20 tokens the watcher
-    follows) signed by the KeySource, LTC through the node's hot wallet; and the EVM chain's sweeper."""
-    found, sweepers = [], []
+    follows) signed by the KeySource, LTC through the node's hot wallet; and each chain's sweeper."""
+    found: list[Dispatch] = []
+    sweepers: list[Sweeper] = []
     redis = connect_redis(settings)
     notify = functools.partial(push.notify_withdrawals, redis)
     final = settings.withdraw_confirmations
@@ -50,6 +53,13 @@ def dispatches(settings: Any) -> tuple[list[Dispatch], list[EvmSweeper]]:
         elif settings.ltc_rpc_wallet:
             sender = UtxoSender(UtxoNode(settings.ltc_rpc_url, wallet=settings.ltc_rpc_wallet), chain="LTC",
                                 currency="LTC")  # fmt: skip
+            try:
+                account = deposit_keys(settings).account("LTC")
+            except KeysUnavailable as exc:
+                log.warning("signer: LTC deposits are not swept: %s", exc)
+            else:
+                keys = MnemonicKeySource.from_settings(settings)
+                sweepers.append(UtxoSweeper(sender, keys, account, minimums=settings.sweep_minimums, final=final))
         else:
             log.warning("signer: LTC has no hot wallet (EXCHANGE_LTC_RPC_WALLET): its withdrawals wait")
             continue
@@ -64,7 +74,7 @@ class Signer(DbActor):
         super().__init__(settings)
         self._poll_s = self._settings.chain_poll_seconds
         self._dispatches: list[Dispatch] = []
-        self._sweepers: list[EvmSweeper] = []
+        self._sweepers: list[Sweeper] = []
         self._next_sweep = 0.0
         self._errors: dict[str, str] = {}
         self._failures = 0
@@ -109,8 +119,8 @@ class Signer(DbActor):
             self._failures = self._failures + 1 if failed else 0
             await asyncio.sleep(min(self._poll_s * 2 ** min(self._failures, 10), MAX_BACKOFF_S))
 
-    async def _sweep(self, sweeper: EvmSweeper) -> bool:
-        chain = sweeper.sender.chain
+    async def _sweep(self, sweeper: Sweeper) -> bool:
+        chain = sweeper.chain
         try:
             report = await sweeper.step()
             excess = await sweeper.excess(self._settings.hot_wallet_ceiling)

@@ -164,6 +164,11 @@ class UtxoSender:
         self.account = str(node.wallet)
         self._currency = currency
 
+    @property
+    def currency(self) -> str:
+        """The chain's one currency (LTC)."""
+        return self._currency
+
     async def sign(self, out: Outgoing, *, stored_next_nonce: int | None) -> Signed:
         if out.currency.upper() != self._currency:
             raise ValueError(f"the {self.chain} chain carries no {out.currency}")

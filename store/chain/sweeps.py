@@ -25,7 +25,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 from store.chain.custody import KeySource
 from store.chain.evm_signing import ERC20_GAS, GAS_STATION_PATH, NATIVE_GAS, address_of, transfer_call
@@ -48,6 +48,18 @@ class SweepReport:
     below_minimum: int = 0
 
 
+class Sweeper(Protocol):
+    """What the Signer runs every ``sweep_seconds`` per chain (EvmSweeper here, UtxoSweeper in
+    store/chain/utxo_sweeps.py)."""
+
+    @property
+    def chain(self) -> str: ...
+
+    async def step(self) -> SweepReport: ...
+
+    async def excess(self, ceilings: dict[str, Decimal]) -> dict[str, str]: ...
+
+
 class EvmSweeper:
     def __init__(self, sender: EvmSender, keys: KeySource, *, minimums: dict[str, Decimal], final: int) -> None:
         self.sender = sender
@@ -57,6 +69,10 @@ class EvmSweeper:
         self._final = final
         self._topping: dict[str, str] = {}  # deposit address -> the top-up's txid, while unmined
         self.gas_station = address_of(keys, GAS_STATION_PATH)
+
+    @property
+    def chain(self) -> str:
+        return self.sender.chain
 
     async def step(self) -> SweepReport:
         report = SweepReport()
@@ -115,11 +131,14 @@ class EvmSweeper:
         return signed.txid
 
     async def excess(self, ceilings: dict[str, Decimal]) -> dict[str, str]:
-        """Per currency, what the hot wallet holds above its ceiling (due to the cold wallet)."""
-        held = await self.sender.hot_balances()
-        over = {}
-        for code, ceiling in ceilings.items():
-            amount = held.get(code.upper(), Decimal(0)) - ceiling
-            if amount > 0:
-                over[code.upper()] = f"{amount.normalize():f}"
-        return over
+        return over_ceiling(await self.sender.hot_balances(), ceilings)
+
+
+def over_ceiling(held: dict[str, Decimal], ceilings: dict[str, Decimal]) -> dict[str, str]:
+    """Per currency, what the hot wallet holds above its ceiling (due to the cold wallet)."""
+    over = {}
+    for code, ceiling in ceilings.items():
+        amount = held.get(code.upper(), Decimal(0)) - ceiling
+        if amount > 0:
+            over[code.upper()] = f"{amount.normalize():f}"
+    return over

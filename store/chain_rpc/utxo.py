@@ -187,6 +187,20 @@ class UtxoNode(Closing):
         spent inputs), -27 (already in the chain: a re-broadcast of bytes that were mined)."""
         return await self.rpc.call("sendrawtransaction", raw_hex)
 
+    async def unspent_output(self, txid: str, vout: int) -> Decimal | None:
+        """The value of output ``vout`` of ``txid`` while it is unspent, counting spends waiting in the
+        mempool as spent; None once spent (or never there)."""
+        found = await self.rpc.call("gettxout", txid, vout, True)
+        return Decimal(found["value"]) if found else None
+
+    async def script_of(self, address: str) -> bytes:
+        """The output script that pays ``address`` on this node's network (the node decodes it, so
+        every address encoding the chain knows is understood)."""
+        reply = await self.rpc.call("validateaddress", address)
+        if not reply.get("isvalid"):
+            raise ValueError(f"{address} is not an address of this chain")
+        return bytes.fromhex(reply["scriptPubKey"])
+
     async def estimate_smart_fee(self, blocks: int) -> Decimal | None:
         """The fee rate (coins per 1000 virtual bytes) to confirm within ``blocks``; None when the node
         has too little data (a fresh regtest chain always)."""
