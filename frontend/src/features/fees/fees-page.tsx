@@ -77,7 +77,7 @@ export function FeeExample() {
       <FeeTable columns={[t('example.amount'), t('example.rate'), t('example.fee'), t('example.rest')]}>
         {illustrate().map((row) => (
           <tr key={row.rate} data-testid={`fees-example-${row.percent}`}>
-            <td className="num">{money(amount)}</td>
+            <td>{money(amount)}</td>
             <td className="num">{percent(row.percent)}</td>
             <td className="num" data-testid="fees-example-fee">{money(row.fee)}</td>
             <td className="num">{money(row.rest)}</td>
