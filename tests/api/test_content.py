@@ -215,7 +215,7 @@ def test_market_pair_shape_and_decimals_as_strings(groups: list[dict]) -> None:
             assert m["base_currency"]["code"] == m["base_currency_code"] and "logo" in m["base_currency"]
             assert m["open_change"] in (0, 1) and m["added"] in (0, 1)
             assert m["open_lever"] in (0, 1) and m["open_microtrade"] in (0, 1)
-            for field in ("lever_point_rate", "lever_share_num", "lever_fee_rate"):
+            for field in ("maker_fee", "taker_fee", "lever_point_rate", "lever_share_num", "lever_fee_rate"):
                 assert _is_number(m[field]), (m["id"], field, m[field])
             q = m["currency_quotation"]
             # spec Quotation: the last price also in USD and CNY (issue 10: at the quote's live price)
@@ -226,6 +226,13 @@ def test_market_pair_shape_and_decimals_as_strings(groups: list[dict]) -> None:
             close, high, low = Decimal(q["close"]), Decimal(q["high"]), Decimal(q["low"])
             assert 0 < low <= close <= high, (m["id"], q)
             assert Decimal(q["volume"]) >= 0
+
+
+def test_market_pairs_publish_their_fees(groups: list[dict]) -> None:
+    """The fee page reads every pair's fees from here: the seeded 0.2 % spot fees and BTC/USDT's 0.1 %
+    lever fee (config/seed/pairs.toml), as the pair and the lever book charge them."""
+    btc = next(m for g in groups for m in g["matches"] if m["id"] == 1)
+    assert (btc["maker_fee"], btc["taker_fee"], btc["lever_fee_rate"]) == ("0.002", "0.002", "0.001")
 
 
 def test_market_quotation_keeps_every_digit(groups: list[dict]) -> None:

@@ -98,10 +98,14 @@ def test_currency_protocols_and_the_account_list_name_every_chain(api: httpx.Cli
     usdt = chains["USDT"]["currency_protocols"]
     assert [(p["chain_protocol"]["code"], p["token_address"][:2]) for p in usdt] == [("ERC20", "0x"), ("TRC20", "TR")]
     assert chains["XRP"]["currency_protocols"][0]["uses_memo"] == 1
+    # The withdrawal fee and bounds are public (the fee page), the same figures account/list gives a member.
+    draw = ("draw_rate", "draw_min", "draw_max")
+    assert tuple(chains["USDT"][k] for k in draw) == ("0.01", "10", "100000")
     user = member(api)
     groups = {g["account_code"]: g for g in ok(api.get("account/list", headers=user.auth))}
     account = next(a for a in groups["change_account"]["accounts"] if a["currency_id"] == USDT)
     assert [p["id"] for p in account["currency"]["currency_protocols"]] == [p["id"] for p in usdt]
+    assert {k: account["currency"][k] for k in draw} == {k: chains["USDT"][k] for k in draw}
     assert {t["account_code"] for t in account["currency"]["account_types"]} >= {"change_account", "legal_account"}
 
 

@@ -3,8 +3,10 @@
 password, approves a real-name review and a withdrawal (a large one waits for a second operator),
 resolves a P2P appeal, edits a notice that the public notice page then shows, and reads each action
 in the audit trail (filtered, and exported as CSV). A support operator sees no finance menu and gets
-the role message on a finance address. The console is used in the dark theme, then the light one, and
-in Traditional Chinese once. (Markets and finance screens: test_admin_markets.py; products:
+the role message on a finance address. A content operator sets the App Store link that the home page
+then shows, and clears it again, and hides a member's invite and authorization codes; support finds a phone code's message, sent and its code masked, on the
+SMS page. The console is used in the dark theme, then the light one, and in Traditional Chinese once.
+(Markets and finance screens: test_admin_markets.py; products:
 test_admin_products.py.)"""
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 import uuid
 
 import httpx
@@ -23,7 +26,7 @@ from tests.browser.conftest import ConsoleErrors, screenshot
 from tests.browser.test_p2p import PNG
 from tests.utils.console import log_in, menu, new_operator
 from tests.utils.up import Instance
-from tests.utils.users import Member, member, ok
+from tests.utils.users import Member, member, ok, unique_mobile
 
 EVERY_SCREEN = [
     "dashboard",
@@ -239,4 +242,107 @@ def test_support_sees_no_finance_menu_and_gets_the_role_message(
     page.get_by_role("button", name="Log out").click()
     page.wait_for_url("**/admin/login")
     assert page.evaluate("localStorage.getItem('admin_token')") is None
+    assert console_errors == []
+
+
+def _save_setting(page: Page, key: str, value: str) -> int:
+    """Types a site setting on the console's content screen and saves it: the save's HTTP status."""
+    field = page.locator(f"input[name=setting-{key}]")
+    field.fill(value)
+    with page.expect_response(lambda r: r.url.endswith("/settings/save")) as saved:
+        field.locator("xpath=ancestor::tr").get_by_role("button", name="Save").click()
+    return saved.value.status
+
+
+def test_a_content_operator_sets_the_app_store_link_that_the_home_page_shows(
+    page: Page, web: Instance, console_errors: ConsoleErrors
+) -> None:
+    link = f"https://apps.apple.com/app/exchange/id{uuid.uuid4().int % 10**10}"
+    email, one_time, secret = new_operator(web, "content")
+    log_in(page, email, one_time, secret)
+    page.locator("[data-menu=content]").click()
+    page.wait_for_url("**/admin/content")
+    assert _save_setting(page, "app_download_ios", "http://apps.apple.com/app/exchange") == 400  # not https
+    expect(page.get_by_role("alert")).to_have_text("app_download_ios must be a link starting with https://, or empty")
+    assert _save_setting(page, "app_download_ios", link) == 200
+    expect(page.get_by_text("Saved", exact=True)).to_be_visible()
+    try:
+        page.goto("/home")
+        expect(page.locator("a.store-link", has_text="App Store")).to_have_attribute("href", link)
+        screenshot(page, "home-app-store-link-dark")
+    finally:  # the instance's other tests see the seeded (empty) link
+        page.goto("/admin/content")
+        assert _save_setting(page, "app_download_ios", "") == 200
+    page.goto("/home")
+    expect(page.get_by_test_id("top-tickers")).to_be_visible()
+    expect(page.locator(".download-links a.store-link").first).to_be_visible()  # the web app's own link stays
+    expect(page.locator("a.store-link", has_text="App Store")).to_have_count(0)
+    # the refused link's 400 is Chromium's "Failed to load resource" line, expected here
+    assert [e for e in console_errors if "status of 400" not in e] == []
+
+
+def test_a_content_operator_hides_the_invite_and_authorization_codes(
+    page: Page, web: Instance, api: httpx.Client, console_errors: ConsoleErrors
+) -> None:
+    trader = member(api)
+    email, one_time, secret = new_operator(web, "content")
+    log_in(page, email, one_time, secret)
+    page.evaluate("token => localStorage.setItem('token', token)", trader.token)  # the member's app, same browser
+    page.goto("/personal/accountSettings")
+    expect(page.get_by_test_id("invite-code")).to_be_visible()  # 1 while unset, as user/info always said
+    expect(page.get_by_test_id("authorization-code")).to_be_visible()
+    try:
+        page.goto("/admin/content")
+        assert _save_setting(page, "show_code", "2") == 400
+        expect(page.get_by_role("alert")).to_have_text("show_code must be 0 or 1")
+        for key in ("show_code", "show_auth"):
+            assert _save_setting(page, key, "0") == 200
+        page.goto("/personal/accountSettings")
+        expect(page.get_by_test_id("row-invite")).to_have_count(0)
+        expect(page.get_by_test_id("authorization-code")).to_have_count(0)
+        expect(page.get_by_test_id("copy-invite")).to_have_count(0)
+    finally:  # the instance's other tests see both codes
+        page.goto("/admin/content")
+        for key in ("show_code", "show_auth"):
+            assert _save_setting(page, key, "1") == 200
+    page.goto("/personal/accountSettings")
+    expect(page.get_by_test_id("invite-code")).to_be_visible()
+    # the refused switch's 400 is Chromium's "Failed to load resource" line, expected here
+    assert [e for e in console_errors if "status of 400" not in e] == []
+
+
+def test_support_finds_a_phone_code_sent_on_the_sms_page(
+    page: Page, web: Instance, api: httpx.Client, console_errors: ConsoleErrors
+) -> None:
+    mobile = unique_mobile(34)  # China: +86
+    ok(api.post("notify/send_sms", json={"to": mobile, "type": 1, "area_id": 34}))
+    code = ok(api.get("dev/outbox", params={"to": mobile}))[0]["code"]
+    email, one_time, secret = new_operator(web, "support")
+    log_in(page, email, one_time, secret)
+    page.locator("[data-menu=sms]").click()
+    page.wait_for_url("**/admin/sms")
+    page.locator("input[name=to]").fill(f"86{mobile}")
+    row = page.locator("[data-testid^=sms-message-]")
+    # Queued on the request, then handed to the provider (the log one on a development instance) off it.
+    deadline = time.monotonic() + 30
+    while True:
+        page.get_by_role("button", name="Show").click()
+        expect(row).to_have_count(1)
+        expect(row).to_contain_text(f"+86{mobile}")
+        state = row.get_attribute("data-state")
+        assert state in ("queued", "sending", "sent"), state
+        if state == "sent" or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    expect(row).to_have_attribute("data-state", "sent")
+    expect(row).to_contain_text("Sent")
+    expect(row.locator("td").nth(4)).to_contain_text("log")  # the provider that took it
+    assert code not in row.inner_text()  # the code masked
+    page.locator("select[name=state]").select_option("failed")
+    page.get_by_role("button", name="Show").click()
+    expect(row).to_have_count(0)
+    page.locator("select[name=state]").select_option("sent")
+    page.get_by_role("button", name="Show").click()
+    expect(row).to_have_count(1)
+    screenshot(page, "admin-sms-dark")
     assert console_errors == []

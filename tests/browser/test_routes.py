@@ -20,6 +20,7 @@ PUBLIC = [
     "/trade",
     "/notice?id=66&category_id=26",
     "/white",
+    "/fees",
     "/shoufa",
     "/shoufa/info?id=1",
     "/mining",

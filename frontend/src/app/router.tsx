@@ -46,6 +46,7 @@ const routes: RouteObject[] = [
       { path: paths.trade, ...tradeRoute },
       { path: paths.notice, ...page(() => import('@/features/content/notice-page')) },
       { path: paths.white, ...page(() => import('@/features/content/white-page')) },
+      { path: paths.fees, ...page(() => import('@/features/fees/fees-page')) },
       { path: paths.login, ...page(() => import('@/features/auth/login-page')) },
       { path: paths.register, ...page(() => import('@/features/auth/register-page')) },
       { path: paths.forgetPassword, ...page(() => import('@/features/auth/forget-password-page')) },

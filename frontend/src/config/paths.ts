@@ -21,6 +21,7 @@ export const paths = {
   second: '/second',
   notice: '/notice',
   white: '/white',
+  fees: '/fees',
   shoufa: '/shoufa',
   shoufaInfo: '/shoufa/info',
   mining: '/mining',

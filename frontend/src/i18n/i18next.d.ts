@@ -4,6 +4,7 @@ import type adminEn from './admin/en.json';
 import type assetsEn from './assets/en.json';
 import type earnEn from './earn/en.json';
 import type en from './en.json';
+import type feesEn from './fees/en.json';
 import type leverEn from './lever/en.json';
 import type p2pEn from './p2p/en.json';
 import type personalEn from './personal/en.json';
@@ -23,6 +24,7 @@ declare module 'i18next' {
       second: typeof secondEn;
       earn: typeof earnEn;
       p2p: typeof p2pEn;
+      fees: typeof feesEn;
       admin: typeof adminEn;
     };
   }

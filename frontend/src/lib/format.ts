@@ -169,6 +169,12 @@ export function formatCompact(value: unknown, locale?: string): string {
   return new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 2 }).format(Number(n));
 }
 
+/** A fee rate (a fraction) in percent, every digit kept: `0.001` → `0.1`, `0.05` → `5`; unreadable is `0`. */
+export function feePercent(rate: unknown): string {
+  const r = toBig(rate);
+  return r ? r.times(100).toFixed() : '0';
+}
+
 /** `close × rate`, cut to 2 decimals, e.g. the USD value of a BTC-quoted price. */
 export function convert(value: unknown, rate: unknown): string {
   const n = toBig(value);

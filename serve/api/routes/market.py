@@ -54,6 +54,9 @@ def match_public(
         "added": int(m.added),
         "price_decimals": m.price_decimals,
         "qty_decimals": m.qty_decimals,
+        # What a spot fill costs, a fraction of its value (the fee page lists them; the pair charges them).
+        "maker_fee": money(m.maker_fee),
+        "taker_fee": money(m.taker_fee),
         "lever_point_rate": money(m.lever_point_rate),
         "lever_share_num": money(m.lever_share_num),
         "lever_fee_rate": money(m.lever_fee_rate),

@@ -122,7 +122,8 @@ async def deposit_list(
 
 @router.get("/block_chain/currency_protocols")
 async def currency_protocols() -> Any:
-    """Every currency with the chains it moves on (for the bind-address and withdraw chain selectors)."""
+    """Every currency with the chains it moves on (for the bind-address and withdraw chain selectors)
+    and its withdrawal fee and bounds, public for the fee page (``account/list`` needs a login)."""
     currencies = await Currency.all().order_by("sort", "id").prefetch_related("protocols")
     return envelope(
         [
@@ -131,6 +132,9 @@ async def currency_protocols() -> Any:
                 "code": c.code,
                 "open_recharge": int(c.open_recharge),
                 "open_draw": int(c.open_draw),
+                "draw_rate": money(c.draw_rate),
+                "draw_min": money(c.draw_min),
+                "draw_max": money(c.draw_max),
                 "currency_protocols": [protocol_public(p) for p in sorted(c.protocols, key=lambda p: (p.sort, p.id))],
             }
             for c in currencies

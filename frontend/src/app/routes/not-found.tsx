@@ -14,7 +14,7 @@ export default function NotFoundPage() {
       <p className="muted">{t('notFound.description')}</p>
       <div className="state-page-actions">
         <Link className="button" to={paths.home}>
-          {t('comingSoon.backHome')}
+          {t('notFound.backHome')}
         </Link>
       </div>
     </section>

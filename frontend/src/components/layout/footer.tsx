@@ -74,6 +74,9 @@ export const Footer = observer(function Footer() {
             <li>
               <Link to={paths.white}>{t('nav.white')}</Link>
             </li>
+            <li>
+              <Link to={paths.fees}>{t('nav.fees')}</Link>
+            </li>
           </ul>
         </nav>
       </div>

@@ -27,6 +27,9 @@ export interface Pair {
   open_microtrade?: number;
   price_decimals?: number;
   qty_decimals?: number;
+  /** The spot fees, fractions of a fill's value: a resting order's (maker) and the one that met it (taker). */
+  maker_fee?: Decimal;
+  taker_fee?: Decimal;
   /** The lever spread, in percent of the price. */
   lever_point_rate?: Decimal;
   /** Base units per hand. */

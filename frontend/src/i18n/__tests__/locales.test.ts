@@ -21,6 +21,11 @@ import personalGm from '../personal/gm.json';
 import personalHk from '../personal/hk.json';
 import personalJp from '../personal/jp.json';
 import en from '../en.json';
+import feesEn from '../fees/en.json';
+import feesFr from '../fees/fr.json';
+import feesGm from '../fees/gm.json';
+import feesHk from '../fees/hk.json';
+import feesJp from '../fees/jp.json';
 import fr from '../fr.json';
 import gm from '../gm.json';
 import hk from '../hk.json';
@@ -65,6 +70,7 @@ const namespaces: Record<string, Record<string, unknown>> = {
   second: { en: secondEn, hk: secondHk, jp: secondJp, gm: secondGm, fr: secondFr },
   earn: { en: earnEn, hk: earnHk, jp: earnJp, gm: earnGm, fr: earnFr },
   p2p: { en: p2pEn, hk: p2pHk, jp: p2pJp, gm: p2pGm, fr: p2pFr },
+  fees: { en: feesEn, hk: feesHk, jp: feesJp, gm: feesGm, fr: feesFr },
 };
 
 describe.each(Object.entries(namespaces))('translation files of namespace %s', (_ns, locales) => {

@@ -4,6 +4,7 @@ import {
   changeDirection,
   changeValue,
   convert,
+  feePercent,
   formatChange,
   formatCompact,
   formatDateTime,
@@ -110,6 +111,13 @@ describe('numbers', () => {
     expect(changeDirection('-0.01')).toBe('down');
     expect(changeDirection('0')).toBe('flat');
     expect(changeValue('x')).toBe(Number.NEGATIVE_INFINITY);
+  });
+
+  it('shows a fee rate in percent with every digit (rate × 100)', () => {
+    expect(feePercent('0.001')).toBe('0.1');
+    expect(feePercent('0.05')).toBe('5');
+    expect(feePercent('0.0005')).toBe('0.05');
+    expect(feePercent('abc')).toBe('0');
   });
 
   it('converts without float noise', () => {

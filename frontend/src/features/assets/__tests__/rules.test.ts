@@ -8,7 +8,6 @@ import {
   checkTransfer,
   checkWithdraw,
   convertEstimate,
-  feePercent,
   groupsHolding,
   recordsKindOf,
   withdrawFee,
@@ -39,9 +38,7 @@ describe('row actions', () => {
 });
 
 describe('withdraw sums', () => {
-  it('shows the fee as rate × 100 percent and what arrives as amount × (1 − rate)', () => {
-    expect(feePercent('0.001')).toBe('0.1');
-    expect(feePercent('0.05')).toBe('5');
+  it('takes amount × rate as the fee and sends amount × (1 − rate)', () => {
     expect(withdrawFee('2', '0.001')).toBe('0.002');
     expect(withdrawReceive('2', '0.001')).toBe('1.998');
     expect(withdrawReceive('0.1', '0.003')).toBe('0.0997'); // no float noise

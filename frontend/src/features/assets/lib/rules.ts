@@ -36,12 +36,6 @@ export function recordsKindOf(code: string): RecordsKind {
   return kind === 'legal' || kind === 'lever' || kind === 'micro' || kind === 'financial' ? kind : 'change';
 }
 
-/** The fee rate as a percent for the label: `0.001` → `0.1`. */
-export function feePercent(rate: unknown): string {
-  const r = toBig(rate);
-  return r ? r.times(100).toFixed() : '0';
-}
-
 const cut = (n: Big) => n.round(AMOUNT_DECIMALS, Big.roundDown).toFixed();
 
 /** Fee of a withdrawal: amount × draw_rate (cut), or null until an amount is typed. */

@@ -1,10 +1,10 @@
 /** The withdraw panel of one currency: chain, address, amount with live fee and received, memo, deal password. */
 import { makeAutoObservable, runInAction } from 'mobx';
 
-import { sanitizeDecimal } from '@/lib/format';
+import { feePercent, sanitizeDecimal } from '@/lib/format';
 
 import type { AssetsApi } from '../api/assets-api';
-import { AMOUNT_DECIMALS, checkWithdraw, feePercent, type WithdrawProblem, withdrawFee, withdrawReceive } from '../lib/rules';
+import { AMOUNT_DECIMALS, checkWithdraw, type WithdrawProblem, withdrawFee, withdrawReceive } from '../lib/rules';
 import type { Account, BoundAddress, CurrencyProtocol } from '../types';
 
 export class WithdrawStore {
