@@ -34,3 +34,27 @@ describe('a new notice', () => {
     expect(store.draft?.category_id).toBe(23);
   });
 });
+
+describe('site settings', () => {
+  it("keep a value typed in one row while another row's save reloads the list", async () => {
+    const stored: Record<string, string> = { show_code: '', show_auth: '' };
+    fake.answer('settings', () => Object.entries(stored).map(([key, value]) => ({ key, value, takes: '0 or 1' })));
+    fake.answer('settings/save', (body: unknown) => {
+      const { key, value } = body as { key: string; value: string };
+      stored[key] = value;
+      return { key, value };
+    });
+    const store = new ContentStore(fake.api);
+    await store.settings.load();
+    store.setSetting('show_code', '0');
+    const saving = store.saveSetting('show_code');
+    store.setSetting('show_auth', '0'); // typed while the first save and its reload are under way
+    expect(await saving).toBe(true);
+    expect(store.settingValues).toEqual({ show_code: '0', show_auth: '0' });
+    expect(await store.saveSetting('show_auth')).toBe(true);
+    expect(fake.post).toHaveBeenLastCalledWith('settings/save', { key: 'show_auth', value: '0' });
+    stored.show_auth = '1'; // another operator's change shows on the next reload: nothing typed is left
+    await store.settings.load();
+    expect(store.settingValues.show_auth).toBe('1');
+  });
+});

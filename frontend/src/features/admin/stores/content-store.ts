@@ -16,6 +16,8 @@ export class ContentStore {
   categoryId = 0;
   draft: NoticeDraft | null = null;
   settingValues: Record<string, string> = {};
+  /** Settings typed and not yet saved: a reload of the list (after another row's save) keeps them. */
+  private edited = new Set<string>();
   error = '';
   saved = '';
 
@@ -24,7 +26,11 @@ export class ContentStore {
     this.notices = new Resource(() => this.api.get<Notice[]>('news', { category_id: this.categoryId }));
     this.settings = new Resource(async () => {
       const rows = await this.api.get<Setting[]>('settings');
-      runInAction(() => (this.settingValues = Object.fromEntries(rows.map((r) => [r.key, r.value]))));
+      runInAction(() => {
+        const stored = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+        for (const key of this.edited) stored[key] = this.settingValues[key] ?? '';
+        this.settingValues = stored;
+      });
       return rows;
     });
     makeAutoObservable(this, {}, { autoBind: true });
@@ -78,11 +84,13 @@ export class ContentStore {
 
   setSetting(key: string, value: string): void {
     this.settingValues = { ...this.settingValues, [key]: value };
+    this.edited.add(key);
   }
 
   async saveSetting(key: string): Promise<boolean> {
     return this.send(async () => {
       await this.api.post('settings/save', { key, value: this.settingValues[key] ?? '' });
+      runInAction(() => this.edited.delete(key));
       await this.settings.load();
     }, key);
   }
