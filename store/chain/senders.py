@@ -42,7 +42,7 @@ from store.chain.evm_signing import (
     transfer_call,
 )
 from store.chain.watch import watched_chains
-from store.chain_rpc.evm import EvmNode, FeeData
+from store.chain_rpc.evm import EvmNode, FeeData, word
 from store.chain_rpc.jsonrpc import NodeBadReply, NodeRefused
 from store.chain_rpc.tron import TRANSFER_SELECTOR, TronNode, Unsigned
 from store.chain_rpc.utxo import UtxoNode
@@ -64,8 +64,8 @@ class Outgoing:
 class Signed:
     raw: str  # hex of the bytes to broadcast
     txid: str
-    sender: str  # the hot wallet's address (EVM) or the node wallet's name (UTXO)
-    nonce: int | None  # EVM only
+    sender: str  # the hot wallet's address (EVM, TRON) or the node wallet's name (UTXO)
+    nonce: int | None  # EVM only (a TRON transaction has an expiration instead)
 
 
 @dataclass(frozen=True)
@@ -293,10 +293,10 @@ class TronSender:
 
     async def hot_balances(self) -> dict[str, Decimal]:
         balances = {"TRX": Decimal(await self.node.balance(self.hot)).scaleb(-tron.TRX_DECIMALS)}
-        word = "0" * 24 + tron.raw_address(self.hot)[1:].hex()
+        holder = word("0x" + tron.raw_address(self.hot)[1:].hex())  # an ABI word: the 20 bytes after 0x41
         for code, token in self.tokens.items():
             _, decimals = await self.currency(code)
-            balances[code] = Decimal(await self.node.token_balance(token, self.hot, word=word)).scaleb(-decimals)
+            balances[code] = Decimal(await self.node.token_balance(token, self.hot, word=holder)).scaleb(-decimals)
         return balances
 
 

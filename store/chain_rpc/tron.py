@@ -195,5 +195,7 @@ class TronNode(Closing):
         (``DUP_TRANSACTION_ERROR``: the node has it already; ``TRANSACTION_EXPIRATION_ERROR`` …)."""
         path = "/wallet/broadcasthex"
         reply = await self.post(path, {"transaction": signed_hex.removeprefix("0x")})
-        if reply.get("result") is not True:
+        # Taken: ``result`` true and ``code`` SUCCESS (some nodes answer {}); a reply taken wrongly only
+        # means the next step finds the transaction unknown and broadcasts it again.
+        if reply.get("result") is False or reply.get("code") not in (None, "SUCCESS"):
             raise self._refused(path, reply)

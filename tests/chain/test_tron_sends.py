@@ -27,6 +27,7 @@ from store.chain.custody import TEST_MNEMONIC, MnemonicKeySource, Signature
 from store.chain.evm_signing import SigningError
 from store.chain.senders import TronSender, sending_chains
 from store.chain.sends import Dispatch, StepReport
+from store.chain_rpc.jsonrpc import NodeRefused, NodeUnreachable
 from store.chain_rpc.tron import TronNode
 from store.models import AccountLog, ChainSend, SendState, Withdrawal, WithdrawalStatus
 from tests.chain.test_sends import _account, _approved, _funded_user
@@ -272,3 +273,15 @@ async def test_the_signer_sends_on_tron_when_its_node_is_set(settings: Settings)
     assert sender.fee_limit == 7_000_000 and sender.node.url == "http://127.0.0.1:9"
     for dispatch in found:
         await dispatch.sender.node.aclose()
+
+
+async def test_the_client_tells_a_node_down_from_one_that_refuses(node: FakeTronNode) -> None:
+    async with TronNode("http://127.0.0.1:9") as down:  # nothing listens there
+        with pytest.raises(NodeUnreachable):
+            await down.now_block()
+    async with TronNode(node.url) as client:
+        with pytest.raises(NodeRefused) as refused:
+            await client.create_transfer(HOT, _outside(), 10**15)  # more TRX than the hot wallet holds
+        assert "balance is not sufficient" in refused.value.node_message
+        assert await client.transaction_info("00" * 32) is None and not await client.pending("00" * 32)
+        assert await client.block(10**9) is None and (await client.now_block()).number == node.state.height

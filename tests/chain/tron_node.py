@@ -307,7 +307,7 @@ class FakeTronNode:
         state.pending[txid] = Pending(txid, signed.raw_data, kind, message.owner_address, target, amount, recipient,
                                       raw.expiration, raw.fee_limit)  # fmt: skip
         state.accepted.setdefault(txid, []).append(body["transaction"])
-        return {"result": True, "txid": txid}
+        return {"result": True, "code": "SUCCESS", "txid": txid}
 
     # -- reading ------------------------------------------------------------------------------------
 
