@@ -22,6 +22,7 @@ libraries need.
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import dataclass
 
 import coincurve
@@ -41,6 +42,7 @@ TYPE_URL = {TRANSFER: "type.googleapis.com/protocol.TransferContract",
 # Transaction.raw fields a transfer may carry: ref_block_bytes 1, ref_block_num 3, ref_block_hash 4,
 # expiration 8, contract 11, timestamp 14, fee_limit 18 (not auths 9, memo data 10, scripts 12).
 RAW_FIELDS = {1, 3, 4, 8, 11, 14, 18}
+MAX_EXPIRY_MS = 24 * 3600 * 1000  # TRON refuses a transaction that expires later than a day ahead
 
 
 def hot_path(index: int = 0) -> str:
@@ -127,6 +129,14 @@ def _one(message: dict[int, list[int | bytes]], number: int, default: int | byte
     return values[0] if values else default  # type: ignore[return-value]
 
 
+def _inner(message: dict[int, list[int | bytes]], number: int) -> dict[int, list[int | bytes]]:
+    """The fields of the message nested once at ``number``."""
+    value = _one(message, number)
+    if not isinstance(value, bytes):
+        raise ValueError(f"field {number} is not a message")
+    return fields(value)
+
+
 # -- what is signed --------------------------------------------------------------------------------
 
 
@@ -148,8 +158,11 @@ def expiration_of(raw: bytes) -> int:
     ``Transaction`` (whose field 1 they are)."""
     message = fields(raw)
     if 11 not in message:  # a signed Transaction: its raw data first
-        message = fields(_one(message, 1))  # type: ignore[arg-type]
-    return int(_one(message, 8))  # type: ignore[arg-type]
+        message = _inner(message, 1)
+    expiration = _one(message, 8)
+    if not isinstance(expiration, int):
+        raise ValueError("the expiration is not a number")
+    return expiration
 
 
 def check_raw(raw: bytes, expect: Expected) -> None:
@@ -157,14 +170,15 @@ def check_raw(raw: bytes, expect: Expected) -> None:
     message = fields(raw)
     if not set(message) <= RAW_FIELDS:
         raise ValueError(f"the transaction carries fields {sorted(set(message) - RAW_FIELDS)}")
-    expiration_of(raw)
-    contract = fields(_one(message, 11))  # type: ignore[arg-type]
+    if expiration_of(raw) > time.time() * 1000 + MAX_EXPIRY_MS:  # a node would refuse it: it could never expire
+        raise ValueError("the transaction expires more than a day from now")
+    contract = _inner(message, 11)
     if set(contract) - {1, 2, 5} or _one(contract, 1) != expect.kind or _one(contract, 5, 0) != 0:
         raise ValueError("the transaction's contract is not the one asked for")
-    parameter = fields(_one(contract, 2))  # type: ignore[arg-type]
+    parameter = _inner(contract, 2)
     if _one(parameter, 1) != TYPE_URL[expect.kind].encode():
         raise ValueError("the transaction's contract has another type")
-    body = fields(_one(parameter, 2))  # type: ignore[arg-type]
+    body = _inner(parameter, 2)
     owner, to = raw_address(expect.owner), raw_address(expect.to)
     if expect.kind == TRANSFER:
         wanted: dict[int, int | bytes] = {1: owner, 2: to, 3: expect.amount}

@@ -5,7 +5,7 @@ TRON node runs on this machine): the signed bytes are stored before the broadcas
 node receives, once; the lock leaves at the final count; a Signer that died after signing broadcasts
 the stored bytes and asks the node for no new transaction; a transaction that expired unmined, one
 that reverted and one that ran out of energy fail and return the lock through the ledger; a node that
-builds anything other than what was asked is not given a signature; a key source answering for
+builds anything other than what was asked (or one that would never expire) is not given a signature; a key source answering for
 another key is refused; the Signer has a TRON sender once the node's URL is set."""
 
 from __future__ import annotations
@@ -200,7 +200,7 @@ async def test_a_failed_trc20_transfer_returns_the_lock_at_the_final_count(
     assert await _account(uid, "USDT") == (Decimal(5000), Decimal(0))
 
 
-@pytest.mark.parametrize("tamper", ["to", "memo", "fee_limit", "owner"])
+@pytest.mark.parametrize("tamper", ["to", "memo", "fee_limit", "owner", "expiration"])
 async def test_a_node_that_builds_another_transaction_gets_no_signature(
     node: FakeTronNode, dispatch: Dispatch, tamper: str
 ) -> None:

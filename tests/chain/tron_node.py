@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -104,7 +105,7 @@ class Pending:
 @dataclass
 class TronState:
     height: int = 1000
-    head_ms: int = 1_800_000_000_000
+    head_ms: int = field(default_factory=lambda: int(time.time() * 1000))
     block_times: dict[int, int] = field(default_factory=dict)
     trx: dict[bytes, int] = field(default_factory=dict)
     tokens: dict[bytes, Token] = field(default_factory=dict)
@@ -113,7 +114,7 @@ class TronState:
     refused: list[str] = field(default_factory=list)  # the codes of refused broadcasts
     pending: dict[str, Pending] = field(default_factory=dict)
     infos: dict[str, dict[str, Any]] = field(default_factory=dict)
-    tamper: str = ""  # "to", "memo", "fee_limit", "owner": build something other than asked
+    tamper: str = ""  # "to", "memo", "fee_limit", "owner", "expiration": build something other than asked
     lock: threading.RLock = field(default_factory=threading.RLock)
 
 
@@ -238,6 +239,8 @@ class FakeTronNode:
             raw.data = b"memo"
         if state.tamper == "fee_limit":
             raw.fee_limit = fee_limit * 2
+        if state.tamper == "expiration":
+            raw.expiration = state.head_ms + 2 * 24 * 3600 * 1000
         data = raw.SerializeToString()
         txid = hashlib.sha256(data).hexdigest()
         state.built.append(txid)
