@@ -281,7 +281,7 @@ class TronSender:
         if info is not None:
             why = None if info.succeeded else f"the transaction reverted on the chain ({info.result})"
             return Seen(tip.number - info.block_number + 1, info.block_number, info.succeeded, why=why)
-        if await self.node.pending(txid):
+        if await self.node.pending(txid) or await self.node.known(txid):  # known, its receipt not yet written
             return Seen(0)
         # Unknown: no block after its expiration may hold it. Once the block ``final`` deep is past the
         # expiration, every block that could have held it is final, and none did.

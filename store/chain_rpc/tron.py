@@ -7,8 +7,9 @@ TRC20 ``transfer``) and answers its protobuf bytes (``raw_data_hex``); the Signe
 and signs them (store/chain/tron_signing.py), then hands the whole signed protobuf to
 ``broadcasthex``, so the bytes stored before the broadcast are exactly the bytes the chain executes
 (``broadcasttransaction`` would take JSON and re-encode it on the node). Receipts come from
-``gettransactioninfobyid``, the mempool from ``gettransactionfrompending``, heights and block times
-from ``getnowblock`` and ``getblockbynum``.
+``gettransactioninfobyid``, the mempool from ``gettransactionfrompending``, whether a block holds a
+transaction from ``gettransactionbyid``, heights and block times from ``getnowblock`` and
+``getblockbynum``.
 
 The failures are the node clients' three (store/chain_rpc/jsonrpc.py): ``NodeUnreachable``,
 ``NodeBadReply``, and ``NodeRefused`` with TRON's own code (``DUP_TRANSACTION_ERROR``,
@@ -97,6 +98,8 @@ class TronNode(Closing):
             raise NodeBadReply(f"{path}: reply is not an object", url=self.label, method=path)
         if "Error" in reply:
             raise NodeRefused(0, node_text(reply["Error"]), url=self.label, method=path, data="Error")
+        if response.status_code >= 400:  # a proxy's error is no answer: its {} must not read as "unknown"
+            raise NodeBadReply(f"{path}: HTTP {response.status_code} from {self.label}", url=self.label, method=path)
         return reply
 
     def _refused(self, path: str, result: dict[str, Any]) -> NodeRefused:
@@ -143,6 +146,10 @@ class TronNode(Closing):
         if info.get("result") == "FAILED" and result == "SUCCESS":
             result = "FAILED"
         return TxInfo(block_number=int(info["blockNumber"]), result=result, fee=int(info.get("fee", 0)))
+
+    async def known(self, txid: str) -> bool:
+        """Whether the node holds the transaction in a block (``gettransactionbyid``)."""
+        return bool(await self.post("/wallet/gettransactionbyid", {"value": txid}))
 
     async def pending(self, txid: str) -> bool:
         """Whether the transaction waits in the node's pending pool."""

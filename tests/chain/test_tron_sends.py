@@ -3,7 +3,8 @@
 TRON full node that checks ids, signatures and call data as a node does (tests/chain/tron_node.py; no
 TRON node runs on this machine): the signed bytes are stored before the broadcast and are what the
 node receives, once; the lock leaves at the final count; a Signer that died after signing broadcasts
-the stored bytes and asks the node for no new transaction; a transaction that expired unmined, one
+the stored bytes and asks the node for no new transaction; a transaction that expired unmined (and
+only such a one: not one a block holds while its receipt cannot be read), one
 that reverted and one that ran out of energy fail and return the lock through the ledger; a node that
 builds anything other than what was asked (or one that would never expire) is not given a signature; a key source answering for
 another key is refused; the Signer has a TRON sender once the node's URL is set."""
@@ -175,6 +176,26 @@ async def test_a_transaction_that_expired_unmined_fails_and_returns_the_lock(
     back = await AccountLog.get(user_id=uid, log_type=withdrawals.LOG_FAILED)
     assert back.amount == Decimal(30) and back.extra is not None and "expired" in str(back.extra["reason"])
     assert node.token_balance(USDT, outside) == 0 and len(node.state.built) == 1
+
+
+async def test_a_mined_transaction_whose_receipt_the_node_lacks_is_not_taken_for_expired(
+    node: FakeTronNode, dispatch: Dispatch
+) -> None:
+    outside = _outside()
+    uid = await _funded_user("USDT", "15")
+    row = await _approved(uid, "USDT", "TRC20", outside, "15", fee="0")
+    await dispatch.step()
+    node.mine()  # it is in the next block, then its receipt cannot be read for a while
+    node.state.no_receipts = True
+    node.mine(EXPIRY_MS // BLOCK_MS + FINAL)  # long past its expiration, and that FINAL deep
+    report = await dispatch.step()
+    await row.refresh_from_db()
+    assert report.failed == [] and report.broadcast == [] and row.status == WithdrawalStatus.APPROVED
+    assert await _account(uid, "USDT") == (Decimal(0), Decimal(15))  # refunding it would pay twice
+
+    node.state.no_receipts = False
+    assert (await dispatch.step()).completed == [row.id]
+    assert node.token_balance(USDT, outside) == 15_000_000
 
 
 @pytest.mark.parametrize("trouble", ["revert", "out_of_energy"])

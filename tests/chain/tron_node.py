@@ -114,6 +114,8 @@ class TronState:
     refused: list[str] = field(default_factory=list)  # the codes of refused broadcasts
     pending: dict[str, Pending] = field(default_factory=dict)
     infos: dict[str, dict[str, Any]] = field(default_factory=dict)
+    mined: dict[str, Pending] = field(default_factory=dict)
+    no_receipts: bool = False  # gettransactioninfobyid answers {} (a node whose receipts lag its blocks)
     tamper: str = ""  # "to", "memo", "fee_limit", "owner", "expiration": build something other than asked
     lock: threading.RLock = field(default_factory=threading.RLock)
 
@@ -189,6 +191,7 @@ class FakeTronNode:
                     del state.pending[txid]
                     if state.head_ms <= tx.expiration:  # a later block would refuse it as expired
                         state.infos[txid] = self._run(tx)
+                        state.mined[txid] = tx
 
     def _run(self, tx: Pending) -> dict[str, Any]:
         state = self.state
@@ -315,7 +318,11 @@ class FakeTronNode:
     # -- reading ------------------------------------------------------------------------------------
 
     def api_gettransactioninfobyid(self, body: dict[str, Any]) -> dict[str, Any]:
-        return self.state.infos.get(body["value"], {})
+        return {} if self.state.no_receipts else self.state.infos.get(body["value"], {})
+
+    def api_gettransactionbyid(self, body: dict[str, Any]) -> dict[str, Any]:
+        tx = self.state.mined.get(body["value"])  # a full node finds only what a block holds
+        return {} if tx is None else {"txID": tx.txid, "raw_data_hex": tx.raw.hex()}
 
     def api_gettransactionfrompending(self, body: dict[str, Any]) -> dict[str, Any]:
         tx = self.state.pending.get(body["value"])
