@@ -223,6 +223,14 @@ class Settings(BaseSettings):
     ltc_rpc_url: str | None = None
     ltc_rpc_wallet: str | None = None
     erc20_contracts: dict[str, str] = Field(default_factory=dict)
+    # TRON (docs/decisions.md "TRON withdrawals"): a full node's HTTP API (its /wallet/* endpoints), the
+    # TRC20 contracts by currency code (base58 T…), and the most a TRC20 transfer may burn for its
+    # energy, in SUN (1 TRX = 1,000,000 SUN; what it does not use is not paid; a transfer that needs
+    # more fails on the chain with OUT_OF_ENERGY and its withdrawal is refunded). With the URL set the
+    # Signer sends TRX and TRC20 withdrawals.
+    tron_rpc_url: str | None = None
+    trc20_contracts: dict[str, str] = Field(default_factory=dict)
+    tron_fee_limit_sun: int = Field(default=50_000_000, gt=0, le=15_000_000_000)
     # A chain watcher asks its node for new blocks this often (store/chain/watch.py; at once while behind).
     chain_poll_seconds: float = Field(default=3.0, gt=0, le=600)
     # Whether `exchange up` starts the dev chains for the nodes without a URL: the dev EVM node always,

@@ -267,9 +267,9 @@ class Stack:
 
         from actors.chain.signer import Signer
         from actors.names import SIGNER_NAME
-        from store.chain.watch import watched_chains
+        from store.chain.senders import sending_chains
 
-        if not watched_chains(settings):
+        if not sending_chains(settings):
             return
         if self.chains and settings.evm_rpc_url:  # this stack's dev EVM chain: fill the hot wallets
             from store.chain.custody import MnemonicKeySource

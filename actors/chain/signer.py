@@ -1,5 +1,6 @@
 """The Signer actor (``chain-signer``): the one process that holds the hot wallet's keys and sends
-approved withdrawals (store/chain/sends.py), one ``Dispatch`` per chain whose node is configured.
+approved withdrawals (store/chain/sends.py), one ``Dispatch`` per chain whose node is configured
+(``sending_chains``: the watched ones, and TRON when its node is set).
 
 It loads the ``KeySource`` (store/chain/custody.py) from the key file or environment variable the
 settings name, and signs only what the ledger locked and an operator (or the auto-approval rule)
@@ -24,13 +25,13 @@ from store.cache import connect_redis
 from store.chain import push
 from store.chain.custody import MnemonicKeySource
 from store.chain.keys import KeysUnavailable, deposit_keys
-from store.chain.senders import EvmSender, UtxoSender
+from store.chain.senders import EvmSender, TronSender, UtxoSender, sending_chains
 from store.chain.sends import Dispatch
 from store.chain.sweeps import EvmSweeper, Sweeper
 from store.chain.utxo_sweeps import UtxoSweeper
-from store.chain.watch import watched_chains
 from store.chain_rpc.evm import EvmNode
 from store.chain_rpc.jsonrpc import NodeError
+from store.chain_rpc.tron import TronNode
 from store.chain_rpc.utxo import UtxoNode
 
 log = logging.getLogger(__name__)
@@ -39,17 +40,21 @@ MAX_BACKOFF_S = 60.0
 
 def dispatches(settings: Any) -> tuple[list[Dispatch], list[Sweeper]]:
     """A Dispatch per chain with a configured node: the EVM chain (ETH and the ERC20 tokens the watcher
-    follows) signed by the KeySource, LTC through the node's hot wallet; and each chain's sweeper."""
+    follows) and TRON (TRX and the TRC20 tokens of ``trc20_contracts``) signed by the KeySource, LTC
+    through the node's hot wallet; and the EVM and LTC chains' sweepers."""
     found: list[Dispatch] = []
     sweepers: list[Sweeper] = []
     redis = connect_redis(settings)
     notify = functools.partial(push.notify_withdrawals, redis)
     final = settings.withdraw_confirmations
-    for chain in watched_chains(settings):
+    keys = functools.cache(lambda: MnemonicKeySource.from_settings(settings))  # read once, if any chain signs
+    for chain in sending_chains(settings):
         if chain == "ERC20":
-            keys = MnemonicKeySource.from_settings(settings)
-            sender: Any = EvmSender(EvmNode(settings.evm_rpc_url), keys, tokens=settings.erc20_contracts)
-            sweepers.append(EvmSweeper(sender, keys, minimums=settings.sweep_minimums, final=final))
+            sender: Any = EvmSender(EvmNode(settings.evm_rpc_url), keys(), tokens=settings.erc20_contracts)
+            sweepers.append(EvmSweeper(sender, keys(), minimums=settings.sweep_minimums, final=final))
+        elif chain == "TRC20":
+            sender = TronSender(TronNode(settings.tron_rpc_url), keys(), tokens=settings.trc20_contracts,
+                                fee_limit=settings.tron_fee_limit_sun)  # fmt: skip
         elif settings.ltc_rpc_wallet:
             sender = UtxoSender(UtxoNode(settings.ltc_rpc_url, wallet=settings.ltc_rpc_wallet), chain="LTC",
                                 currency="LTC")  # fmt: skip
@@ -58,8 +63,7 @@ def dispatches(settings: Any) -> tuple[list[Dispatch], list[Sweeper]]:
             except KeysUnavailable as exc:
                 log.warning("signer: LTC deposits are not swept: %s", exc)
             else:
-                keys = MnemonicKeySource.from_settings(settings)
-                sweepers.append(UtxoSweeper(sender, keys, account, minimums=settings.sweep_minimums, final=final))
+                sweepers.append(UtxoSweeper(sender, keys(), account, minimums=settings.sweep_minimums, final=final))
         else:
             log.warning("signer: LTC has no hot wallet (EXCHANGE_LTC_RPC_WALLET): its withdrawals wait")
             continue

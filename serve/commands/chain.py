@@ -63,7 +63,8 @@ def status(address: AddressOption = None) -> None:
     last refusal)."""
     rows, sends = on_cluster(address, _statuses)
     if not rows and not sends:
-        typer.echo("no chain watcher runs: no chain node is configured (EXCHANGE_EVM_RPC_URL, EXCHANGE_LTC_RPC_URL)")
+        typer.echo("no chain watcher runs: no chain node is configured (EXCHANGE_EVM_RPC_URL, EXCHANGE_LTC_RPC_URL, "
+                   "EXCHANGE_TRON_RPC_URL)")  # fmt: skip
         return
     if rows:
         typer.echo("chain	node height	cursor	lag	pending deposits	error")
@@ -72,7 +73,8 @@ def status(address: AddressOption = None) -> None:
         typer.echo("\t".join("-" if c is None else str(c) for c in cells) + f"\t{row.get('error') or '-'}")
     for side in sends:
         hot = ", ".join(f"{amount} {code}" for code, amount in (side.get("hot_wallet") or {}).items()) or "-"
-        typer.echo(f"\n{side['chain']} hot wallet: {hot}; approved, not yet signed: "
+        account = f" ({side['hot_account']})" if side.get("hot_account") else ""  # where to fund it
+        typer.echo(f"\n{side['chain']} hot wallet: {hot}{account}; approved, not yet signed: "
                    f"{side.get('approved_unsigned', '-')}; signer error: {side.get('error') or '-'}")  # fmt: skip
         sweep = side.get("last_sweep")
         if sweep:

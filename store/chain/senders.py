@@ -9,24 +9,45 @@ that store/chain/sends.py drives. Only the Signer builds these (it alone holds a
 - **UTXO** (LTC; any Bitcoin Core-style node): the node's wallet is the hot wallet. It funds the
   payment (inputs, change, fee), locks the inputs and signs; the exchange stores the bytes and
   broadcasts them itself (docs/decisions.md "Sending withdrawals").
+- **TRON** (TRX and its TRC20 tokens): the node builds the transaction from the hot wallet
+  (``m/44'/195'/1'/0/0``), the KeySource signs it after its bytes were checked
+  (store/chain/tron_signing.py), a contract call pays at most ``tron_fee_limit_sun``. No nonce: a
+  TRON transaction expires instead, and one not mined before its expiration, with a block ``final``
+  deep already past it, can never be mined (docs/decisions.md "TRON withdrawals").
 
-``seen`` answers what the chain says of a stored transaction: mined (how deep, and for EVM whether
-it succeeded), waiting in the mempool, unknown, or beaten by a conflicting transaction (the same
-EVM nonce, or a UTXO input spent elsewhere) and how deep that one is.
+``seen`` answers what the chain says of a stored transaction: mined (how deep, and for EVM and TRON
+whether it succeeded), waiting in the mempool, unknown, or dead for a reason on the chain (the same
+EVM nonce or a UTXO input spent by another transaction, a TRON transaction's expiration passed) and
+how deep that reason is.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Protocol
 
+from config.settings import Settings
+from store.chain import tron_signing as tron
 from store.chain.custody import KeySource
-from store.chain.evm_signing import ETH_DECIMALS, SignedTx, address_of, hot_path, sign_eip1559, transfer_call
-from store.chain_rpc.evm import EvmNode, FeeData
-from store.chain_rpc.jsonrpc import NodeRefused
+from store.chain.evm_signing import (
+    ETH_DECIMALS,
+    SignedTx,
+    address_of,
+    hot_path,
+    sign_eip1559,
+    to_base_units,
+    transfer_call,
+)
+from store.chain.watch import watched_chains
+from store.chain_rpc.evm import EvmNode, FeeData, word
+from store.chain_rpc.jsonrpc import NodeBadReply, NodeRefused
+from store.chain_rpc.tron import TRANSFER_SELECTOR, TronNode, Unsigned
 from store.chain_rpc.utxo import UtxoNode
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -43,20 +64,22 @@ class Outgoing:
 class Signed:
     raw: str  # hex of the bytes to broadcast
     txid: str
-    sender: str  # the hot wallet's address (EVM) or the node wallet's name (UTXO)
-    nonce: int | None  # EVM only
+    sender: str  # the hot wallet's address (EVM, TRON) or the node wallet's name (UTXO)
+    nonce: int | None  # EVM only (a TRON transaction has an expiration instead)
 
 
 @dataclass(frozen=True)
 class Seen:
     """``depth``: confirmations when mined, 0 in the mempool, None when the node knows nothing of it.
-    ``succeeded`` is False for a mined EVM transaction that reverted. ``conflict``: how deep a
-    conflicting transaction is mined (0: none)."""
+    ``succeeded`` is False for a mined EVM or TRON transaction that reverted. ``conflict``: how deep
+    what makes it unminable is (a conflicting transaction mined, the first block past its expiration;
+    0: none). ``why`` says what failed it, where the chain says more than "reverted" or "conflict"."""
 
     depth: int | None
     block_height: int | None = None
     succeeded: bool = True
     conflict: int = 0
+    why: str | None = None
 
 
 class Refused(Exception):
@@ -77,7 +100,9 @@ class Sender(Protocol):
         """Hand the bytes to the node (again: a node that has them already is not an error)."""
         ...
 
-    async def seen(self, txid: str, *, nonce: int | None, final: int) -> Seen: ...
+    async def seen(self, txid: str, *, nonce: int | None, final: int, raw: str) -> Seen:
+        """What the chain says of the stored transaction ``txid`` (its stored bytes ``raw``)."""
+        ...
 
     async def hot_balances(self) -> dict[str, Decimal]:
         """The hot wallet's balance per currency code."""
@@ -134,7 +159,7 @@ class EvmSender:
             if "known" not in exc.node_message.lower():  # "already known": it has these bytes
                 raise Refused(exc.node_message) from exc
 
-    async def seen(self, txid: str, *, nonce: int | None, final: int) -> Seen:
+    async def seen(self, txid: str, *, nonce: int | None, final: int, raw: str = "") -> Seen:
         receipt = await self.node.receipt(txid)
         tip = await self.node.block_number()
         if receipt is not None:
@@ -190,7 +215,7 @@ class UtxoSender:
             if exc.code != -27 and "already" not in message and "known" not in message:
                 raise Refused(exc.node_message) from exc
 
-    async def seen(self, txid: str, *, nonce: int | None, final: int) -> Seen:
+    async def seen(self, txid: str, *, nonce: int | None, final: int, raw: str = "") -> Seen:
         found = await self.node.wallet_transaction(txid)
         if found is None:
             return Seen(None)
@@ -202,3 +227,85 @@ class UtxoSender:
 
     async def hot_balances(self) -> dict[str, Decimal]:
         return {self._currency: await self.node.balance(min_confirmations=1)}
+
+
+class TronSender:
+    def __init__(self, node: TronNode, keys: KeySource, *, tokens: dict[str, str], fee_limit: int,
+                 chain: str = "TRC20") -> None:  # fmt: skip
+        self.chain = chain
+        self.node = node
+        self._keys = keys
+        self.tokens = {code.upper(): address for code, address in tokens.items()}
+        self._decimals: dict[str, int] = {"TRX": tron.TRX_DECIMALS}
+        self.fee_limit = fee_limit
+        self.hot_path = tron.hot_path()
+        self.hot = self.account = tron.address_of(keys, self.hot_path)
+
+    async def currency(self, code: str) -> tuple[str | None, int]:
+        """The token contract (None: TRX) and decimals of ``code``; ``ValueError`` when not carried."""
+        code = code.upper()
+        token = self.tokens.get(code)
+        if code != "TRX" and token is None:
+            raise ValueError(f"the {self.chain} chain carries no {code} here")
+        if code not in self._decimals:
+            self._decimals[code] = await self.node.token_decimals(str(token), owner=self.hot)
+        return token, self._decimals[code]
+
+    async def sign(self, out: Outgoing, *, stored_next_nonce: int | None) -> Signed:
+        token, decimals = await self.currency(out.currency)
+        units = to_base_units(out.amount, decimals)
+        tron.raw_address(out.address)  # ValueError before the node is asked
+        unsigned: Unsigned
+        if token is None:
+            expect = tron.Expected(tron.TRANSFER, self.hot, out.address, amount=units)
+            unsigned = await self.node.create_transfer(self.hot, out.address, units)
+        else:
+            parameter, data = tron.transfer_call(out.address, units)
+            expect = tron.Expected(tron.TRIGGER, self.hot, token, data=data, fee_limit=self.fee_limit)
+            unsigned = await self.node.trigger(self.hot, token, TRANSFER_SELECTOR, parameter, fee_limit=self.fee_limit)
+        try:
+            signed = tron.sign_raw(self._keys, self.hot_path, unsigned.raw, expect)
+        except ValueError as exc:  # the node's doing, not the withdrawal's: it waits, nothing is signed
+            raise NodeBadReply(f"the node built another transaction than asked ({exc})", url=self.node.label,
+                               method="sign") from exc  # fmt: skip
+        if signed.txid != unsigned.txid:
+            log.warning("the TRON node named its transaction %s; its bytes hash to %s, the id kept", unsigned.txid,
+                        signed.txid)  # fmt: skip
+        return Signed(raw=signed.raw, txid=signed.txid, sender=self.hot, nonce=None)
+
+    async def broadcast(self, raw: str) -> None:
+        try:
+            await self.node.broadcast_hex(raw)
+        except NodeRefused as exc:
+            if exc.data != "DUP_TRANSACTION_ERROR":  # the node has these bytes already
+                raise Refused(exc.node_message) from exc
+
+    async def seen(self, txid: str, *, nonce: int | None, final: int, raw: str) -> Seen:
+        info = await self.node.transaction_info(txid)
+        tip = await self.node.now_block()
+        if info is not None:
+            why = None if info.succeeded else f"the transaction reverted on the chain ({info.result})"
+            return Seen(tip.number - info.block_number + 1, info.block_number, info.succeeded, why=why)
+        if await self.node.pending(txid) or await self.node.known(txid):  # known, its receipt not yet written
+            return Seen(0)
+        # Unknown: no block after its expiration may hold it. Once the block ``final`` deep is past the
+        # expiration, every block that could have held it is final, and none did.
+        deep = await self.node.block(tip.number - final + 1) if tip.number - final + 1 >= 0 else None
+        expiration = tron.expiration_of(bytes.fromhex(raw))
+        if deep is not None and deep.timestamp > expiration:
+            return Seen(None, conflict=final, why="it expired before any block took it")
+        return Seen(None)
+
+    async def hot_balances(self) -> dict[str, Decimal]:
+        balances = {"TRX": Decimal(await self.node.balance(self.hot)).scaleb(-tron.TRX_DECIMALS)}
+        holder = word("0x" + tron.raw_address(self.hot)[1:].hex())  # an ABI word: the 20 bytes after 0x41
+        for code, token in self.tokens.items():
+            _, decimals = await self.currency(code)
+            balances[code] = Decimal(await self.node.token_balance(token, self.hot, word=holder)).scaleb(-decimals)
+        return balances
+
+
+def sending_chains(settings: Settings) -> list[str]:
+    """The chains the Signer sends on: those watched (store/chain/watch.py), and TRON (TRC20) when its
+    node's URL is set."""
+    return watched_chains(settings) + (["TRC20"] if settings.tron_rpc_url else [])

@@ -15,7 +15,8 @@ One ``Dispatch`` per chain, stepped by the Signer actor:
      transaction reverted, FAILED (its lock returns with the reason), in the transaction that marks
      the send;
    - beaten by a conflicting transaction (the hot wallet's nonce or the inputs spent elsewhere) that is
-     ``final`` deep: it can never be mined, so the withdrawal FAILS and its lock returns.
+     ``final`` deep, or (TRON) expired with the first block past its expiration ``final`` deep: it can
+     never be mined, so the withdrawal FAILS and its lock returns.
 
 Nothing else fails a withdrawal: a refusal that might pass later (too little in the hot wallet, fees)
 leaves it waiting, visible to operators (``exchange chain status``) with the node's words.
@@ -102,7 +103,7 @@ class Dispatch:
     async def follow(self, report: StepReport) -> None:
         sends = await ChainSend.filter(chain=self.chain, state__in=OPEN).order_by("nonce", "id")
         for send in sends:
-            seen = await self.sender.seen(send.txid, nonce=send.nonce, final=self.final)
+            seen = await self.sender.seen(send.txid, nonce=send.nonce, final=self.final, raw=send.raw_tx)
             await self._follow_one(send, seen, report)
 
     async def _follow_one(self, send: ChainSend, seen: Seen, report: StepReport) -> None:
@@ -111,7 +112,7 @@ class Dispatch:
             if seen.succeeded:
                 await self._complete(row, send, seen, report)
             else:
-                await self._fail(row, send, "the transaction reverted on the chain", report)
+                await self._fail(row, send, seen.why or "the transaction reverted on the chain", report)
             return
         if seen.depth is not None:
             await ChainSend.filter(id=send.id).update(state=SendState.SENT, confirmations=seen.depth,
@@ -119,7 +120,7 @@ class Dispatch:
             return
         if seen.conflict >= self.final:
             row = await Withdrawal.get(id=send.withdrawal_id)  # type: ignore[attr-defined]
-            await self._fail(row, send, "another transaction spent its nonce or inputs", report)
+            await self._fail(row, send, seen.why or "another transaction spent its nonce or inputs", report)
             return
         try:  # unknown to the node: the stored bytes, again
             await self.sender.broadcast(send.raw_tx)
@@ -164,7 +165,8 @@ class Dispatch:
                 log.exception("withdrawal %s: could not push its outcome", row.id)
 
     async def status(self) -> dict[str, Any]:
-        """For operators: the hot wallet's balances, and the sends not yet final with their state."""
+        """For operators: the hot wallet (its address, or the node wallet's name) and its balances, and the
+        sends not yet final with their state."""
         open_sends = (
             await ChainSend.filter(chain=self.chain, state__in=OPEN)
             .order_by("id")
@@ -175,6 +177,7 @@ class Dispatch:
         waiting = await unsigned.count()
         frozen = await unsigned.filter(user__withdraw_frozen=True).count()  # of those, held by a freeze
         balances = await self.sender.hot_balances()
-        return {"hot_wallet": {code: f"{amount.normalize():f}" for code, amount in balances.items()},
+        return {"hot_account": self.sender.account,
+                "hot_wallet": {code: f"{amount.normalize():f}" for code, amount in balances.items()},
                 "unconfirmed_withdrawals": [{**s, "state": SendState(s["state"]).name.lower()} for s in open_sends],
                 "approved_unsigned": waiting, "approved_of_frozen_users": frozen}  # fmt: skip

@@ -78,13 +78,14 @@ async def test_a_signer_killed_while_it_sends_pays_each_withdrawal_once(
             await asyncio.sleep(0.3)
         out = await asyncio.to_thread(exchange_ok, stack.settings, "chain", "status")
         assert "ERC20 hot wallet:" in out and "approved, not yet signed:" in out, out
+        assert f"({hot})" in out, out  # where an operator funds it
         # The console's Chain page reads the same from the actor (finance).
         op, secret = await make_operator("finance")
         auth = await asyncio.to_thread(token_of, api, op, secret)
         page = ok(await asyncio.to_thread(api.get, "admin/chain", headers=auth))
         (side,) = page["signer"]
         held = Decimal(await evm.token_balance(token, hot)).scaleb(-6)
-        assert (side["chain"], Decimal(side["hot_wallet"]["USDT"])) == ("ERC20", held)
+        assert (side["chain"], Decimal(side["hot_wallet"]["USDT"]), side["hot_account"]) == ("ERC20", held, hot)
         assert not [s for s in side["unconfirmed_withdrawals"] if s["withdrawal_id"] in ids]
 
         ray.kill(signer, no_restart=True)  # stopped: nothing is sent while the chain is counted

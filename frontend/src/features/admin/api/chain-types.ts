@@ -23,6 +23,8 @@ export interface UnconfirmedSend {
 export interface ChainSignerStatus {
   chain: string;
   error: string;
+  /** The hot wallet's address (EVM, TRON) or the node wallet's name (UTXO): where an operator funds it. */
+  hot_account?: string;
   hot_wallet?: Record<string, string>;
   approved_unsigned?: number;
   unconfirmed_withdrawals?: UnconfirmedSend[];

@@ -51,6 +51,11 @@ export const ChainPage = observer(function ChainPage() {
             {status.signer.map((s) => (
               <section key={s.chain} className="adm-section" data-testid={`signer-${s.chain}`}>
                 <h3>{t('chain.hotWallet', { chain: s.chain })}</h3>
+                {s.hot_account && (
+                  <p data-testid="hot-account">
+                    <code>{s.hot_account}</code>
+                  </p>
+                )}
                 <Amounts values={s.hot_wallet ?? {}} />
                 <p>
                   {t('chain.unsigned', { count: s.approved_unsigned ?? 0 })}
