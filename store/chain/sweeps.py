@@ -30,6 +30,7 @@ from typing import Any, Protocol
 from store.chain.custody import KeySource
 from store.chain.evm_signing import ERC20_GAS, GAS_STATION_PATH, NATIVE_GAS, address_of, transfer_call
 from store.chain.senders import EvmSender
+from store.chain.watch import publish_gas_station
 from store.chain_rpc.evm import FeeData
 from store.models import ChainDeposit, DepositStatus, HdAddress
 
@@ -69,6 +70,7 @@ class EvmSweeper:
         self._final = final
         self._topping: dict[str, str] = {}  # deposit address -> the top-up's txid, while unmined
         self.gas_station = address_of(keys, GAS_STATION_PATH)
+        self._published = False
 
     @property
     def chain(self) -> str:
@@ -76,6 +78,9 @@ class EvmSweeper:
 
     async def step(self) -> SweepReport:
         report = SweepReport()
+        if not self._published:  # before any top-up: the watcher must know it is the house's
+            await publish_gas_station(self.chain, self.gas_station)
+            self._published = True
         waiting = ChainDeposit.filter(chain=self.sender.chain, status=DepositStatus.CREDITED, swept_at=None,
                                       confirmations__gte=self._final)  # fmt: skip
         addresses = sorted(set(await waiting.values_list("address", flat=True)))

@@ -36,12 +36,27 @@ from store import deposits
 from store.chain_rpc.evm import EvmNode
 from store.chain_rpc.utxo import UtxoNode
 from store.deposits import NATIVE_VALUE, Transfer
-from store.models import ChainBlock, ChainDeposit, DepositStatus, HdAddress
+from store.models import ChainBlock, ChainDeposit, DepositStatus, HdAddress, SiteSetting
 
 log = logging.getLogger(__name__)
 
 KEEP_BLOCKS = 100  # recent block hashes kept per chain: the deepest reorg seen as one (deeper: to the start)
 FIRST_SCAN_BLOCKS = 1000  # a chain's first cursor starts this far under the tip
+GAS_STATION_SETTING = "chain_gas_station:{chain}"  # the address that pays sweeps' gas (store/chain/sweeps.py)
+
+
+async def publish_gas_station(chain: str, address: str) -> None:
+    """Name the address whose native transfers are the house's gas top-ups (the Signer, at start): the
+    watcher of ``chain`` never takes them for deposits. Only the Signer knows it (it is derived from
+    the hot wallet's key, not from the deposit xpub), so it is stored where the watcher reads."""
+    await SiteSetting.update_or_create(key=GAS_STATION_SETTING.format(chain=chain), defaults={"value": address})
+
+
+async def gas_station(chain: str) -> str | None:
+    row = await SiteSetting.get_or_none(key=GAS_STATION_SETTING.format(chain=chain))
+    return row.value.lower() if row is not None and row.value else None
+
+
 BATCH_BLOCKS = 50  # blocks read per step at most (a watcher catching up answers status between steps)
 ETH_DECIMALS = 18
 EXACT = Context(prec=100)  # wide enough for any uint256 in base units: no rounding
@@ -145,13 +160,14 @@ class EvmSource:
     async def scan(self, start: int, end: int, addresses: Mapping[str, str]) -> Scan:
         blocks: list[Block] = []
         transfers: list[Transfer] = []
+        house = await gas_station(self.chain)  # its top-ups move the house's gas, not a user's deposit
         for number in range(start, end + 1):
             block = await self.node.block(number)
             if block is None:  # the tip moved back under the scan
                 break
             blocks.append(Block(block.number, block.hash, block.parent_hash))
             for tx in block.transactions:
-                if tx.to in addresses and tx.value > 0:
+                if tx.to in addresses and tx.value > 0 and tx.sender.lower() != house:
                     transfers.append(Transfer(self.chain, tx.hash, NATIVE_VALUE, addresses[tx.to],
                                               from_base_units(tx.value, ETH_DECIMALS), self.native,
                                               block_hash=block.hash, block_height=block.number))  # fmt: skip
@@ -244,14 +260,16 @@ class Watcher:
             addresses = await self._addresses()
             blocks, transfers = await self.source.scan(start, end, addresses)
             blocks = self._chained(blocks, cursor.hash if cursor is not None else None)
+            height = blocks[-1].height if blocks else start - 1
+            # Deposits before the cursor: a watcher that dies between the two scans these blocks again
+            # (reporting is idempotent); the other way round, it would resume past deposits never seen.
+            for transfer in transfers:
+                if transfer.block_height is not None and transfer.block_height <= height:
+                    events.extend(await self._report(transfer, height - transfer.block_height + 1))
             if blocks:
                 rows = [ChainBlock(chain=self.chain, height=b.height, hash=b.hash) for b in blocks]
                 await ChainBlock.bulk_create(rows)
                 cursor = await self.cursor()
-            height = blocks[-1].height if blocks else start - 1
-            for transfer in transfers:
-                if transfer.block_height is not None and transfer.block_height <= height:
-                    events.extend(await self._report(transfer, height - transfer.block_height + 1))
         at = cursor.height if cursor is not None else None
         if at is not None:
             events.extend(await self._recount(at))

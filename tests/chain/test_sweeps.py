@@ -65,6 +65,8 @@ async def test_final_deposits_are_swept_to_the_hot_wallet_once(
     assert await evm.balance(ether_at) < 10**15  # what is left is less than a transfer's gas
     assert await evm.balance(sender.hot) > hot_eth_before + 4 * 10**17  # 0.5 ether less its gas
     assert await evm.balance(sweeper.gas_station) < 10**18  # the top-up came from the gas station
+    await evm_watcher.catch_up()  # the gas top-up is the house's: never a deposit of the address's user
+    assert not await ChainDeposit.filter(address=usdt_at, currency__code="ETH").exists()
     swept = await ChainDeposit.filter(user_id__in=[uid, other, third]).values_list("address", "swept_at")
     assert all(at is not None for _, at in swept)  # each address looked at, none again
     again = await sweeper.step()

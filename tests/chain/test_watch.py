@@ -208,6 +208,34 @@ async def test_a_new_watcher_resumes_from_the_stored_cursor(
     assert await _balance(uid, "USDT") == Decimal(12)
 
 
+async def test_a_watcher_that_dies_before_recording_a_deposit_scans_its_block_again(
+    evm: DevEvmNode,
+    evm_chain: dict[str, Any],
+    evm_watcher: Watcher,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Killed between reading a block and recording its deposit, a watcher must not resume past it:
+    the cursor moves only once the block's deposits are recorded."""
+    await evm_watcher.catch_up()
+    before = await evm_watcher.cursor()
+    uid = await _user()
+    to = await _address(settings, uid, "ERC20", "USDT")
+    await faucet.send_evm(evm_chain, to=to, amount=Decimal(9), currency="USDT")
+    await evm.mine()
+
+    async def dies(*_: Any) -> None:
+        raise RuntimeError("the process died here")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(deposits, "report", dies)
+        with pytest.raises(RuntimeError):
+            await evm_watcher.step()
+    assert await evm_watcher.cursor() == before  # nothing of the block was kept
+    await evm_watcher.catch_up()
+    assert await _balance(uid, "USDT") == Decimal(9)
+
+
 async def test_a_cursor_the_node_never_had_is_a_reorg_to_the_start(
     evm: DevEvmNode, evm_chain: dict[str, Any], evm_watcher: Watcher, settings: Settings
 ) -> None:
