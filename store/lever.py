@@ -51,7 +51,7 @@ def position_public(p: LeverPosition, pair: PairLike, mark: Decimal | None) -> d
     base, quote = symbol.split("/", 1)
     return {
         "id": p.id,
-        "currency_match_id": p.currency_match_id,  # type: ignore[attr-defined]
+        "currency_match_id": p.currency_match_id,
         "symbol": symbol,
         "type": p.type,
         "status": int(p.status),

@@ -92,7 +92,7 @@ class LeverFeed:
         self._book = LeverBook(self._settings.lever_liquidation_level)
         self._rows: dict[int, LeverPosition] = {}
         for row in await lever.active():
-            if row.user_id % self._shards == self._index:  # type: ignore[attr-defined]
+            if row.user_id % self._shards == self._index:
                 self._rows[row.id] = row
         self._pairs = await self._read_terms(self._held())
         self._followed_version += 1
@@ -123,7 +123,7 @@ class LeverFeed:
 
     def _held(self) -> set[int]:
         """The pairs this shard's active positions are on."""
-        return {row.currency_match_id for row in self._rows.values()}  # type: ignore[attr-defined]
+        return {row.currency_match_id for row in self._rows.values()}
 
     @staticmethod
     async def _read_terms(also: set[int]) -> dict[int, PairTerms]:

@@ -312,7 +312,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
         row = await spot.order(int(payload["id"]))
         price, number = Decimal(payload.get("price") or 0), Decimal(payload["number"])
         sent = (int(payload["uid"]), int(payload["way"]), price, number)
-        if row is None or (row.user_id, row.way, row.price, row.number) != sent:  # type: ignore[attr-defined]
+        if row is None or (row.user_id, row.way, row.price, row.number) != sent:
             return False  # not stored, or another order holds the id (the command is not a retry of it)
         future.set_result(public_order(events.state_of(row), self._cfg))
         return True

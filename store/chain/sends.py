@@ -107,7 +107,7 @@ class Dispatch:
 
     async def _follow_one(self, send: ChainSend, seen: Seen, report: StepReport) -> None:
         if seen.depth is not None and seen.depth >= self.final:
-            row = await Withdrawal.get(id=send.withdrawal_id)  # type: ignore[attr-defined]
+            row = await Withdrawal.get(id=send.withdrawal_id)
             if seen.succeeded:
                 await self._complete(row, send, seen, report)
             else:
@@ -118,7 +118,7 @@ class Dispatch:
                                                       block_height=seen.block_height, error="")  # fmt: skip
             return
         if seen.conflict >= self.final:
-            row = await Withdrawal.get(id=send.withdrawal_id)  # type: ignore[attr-defined]
+            row = await Withdrawal.get(id=send.withdrawal_id)
             await self._fail(row, send, "another transaction spent its nonce or inputs", report)
             return
         try:  # unknown to the node: the stored bytes, again
@@ -126,7 +126,7 @@ class Dispatch:
         except (Refused, NodeError) as exc:
             report.waiting[send.txid] = str(exc)
             await ChainSend.filter(id=send.id).update(attempts=send.attempts + 1, error=str(exc)[:255])
-            log.warning("withdrawal %s: %s refused: %s", send.withdrawal_id, send.txid, exc)  # type: ignore[attr-defined]
+            log.warning("withdrawal %s: %s refused: %s", send.withdrawal_id, send.txid, exc)
             return
         await ChainSend.filter(id=send.id).update(state=SendState.SENT, attempts=send.attempts + 1, error="",
                                                   confirmations=0, block_height=None)  # fmt: skip

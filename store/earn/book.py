@@ -65,7 +65,7 @@ async def places_of(currency_id: int, cache: dict[int, int] | None = None) -> in
     """The currency's decimal places (its smallest unit), remembered in ``cache`` across a run."""
     if cache is not None and currency_id in cache:
         return cache[currency_id]
-    places = int(await Currency.filter(id=currency_id).first().values_list("decimals", flat=True))  # type: ignore[arg-type]
+    places = int(await Currency.filter(id=currency_id).first().values_list("decimals", flat=True))
     if cache is not None:
         cache[currency_id] = places
     return places

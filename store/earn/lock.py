@@ -105,7 +105,7 @@ async def _book(order: LockOrder, day: int, places: int) -> bool:
     """Book one day's interest into the lock (the house pays it). False if it was booked before."""
     index = day - order.start_day
     amount = daily_interest(order.amount, order.display_rate, places)
-    uid, currency_id = order.user_id, order.currency_id  # type: ignore[attr-defined]
+    uid, currency_id = order.user_id, order.currency_id
     ref = f"lk{order.id}:d{day}"
     memo = f"lock #{order.id}: interest of {day_text(day)}"
     changes = [Change(uid, currency_id, FINANCIAL, ZERO, amount, LOG_LOCK, ref, memo,
@@ -124,7 +124,7 @@ async def _book(order: LockOrder, day: int, places: int) -> bool:
 
 async def _mature(order: LockOrder) -> bool:
     """Return principal and interest from the lock to the balance. False if done before."""
-    uid, currency_id = order.user_id, order.currency_id  # type: ignore[attr-defined]
+    uid, currency_id = order.user_id, order.currency_id
     total = order.amount + order.accrued
     ref = f"lk{order.id}:end"
     memo = f"lock #{order.id}: matured, principal and interest returned"
@@ -158,7 +158,7 @@ async def run_day(day: int) -> dict[str, int]:
         .order_by("id")
         .values_list("id", "currency_id")
     ):
-        done, ended = await settle(order_id, day, await places_of(currency_id, places))  # type: ignore[arg-type]
+        done, ended = await settle(order_id, day, await places_of(currency_id, places))
         booked, matured = booked + done, matured + ended
     return {"booked": booked, "matured": matured}
 

@@ -74,7 +74,7 @@ async def mine(uid: int, sale_ids: list[int]) -> dict[int, Mine]:
     """The user's subscriptions to these sales, summed per sale."""
     found: dict[int, list[SaleSubscription]] = {}
     for row in await SaleSubscription.filter(user_id=uid, sale_id__in=sale_ids):
-        found.setdefault(row.sale_id, []).append(row)  # type: ignore[attr-defined]
+        found.setdefault(row.sale_id, []).append(row)
     return {
         sale_id: Mine(
             nums=sum((r.nums for r in rows), ZERO),
@@ -157,7 +157,7 @@ async def subscribe(uid: int, sale: TokenSale, nums: Decimal, now: int) -> SaleS
         # The sale's lock before the account's (ledger.apply_in): closes and edits wait for it.
         row = await TokenSale.filter(id=sale.id).select_for_update().using_db(conn).get()
         _check_open(row, now)
-        token_id, asset_id = row.huodong_id, row.jieshou_id  # type: ignore[attr-defined]
+        token_id, asset_id = row.huodong_id, row.jieshou_id
         coins = {c.id: c for c in await Currency.filter(id__in=(token_id, asset_id)).using_db(conn)}
         token = coins[token_id]
         unit = allocation.step(row.rengou, token.decimals, coins[asset_id].decimals)
@@ -210,8 +210,8 @@ async def settle(sub: SaleSubscription, sale: TokenSale) -> bool:
     """Settle one closed subscription: its lock leaves, its cost goes to the house, the rest returns
     and its tokens are credited from the house; its status flips in the same transaction. False when
     it was settled before."""
-    uid, ref = sub.user_id, f"sf{sale.id}:{sub.id}"  # type: ignore[attr-defined]
-    asset, token = sale.jieshou_id, sale.huodong_id  # type: ignore[attr-defined]
+    uid, ref = sub.user_id, f"sf{sale.id}:{sub.id}"
+    asset, token = sale.jieshou_id, sale.huodong_id
     memo = f"token sale {sale.id}: {money(sub.allocated)} {sale.huodong.code} allocated"
     extra = {"sale_id": sale.id, "subscription_id": sub.id}
     changes = [Change(uid, asset, FINANCIAL, sub.refunded, -sub.locked, LOG_SHOUFA, f"{ref}:alloc", memo, extra)]

@@ -157,11 +157,11 @@ async def _page(svc: Services, query: Any, page: int, lang: str) -> dict[str, An
     query = query.order_by("-created_at", "-id")
     result = await paginate(query, page, PER_PAGE, lambda p: p)
     rows: list[LeverPosition] = result["data"]
-    pairs = {i: await svc.pairs.get(i) for i in {p.currency_match_id for p in rows}}  # type: ignore[attr-defined]
+    pairs = {i: await svc.pairs.get(i) for i in {p.currency_match_id for p in rows}}
     current = await _marks(svc, list(pairs.values()))
 
     def shape(p: LeverPosition) -> dict[str, Any]:
-        pair = pairs[p.currency_match_id]  # type: ignore[attr-defined]
+        pair = pairs[p.currency_match_id]
         return _named(position_public(p, pair, current.get(pair.id)), lang)
 
     result["data"] = [shape(p) for p in rows]

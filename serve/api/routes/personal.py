@@ -65,7 +65,7 @@ class RawData(BaseModel):
 
 class PayMethodIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    type: PayType = Field(default=None, validate_default=True)  # type: ignore[assignment]
+    type: PayType = Field(default=None, validate_default=True)
     raw_data: RawData = Field(default_factory=RawData)
 
     @field_validator("raw_data", mode="before")

@@ -157,7 +157,7 @@ async def news_delete(body: NewsDeleteIn, console: Content) -> Any:
         row = await News.filter(id=body.id).using_db(conn).first()
         if row is None:
             raise DomainError(ErrorCode.NOT_FOUND)
-        before = {"title": row.title, "category_id": row.category_id}  # type: ignore[attr-defined]
+        before = {"title": row.title, "category_id": row.category_id}
         await row.delete(using_db=conn)
         await audit.record(console.actor("content"), "news.delete", f"news:{body.id}", before=before, conn=conn)
     return envelope({"id": body.id})
