@@ -48,7 +48,8 @@ from store.times import now_ms
 log = logging.getLogger(__name__)
 
 
-@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)
+# Ray's typed overloads of ray.remote() lack the actor option max_concurrency (the ignore's one reason).
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)  # type: ignore[call-overload]
 class LeverShard(LeverFeed, LeverEvents, DbActor):
     def __init__(self, index: int, settings: dict[str, Any]) -> None:
         super().__init__(settings)

@@ -49,7 +49,8 @@ TRIM_EVERY_MS = 5_000
 OFFERS_TTL_MS = 2_000  # pair and currency terms are read again this often (an operator's change)
 
 
-@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)
+# Ray's typed overloads of ray.remote() lack the actor option max_concurrency (the ignore's one reason).
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)  # type: ignore[call-overload]
 class MicroTimer(DbActor):
     def __init__(self, index: int, settings: dict[str, Any]) -> None:
         super().__init__(settings)

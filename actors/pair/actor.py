@@ -56,7 +56,8 @@ Command = tuple[str, Any, "asyncio.Future[Any] | None"]
 
 # Event-loop and database bound; reserves no CPU so every pair fits the machine. Operators spread
 # pairs over nodes with custom resources (see ray-cluster.yaml).
-@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)
+# Ray's typed overloads of ray.remote() lack the actor option max_concurrency (the ignore's one reason).
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)  # type: ignore[call-overload]
 class PairActor(PairEffects, PairLoading, DbActor):
     def __init__(self, pair_id: int, settings: dict[str, Any], restore: dict[str, Any] | None = None) -> None:
         super().__init__(settings)
