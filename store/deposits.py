@@ -81,7 +81,7 @@ async def _derive_next(account: AccountKey, uid: int, family: Family) -> HdAddre
     try:
         async with in_transaction() as conn:
             await HdCounter.filter(family=family).using_db(conn).update(next_index=F("next_index") + 1)
-            index = (await HdCounter.get(family=family).using_db(conn)).next_index - 1
+            index = (await HdCounter.get(family=family, using_db=conn)).next_index - 1
             return await HdAddress.create(
                 user_id=uid, family=family, index=index, address=account.address(index), key_id=account.key_id,
                 using_db=conn,

@@ -11,6 +11,7 @@ from typing import Literal
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 
+from store.db import column
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, Area, RealName, ReviewStatus, SiteSetting, User
 
@@ -42,7 +43,7 @@ async def area(area_id: int | None) -> Area | None:
 
 async def house_ids() -> list[int]:
     """The house's own trading accounts (the market maker's bots, ``is_bot``)."""
-    return list(await User.filter(is_bot=True).values_list("id", flat=True))
+    return await column(User.filter(is_bot=True).values_list("id", flat=True))
 
 
 def new_invite_code() -> str:

@@ -35,6 +35,7 @@ from tortoise.functions import Max
 from store import withdrawals
 from store.chain.senders import Outgoing, Refused, Seen, Sender
 from store.chain_rpc.jsonrpc import NodeError
+from store.db import column
 from store.models import ChainSend, SendState, Withdrawal, WithdrawalStatus
 
 log = logging.getLogger(__name__)
@@ -95,7 +96,7 @@ class Dispatch:
         """One past the highest nonce stored for this chain's sends from this hot wallet (None: none yet;
         a wallet that replaced another starts from its own count)."""
         mine = ChainSend.filter(chain=self.chain, sender=self.sender.account)
-        found = await mine.annotate(top=Max("nonce")).values_list("top", flat=True)
+        found = await column(mine.annotate(top=Max("nonce")).values_list("top", flat=True))
         top = found[0] if found else None
         return None if top is None else int(top) + 1
 

@@ -35,6 +35,7 @@ from config.settings import Settings
 from store import deposits
 from store.chain_rpc.evm import EvmNode
 from store.chain_rpc.utxo import UtxoNode
+from store.db import column
 from store.deposits import NATIVE_VALUE, Transfer
 from store.models import ChainBlock, ChainDeposit, DepositStatus, HdAddress
 
@@ -289,7 +290,7 @@ class Watcher:
     # -- the parts of a step ------------------------------------------------------------------------
 
     async def _addresses(self) -> dict[str, str]:
-        stored = await HdAddress.filter(family=self.source.family).values_list("address", flat=True)
+        stored = await column(HdAddress.filter(family=self.source.family).values_list("address", flat=True))
         return {self.source.spelling(a): a for a in stored}
 
     async def _common_ancestor(self, recent: list[ChainBlock]) -> ChainBlock | None:

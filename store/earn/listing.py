@@ -27,6 +27,7 @@ from typing import Any
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from store import bulk, ledger
+from store.db import scalar
 from store.earn import FINANCIAL, LOG_LISTING, SALE_ISSUE, SALE_PROCEEDS, allocation
 from store.earn.book import HouseRow, Stale, Write, move
 from store.earn.clock import DAY_MS
@@ -159,7 +160,7 @@ async def allocate(project_id: int, now: int) -> bool:
     coin = await usdt()
 
     async def write(conn: BaseDBAsyncClient) -> None:
-        project = await ListingProject.get(id=project_id).using_db(conn).prefetch_related("bizhong")
+        project = await ListingProject.get(id=project_id, using_db=conn).prefetch_related("bizhong")
         apps = await ListingApplication.filter(project_id=project_id).using_db(conn)
         for app, line in zip(apps, allocate_rows(project, apps, coin.decimals), strict=True):
             app.won_tokens, app.won_usdt = line.won_tokens, line.won_usdt
@@ -265,7 +266,9 @@ async def sweep_release(now: int) -> dict[str, Any]:
     released = 0
     for app in apps:
         released += await release(app, projects[app.project_id], coin.id)
-    later = await undone.filter(release_ms__gt=now).order_by("release_ms").first().values_list("release_ms", flat=True)
+    later = await scalar(
+        undone.filter(release_ms__gt=now).order_by("release_ms").first().values_list("release_ms", flat=True)
+    )
     return {"released": released, "next_ms": _next(len(apps), later, now=now)}
 
 
@@ -279,5 +282,8 @@ async def sweep_credit(now: int) -> dict[str, Any]:
         credited += await credit(app, projects[app.project_id])
     waiting = ListingProject.filter(online__gt=now, allocated_at=None).order_by("online").first()
     won = undone.filter(project__online__gt=now).order_by("project__online").first()
-    later = [await waiting.values_list("online", flat=True), await won.values_list("project__online", flat=True)]
+    later = [
+        await scalar(waiting.values_list("online", flat=True)),
+        await scalar(won.values_list("project__online", flat=True)),
+    ]
     return {"credited": credited, "next_ms": _next(len(apps), *later, now=now)}

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from store.db import column
 from store.earn import EARN_INTEREST, FINANCIAL, LOG_LOCK
 from store.earn.book import HouseRow, Stale, catch_up, floor, locked, move, places_of
 from store.earn.clock import day_text
@@ -40,10 +41,10 @@ def expected_interest(amount: Decimal, annual_rate: Decimal, days: int, places: 
 
 async def lots_sold(product_ids: list[int]) -> dict[int, int]:
     """Lots sold so far (every order ever made) per product."""
-    rows = await LockOrder.filter(product_id__in=product_ids).values_list("product_id", flat=True)
+    rows = await column(LockOrder.filter(product_id__in=product_ids).values_list("product_id", flat=True))
     sold: dict[int, int] = {}
     for product_id in rows:
-        sold[product_id] = sold.get(product_id, 0) + 1  # type: ignore[call-overload]
+        sold[product_id] = sold.get(product_id, 0) + 1
     return sold
 
 

@@ -26,7 +26,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import F
 
 from store import bulk, ledger
-from store.db import retry_busy, transaction
+from store.db import column, retry_busy, transaction
 from store.earn import FINANCIAL, LOG_SHOUFA, SALE_ISSUE, SALE_PROCEEDS, allocation
 from store.earn.book import HouseRow, Stale, move
 from store.earn.closing import close_once, closes_due, percent
@@ -133,8 +133,8 @@ async def _check_limit(sale: TokenSale, uid: int, nums: Decimal, conn: BaseDBAsy
     """SALE_PER_USER_MAX when the user's asks with ``nums`` would pass the sale's limit (its total when
     it has none)."""
     limit = sale.per_user_max if sale.per_user_max > 0 else sale.total
-    asked = sum(await SaleSubscription.filter(sale_id=sale.id, user_id=uid).using_db(conn).values_list(
-        "nums", flat=True), ZERO)  # fmt: skip
+    asked = sum(await column(SaleSubscription.filter(sale_id=sale.id, user_id=uid).using_db(conn).values_list(
+        "nums", flat=True)), ZERO)  # fmt: skip
     if asked + nums > limit:
         raise DomainError(ErrorCode.SALE_PER_USER_MAX, max=money(limit), left=money(max(limit - asked, ZERO)))
 
@@ -188,7 +188,7 @@ async def close(sale_id: int, now: int) -> bool:
     or its end has not come (nothing written)."""
 
     async def write(conn: BaseDBAsyncClient) -> None:
-        sale = await TokenSale.get(id=sale_id).using_db(conn).prefetch_related("huodong", "jieshou")
+        sale = await TokenSale.get(id=sale_id, using_db=conn).prefetch_related("huodong", "jieshou")
         subs = await SaleSubscription.filter(sale_id=sale_id).using_db(conn)
         for sub, line in zip(subs, allocate(sale, subs).lines, strict=True):  # the lines come in the rows' order
             sub.allocated, sub.cost, sub.refunded = line.allocated, line.cost, line.refund

@@ -25,6 +25,7 @@ from serve.api.schemas import fail
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from store import marks
+from store.db import scalar
 from store.errors import DomainError, ErrorCode
 from store.lever import LONG, SHORT, position_public
 from store.models import INT_MAX, CurrencyMatch, LeverPosition, LeverStatus
@@ -311,7 +312,7 @@ def _stop_price(text: object, places: int, maximum: Decimal, message: str) -> De
 async def setstop(body: SetStopIn, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """Set or clear the take-profit and stop-loss of an open position. A long's take-profit must be
     above the mark and its stop-loss below (a short's the other way round)."""
-    found = await LeverPosition.get_or_none(id=body.id, user_id=uid).values_list("currency_match_id", flat=True)
+    found = await scalar(LeverPosition.get_or_none(id=body.id, user_id=uid).values_list("currency_match_id", flat=True))
     if found is None:
         raise DomainError(ErrorCode.LEVER_POSITION_NOT_FOUND)
     pair = await svc.pairs.get(found)
