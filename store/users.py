@@ -6,7 +6,7 @@ import math
 import secrets
 import string
 from datetime import UTC, datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
@@ -59,7 +59,7 @@ async def create_user(
     parent: User | None,
 ) -> User:
     """Insert a user with a fresh invite code. Raises ACCOUNT_EXISTS if the account is taken."""
-    fields: dict[str, object] = {"email": account} if kind == "email" else {"mobile": account}
+    fields: dict[str, Any] = {"email": account} if kind == "email" else {"mobile": account}
     if area is not None:
         fields["area_id"] = area.id
         fields["country_code"] = area.global_code

@@ -23,7 +23,7 @@ from redis.asyncio import Redis
 
 from actors.lever import ledger as lever_ledger
 from actors.lever import settle, terms
-from actors.lever.book import ENTRUSTED, Decision, LeverBook, Position
+from actors.lever.book import ENTRUSTED, ZERO, Decision, LeverBook, Position
 from actors.lever.state import PairTerms, position_of
 from store import channels, lever
 from store.ledger import Change
@@ -192,7 +192,7 @@ class LeverEvents:
         uid = row.user_id
         moved = settle.cancelling(row.frozen)
         new = copy.copy(row)
-        new.status, new.close_reason, new.closed_at, new.frozen = LeverStatus.CANCELLED, reason, datetime.now(UTC), 0
+        new.status, new.close_reason, new.closed_at, new.frozen = LeverStatus.CANCELLED, reason, datetime.now(UTC), ZERO
         ref = f"lv{row.id}:cancel"
         journal = lever_ledger.change(uid, self._usdt, moved, "lever_cancel", ref, "entrustment cancelled")
         await lever_ledger.commit(journal, [new])
@@ -274,7 +274,7 @@ class LeverEvents:
         rows: list[LeverPosition] = []
         for entrusted in cancels:
             row = copy.copy(entrusted)
-            row.status, row.close_reason, row.closed_at, row.frozen = LeverStatus.CANCELLED, cancel_reason, now, 0
+            row.status, row.close_reason, row.closed_at, row.frozen = LeverStatus.CANCELLED, cancel_reason, now, ZERO
             rows.append(row)
             changes += lever_ledger.change(uid, self._usdt, settle.cancelling(entrusted.frozen), "lever_cancel",
                                            f"lv{row.id}:cancel", f"entrustment cancelled: {cancel_reason}")  # fmt: skip

@@ -43,6 +43,7 @@ class PairLoading:
     _settings: Settings
     _restore: dict[str, Any] | None
     _mark: MarkState  # built by the first load, kept by reloads
+    _cfg: PairConfig
 
     # From DbActor and the PairActor (annotations only: a stub here would shadow them in the MRO).
     _ready: Callable[[], Awaitable[None]]
