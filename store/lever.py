@@ -33,8 +33,11 @@ class PairLike(Protocol):
     @property
     def symbol(self) -> str: ...
 
-    base_currency_id: int
-    quote_currency_id: int
+    @property
+    def base_currency_id(self) -> int: ...
+
+    @property
+    def quote_currency_id(self) -> int: ...
 
 
 def position_public(p: LeverPosition, pair: PairLike, mark: Decimal | None) -> dict[str, Any]:

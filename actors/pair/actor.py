@@ -327,6 +327,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
         for kind, payload, future in commands:
             if kind == "tick":
                 continue
+            answer: dict[str, Any] | DomainError  # the result, or the rule it broke (raised to the caller)
             try:
                 answer = match_submit(self, batch, payload) if kind == "submit" else match_cancel(self, batch, *payload)
             except DomainError as exc:

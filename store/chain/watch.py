@@ -152,7 +152,7 @@ class EvmSource:
                 break
             blocks.append(Block(block.number, block.hash, block.parent_hash))
             for tx in block.transactions:
-                if tx.to in addresses and tx.value > 0:
+                if tx.to is not None and tx.to in addresses and tx.value > 0:
                     transfers.append(Transfer(self.chain, tx.hash, NATIVE_VALUE, addresses[tx.to],
                                               from_base_units(tx.value, ETH_DECIMALS), self.native,
                                               block_hash=block.hash, block_height=block.number))  # fmt: skip

@@ -140,9 +140,10 @@ async def news_save(body: NewsIn, console: Content) -> Any:
             row = await News.create(**fields, created_at=datetime.now(UTC), using_db=conn)
             before = None
         else:
-            row = await News.filter(id=body.id).select_for_update().using_db(conn).first()
-            if row is None:
+            found = await News.filter(id=body.id).select_for_update().using_db(conn).first()
+            if found is None:
                 raise DomainError(ErrorCode.NOT_FOUND)
+            row = found
             before = {k: getattr(row, k) for k in ("title", "content", "banner", "sort")}
             await row.update_from_dict(fields).save(using_db=conn)
         after = {k: fields[k] for k in ("title", "content", "banner", "sort")}
