@@ -20,6 +20,7 @@ from typing import Any
 
 from tortoise.exceptions import IntegrityError
 
+from store.db import scalar
 from store.earn import EARN_INTEREST, EARN_PENALTY, FINANCIAL, LOG_MINING
 from store.earn.book import HouseRow, Stale, catch_up, floor, locked, move, places_of
 from store.earn.clock import day_text
@@ -70,9 +71,11 @@ def mid_yield(rate_min: Decimal, rate_max: Decimal, days: int) -> Decimal:
 
 async def publish(product: MiningProduct, day: int) -> Decimal:
     """The product's rate of ``day``, stored first if it was not (the stored one never changes)."""
-    found = await MiningRate.filter(product_id=product.id, day=day).first().values_list("rate", flat=True)
+    found: Decimal | None = await scalar(
+        MiningRate.filter(product_id=product.id, day=day).first().values_list("rate", flat=True)
+    )
     if found is not None:
-        return found  # type: ignore[return-value]
+        return found
     rate = derived_rate(product.id, day, product.rate_min, product.rate_max)
     try:
         await MiningRate.create(product_id=product.id, day=day, rate=rate)
