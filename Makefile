@@ -19,6 +19,7 @@ run: install $(FRONT_BUILD)
 	exec $(BIN)/exchange up
 
 test: install $(FRONT_BUILD)
+	$(BIN)/mypy  # the type checker over actors, store, serve, config ([tool.mypy] in pyproject.toml)
 	cd $(FRONT) && npm test --silent
 	cd $(FRONT) && npm run size:home --silent  # the home page's gzip JS against its 250 KB budget
 	EXCHANGE_ENV=test $(BIN)/pytest
@@ -50,6 +51,7 @@ loadtest: install
 lint: install
 	$(BIN)/ruff check actors serve store config tests bench loadtest
 	$(BIN)/ruff format --check actors serve store config tests bench loadtest
+	$(BIN)/mypy
 
 seed: install
 	$(BIN)/exchange seed

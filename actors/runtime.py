@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from config import numeric
@@ -60,7 +60,7 @@ class GroupCommit(Generic[T, R]):
 
     def __init__(
         self,
-        commit: Callable[[list[T]], Awaitable[list[R | BaseException]]],
+        commit: Callable[[list[T]], Awaitable[Sequence[R | BaseException]]],
         max_batch: int = 256,
         concurrency: int = 1,
     ) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ray import serve
-from ray.serve import Application
+from ray.serve import Application, Deployment
 
 from config.settings import Settings
 from serve.app import create_app
@@ -29,8 +29,14 @@ class ApiIngress:
         return create_app(self._settings)
 
 
+def _deployment(cls: type) -> Deployment:
+    """``cls`` itself, typed as the Serve deployment ``@serve.deployment`` made of it (mypy does not apply
+    class decorators, so it still sees the plain class)."""
+    return cast(Deployment, cls)
+
+
 def build_app(settings: Settings) -> Application:
-    return ApiIngress.options(num_replicas=settings.api_replicas).bind(settings.model_dump(mode="json"))
+    return _deployment(ApiIngress).options(num_replicas=settings.api_replicas).bind(settings.model_dump(mode="json"))
 
 
 @serve.deployment(ray_actor_options={"num_cpus": 0}, max_ongoing_requests=100)
@@ -46,4 +52,4 @@ class WalletMiddle:
 
 
 def build_wallet_middle(settings: Settings) -> Application:
-    return WalletMiddle.bind(settings.model_dump(mode="json"))
+    return _deployment(WalletMiddle).bind(settings.model_dump(mode="json"))

@@ -4,6 +4,7 @@ codes, statuses and messages of every domain error are in ``serve.error_table``)
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
 
@@ -43,7 +44,7 @@ def lang_of(request: Request) -> str | None:
     return request.headers.get("lang")
 
 
-def validation_message(error: dict[str, Any], lang: str | None) -> str:
+def validation_message(error: Mapping[str, Any], lang: str | None) -> str:
     """One readable sentence for the first pydantic error of a request."""
     etype = error.get("type", "")
     loc = [str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "header")]

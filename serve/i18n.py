@@ -37,7 +37,9 @@ def catalogue(lang: str) -> dict[str, str]:
         return {}
     with path.open("rb") as fh:
         catalog = read_po(fh, locale=LANG_LOCALES[lang])
-    return {m.id: m.string for m in catalog if m.id and isinstance(m.id, str) and m.string}
+    return {
+        m.id: m.string for m in catalog if m.id and isinstance(m.id, str) and m.string and isinstance(m.string, str)
+    }
 
 
 def translate(message: str, lang: str | None = None, **params: Any) -> str:

@@ -26,6 +26,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
+from redis.typing import EncodableT
 
 from config.settings import Settings, get_settings
 from store.admin import operators
@@ -156,7 +157,7 @@ class Codes:
             keys.append(f"{PREFIX}code_fail:ip:{ip}")
         # Bytes: a lone surrogate (legal in JSON) must reach the comparison, not fail to encode.
         guess = code.encode("utf-8", "surrogatepass")
-        args = [guess, s.code_max_attempts, s.code_target_max_failures, s.code_ip_max_failures,
+        args: list[EncodableT] = [guess, s.code_max_attempts, s.code_target_max_failures, s.code_ip_max_failures,
                 s.code_fail_window_seconds]  # fmt: skip
         status, seconds = await self._check(keys=keys, args=args)
         if status == 1:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from actors.remote import actor_class
 from config.settings import Settings
 from serve import ray_node
 from serve.embedded_redis import EmbeddedRedis
@@ -116,8 +117,8 @@ class Stack:
 
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         ingress = ingress_environment(settings)
-        quiet = {"log_to_driver": settings.env == "development", "logging_level": logging.WARNING}
-        node = {
+        quiet: dict[str, Any] = {"log_to_driver": settings.env == "development", "logging_level": logging.WARNING}
+        node: dict[str, Any] = {
             "num_cpus": settings.ray_num_cpus,
             "object_store_memory": settings.ray_object_store_mb * 1024 * 1024,
             "resources": {PAIR_RESOURCE: settings.pair_slots},
@@ -176,9 +177,11 @@ class Stack:
         config = settings.model_dump(mode="json")
         for index in range(settings.wallet_shards):
             name = wallet_name(index)
-            self.actors[name] = WalletShard.options(name=name, get_if_exists=True).remote(index, config)
-        self.placement = PairPlacement.options(name=PLACEMENT_NAME, lifetime="detached", get_if_exists=True).remote(
-            config, self.pairs
+            self.actors[name] = actor_class(WalletShard).options(name=name, get_if_exists=True).remote(index, config)
+        self.placement = (
+            actor_class(PairPlacement)
+            .options(name=PLACEMENT_NAME, lifetime="detached", get_if_exists=True)
+            .remote(config, self.pairs)
         )
         ray.get([a.start.remote() for a in self.actors.values()], timeout=180)
         placed = ray.get(self.placement.start.remote(), timeout=180)
@@ -189,11 +192,12 @@ class Stack:
             from actors.maker.actor import MarketMaker
             from actors.names import MAKER_NAME
 
-            maker = MarketMaker.options(name=MAKER_NAME, get_if_exists=True).remote(
-                config, [pair_id for pair_id, _ in self.pairs]
+            self.actors[MAKER_NAME] = (
+                actor_class(MarketMaker)
+                .options(name=MAKER_NAME, get_if_exists=True)
+                .remote(config, [pair_id for pair_id, _ in self.pairs])
             )
-            self.actors[MAKER_NAME] = maker
-            ray.get(maker.start.remote(), timeout=120)
+            ray.get(self.actors[MAKER_NAME].start.remote(), timeout=120)
 
     def _start_lever(self, config: dict[str, Any], shards: int) -> None:
         """The LeverShards and the MicroTimers (after the pairs: they follow the pairs' mark ticks); the
@@ -214,7 +218,7 @@ class Stack:
                     running = None
                 if running is not None and name in self.actors:
                     continue  # keep the first handle: a non-detached actor lives as long as its owner's handle
-                self.actors[name] = running or cls.options(name=name).remote(index, config)
+                self.actors[name] = running or actor_class(cls).options(name=name).remote(index, config)
                 started.append(self.actors[name])
         ray.get([a.ping.remote() for a in started], timeout=180)
 
@@ -226,7 +230,9 @@ class Stack:
         from actors.scheduler.actor import Scheduler
 
         config = settings.model_dump(mode="json")
-        self.actors[SCHEDULER_NAME] = Scheduler.options(name=SCHEDULER_NAME, get_if_exists=True).remote(config)
+        self.actors[SCHEDULER_NAME] = (
+            actor_class(Scheduler).options(name=SCHEDULER_NAME, get_if_exists=True).remote(config)
+        )
         ray.get(self.actors[SCHEDULER_NAME].status.remote(), timeout=120)
 
     def _start_sms_sender(self, settings: Settings) -> None:
@@ -237,7 +243,9 @@ class Stack:
         from actors.sms.sender import SmsSender
 
         config = settings.model_dump(mode="json")
-        self.actors[SMS_SENDER_NAME] = SmsSender.options(name=SMS_SENDER_NAME, get_if_exists=True).remote(config)
+        self.actors[SMS_SENDER_NAME] = (
+            actor_class(SmsSender).options(name=SMS_SENDER_NAME, get_if_exists=True).remote(config)
+        )
         ray.get(self.actors[SMS_SENDER_NAME].status.remote(), timeout=120)
 
     def _start_watchers(self, settings: Settings) -> None:
@@ -253,7 +261,7 @@ class Stack:
         started = []
         for chain in watched_chains(settings):
             name = watcher_name(chain)
-            self.actors[name] = ChainWatcher.options(name=name, get_if_exists=True).remote(config, chain)
+            self.actors[name] = actor_class(ChainWatcher).options(name=name, get_if_exists=True).remote(config, chain)
             started.append(self.actors[name])
         ray.get([w.status.remote() for w in started], timeout=120)
         if started:
@@ -280,7 +288,7 @@ class Stack:
         options: dict[str, Any] = {"name": SIGNER_NAME, "get_if_exists": True}
         if settings.signer_resource:
             options["resources"] = {settings.signer_resource: 0.01}
-        self.actors[SIGNER_NAME] = Signer.options(**options).remote(settings.model_dump(mode="json"))
+        self.actors[SIGNER_NAME] = actor_class(Signer).options(**options).remote(settings.model_dump(mode="json"))
         ray.get(self.actors[SIGNER_NAME].status.remote(), timeout=120)
 
     def _start_fanout(self, settings: Settings) -> None:
@@ -307,7 +315,7 @@ class Stack:
             if running is not None and node.label in self.fanouts:
                 continue  # keep the first handle: the stack owns the actor through it
             # The stack keeps the handles: a non-detached actor lives as long as its owner holds a reference.
-            self.fanouts[node.label] = running or Fanout.options(
+            self.fanouts[node.label] = running or actor_class(Fanout).options(
                 name=name, scheduling_strategy=NodeAffinitySchedulingStrategy(node.id, soft=False)
             ).remote(config, [symbol for _, symbol in self.pairs])  # their public channels exist
             added.append(self.fanouts[node.label])

@@ -131,7 +131,7 @@ async def bind_draw_address(request: Request, user: CurrentUser, svc: Svc, lang:
         raise DomainError(ErrorCode.CODE_INVALID)
     await svc.codes.consume(DRAW_ADDRESS_CODE, target, code, ip=client_ip(request))
     try:
-        row, _ = await WithdrawAddress.get_or_create(user_id=user.id, currency_id=protocol.currency_id,  # type: ignore[attr-defined]
+        row, _ = await WithdrawAddress.get_or_create(user_id=user.id, currency_id=protocol.currency_id,
                                                      currency_protocol_id=protocol.id, address=address)  # fmt: skip
     except IntegrityError:  # the same address bound concurrently
         row = await WithdrawAddress.get(user_id=user.id, currency_protocol_id=protocol.id, address=address)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, cast
 
 from redis.asyncio import Redis
 
@@ -59,5 +59,7 @@ class BoundedCache:
             pipe.zcard(self._index)
             count = (await pipe.execute())[-1]
         if count > self._entries:
-            oldest = [member for member, _ in await self._redis.zpopmin(self._index, count - self._entries)]
+            # A client with decode_responses: (member, score) pairs of str, which redis's types do not track.
+            popped = cast(list[tuple[str, float]], await self._redis.zpopmin(self._index, count - self._entries))
+            oldest = [member for member, _ in popped]
             await self._redis.delete(*(self._prefix + member for member in oldest))

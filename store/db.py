@@ -10,12 +10,13 @@ import random
 import signal
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast
 
 from tortoise import Tortoise, connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import OperationalError
 from tortoise.migrations.api import migrate as run_migrations
+from tortoise.queryset import ValuesListQuery
 from tortoise.transactions import in_transaction
 
 from config.settings import Settings, get_settings
@@ -157,9 +158,10 @@ async def _give_back(context: Any) -> None:
         lock.release()
     client = getattr(context, "client", None)  # PostgreSQL: a connection of the pool
     pool = getattr(getattr(client, "_parent", None), "_pool", None)
-    if pool is not None and getattr(client, "_connection", None) is not None:
+    connection = getattr(client, "_connection", None)
+    if pool is not None and connection is not None:
         with contextlib.suppress(Exception):  # a broken connection: the pool terminates it instead
-            await pool.release(client._connection)
+            await pool.release(connection)
 
 
 P = ParamSpec("P")
@@ -186,3 +188,16 @@ def retry_busy(func: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
         raise AssertionError("unreachable")
 
     return wrapper
+
+
+# tortoise types ``values_list(name, flat=True)`` as if ``flat`` were False (rows of tuples, or one row's
+# tuple). These two await such a query and say what it gives: the column's values, or the one value.
+async def column(query: ValuesListQuery[Any]) -> list[Any]:
+    """The values of ``query.values_list(name, flat=True)``, one per row."""
+    return cast(list[Any], await query)
+
+
+async def scalar(query: ValuesListQuery[Any]) -> Any:
+    """The value of ``single.values_list(name, flat=True)`` after ``first()`` or ``get_or_none()``:
+    None without a row."""
+    return await query

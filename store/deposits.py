@@ -81,7 +81,7 @@ async def _derive_next(account: AccountKey, uid: int, family: Family) -> HdAddre
     try:
         async with in_transaction() as conn:
             await HdCounter.filter(family=family).using_db(conn).update(next_index=F("next_index") + 1)
-            index = (await HdCounter.get(family=family).using_db(conn)).next_index - 1
+            index = (await HdCounter.get(family=family, using_db=conn)).next_index - 1
             return await HdAddress.create(
                 user_id=uid, family=family, index=index, address=account.address(index), key_id=account.key_id,
                 using_db=conn,
@@ -142,7 +142,7 @@ async def _target(transfer: Transfer) -> DepositAddress:
         )
         if hd is not None and protocol is not None:
             with contextlib.suppress(IntegrityError):
-                uid = hd.user_id  # type: ignore[attr-defined]
+                uid = hd.user_id
                 await DepositAddress.create(user_id=uid, currency_protocol_id=protocol.id, address=hd.address)
             return await _target(transfer)
     if not targets:
@@ -177,7 +177,7 @@ async def report(transfer: Transfer, confirmations: int) -> Outcome:
         tx_hash=transfer.tx_hash,
         output_index=transfer.index,
         defaults={
-            "user_id": target.user_id,  # type: ignore[attr-defined]
+            "user_id": target.user_id,
             "currency_id": currency.id,
             "currency_protocol_id": protocol.id,
             "address": target.address,
@@ -210,7 +210,7 @@ async def report(transfer: Transfer, confirmations: int) -> Outcome:
         await ChainDeposit.filter(id=row.id).using_db(conn).update(status=DepositStatus.CREDITED)
 
     change = ledger.Change(
-        row.user_id,  # type: ignore[attr-defined]
+        row.user_id,
         currency.id,
         AccountType.CHANGE,
         row.amount,
@@ -241,7 +241,7 @@ async def drop(row: ChainDeposit) -> Outcome:
             await ChainDeposit.filter(id=row.id).using_db(conn).update(status=DepositStatus.DROPPED)
             row.status = DepositStatus.DROPPED
             return Outcome(row, False)
-        uid, currency_id = row.user_id, row.currency_id  # type: ignore[attr-defined]
+        uid, currency_id = row.user_id, row.currency_id
         account = await Account.filter(user_id=uid, currency_id=currency_id, account_type=AccountType.CHANGE)\
             .select_for_update().using_db(conn).first()  # fmt: skip
         take = min(max(account.balance, ledger.ZERO), row.amount) if account is not None else ledger.ZERO

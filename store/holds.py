@@ -16,6 +16,7 @@ from decimal import Decimal
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q, RawSQL
 
+from store.db import column
 from store.ledger import Also
 from store.models import Order, OrderHold, PendingRelease
 
@@ -58,7 +59,7 @@ async def orphans(
 
 async def landed(order_ids: list[int]) -> set[int]:
     """Those of these orders that have a row: their funds are the pair's, not an orphan's."""
-    return set(await Order.filter(id__in=order_ids).values_list("id", flat=True))  # type: ignore[arg-type]
+    return set(await column(Order.filter(id__in=order_ids).values_list("id", flat=True)))
 
 
 async def forget(order_ids: list[int]) -> None:

@@ -16,7 +16,7 @@ from redis.asyncio import Redis
 from tortoise.exceptions import IntegrityError
 from tortoise.models import Model
 
-from store.db import retry_busy, transaction
+from store.db import retry_busy, scalar, transaction
 from store.models import IdBlock, LeverPosition, MicroOrder, Order, OrderHold
 from store.sessions import PREFIX
 
@@ -77,13 +77,13 @@ async def _reserve_once(name: str, size: int, floor_hint: int) -> int:
 
 async def _largest_used(name: str) -> int:
     if name == LEVER:
-        return int(await LeverPosition.all().order_by("-id").first().values_list("id", flat=True) or 0)
+        return int(await scalar(LeverPosition.all().order_by("-id").first().values_list("id", flat=True)) or 0)
     if name == MICRO:
-        return int(await MicroOrder.all().order_by("-id").first().values_list("id", flat=True) or 0)
+        return int(await scalar(MicroOrder.all().order_by("-id").first().values_list("id", flat=True)) or 0)
     if name != ORDER:
         return 0
-    order = await Order.all().order_by("-id").first().values_list("id", flat=True)
-    hold = await OrderHold.all().order_by("-order_id").first().values_list("order_id", flat=True)
+    order = await scalar(Order.all().order_by("-id").first().values_list("id", flat=True))
+    hold = await scalar(OrderHold.all().order_by("-order_id").first().values_list("order_id", flat=True))
     return max(int(order or 0), int(hold or 0))
 
 
@@ -96,4 +96,4 @@ class TableIds(IdBlocks):
         self._model = model
 
     async def _floor_hint(self) -> int:
-        return int(await self._model.all().order_by("-id").first().values_list("id", flat=True) or 0)
+        return int(await scalar(self._model.all().order_by("-id").first().values_list("id", flat=True)) or 0)

@@ -206,7 +206,7 @@ async def apply_debits(
             .select_for_update()
             .using_db(conn)
         )
-        accounts = {(a.user_id, a.currency_id, int(a.account_type)): a for a in locked}  # type: ignore[attr-defined]
+        accounts = {(a.user_id, a.currency_id, int(a.account_type)): a for a in locked}
         journaled = await _journaled([c.ref for op in ops for c in op.changes], conn)  # under the locks
         touched: dict[Key, Account] = {}
         logs: list[tuple[object, ...]] = []

@@ -33,8 +33,11 @@ class PairLike(Protocol):
     @property
     def symbol(self) -> str: ...
 
-    base_currency_id: int
-    quote_currency_id: int
+    @property
+    def base_currency_id(self) -> int: ...
+
+    @property
+    def quote_currency_id(self) -> int: ...
 
 
 def position_public(p: LeverPosition, pair: PairLike, mark: Decimal | None) -> dict[str, Any]:
@@ -51,7 +54,7 @@ def position_public(p: LeverPosition, pair: PairLike, mark: Decimal | None) -> d
     base, quote = symbol.split("/", 1)
     return {
         "id": p.id,
-        "currency_match_id": p.currency_match_id,  # type: ignore[attr-defined]
+        "currency_match_id": p.currency_match_id,
         "symbol": symbol,
         "type": p.type,
         "status": int(p.status),

@@ -64,7 +64,7 @@ class Mark:
         )
 
     @classmethod
-    def decode(cls, text: str) -> Mark:
+    def decode(cls, text: str | bytes) -> Mark:
         raw = json.loads(text)
         return cls(
             pair_id=int(raw["currency_match_id"]),

@@ -14,6 +14,7 @@ from typing import Any
 from redis.asyncio import Redis
 from tortoise.expressions import F
 
+from store.db import scalar
 from store.models import SchedulerRun
 from store.sessions import PREFIX
 
@@ -24,7 +25,7 @@ CLOCK_KEY = f"{PREFIX}scheduler-clock:"  # + the scheduler's actor name: its clo
 
 async def last_done(job: str) -> int | None:
     """The last day ``job`` ran to the end, or None if it never did."""
-    return await SchedulerRun.filter(job=job, done=True).order_by("-day").first().values_list("day", flat=True)
+    return await scalar(SchedulerRun.filter(job=job, done=True).order_by("-day").first().values_list("day", flat=True))
 
 
 async def begin(job: str, day: int) -> bool:

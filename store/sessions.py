@@ -12,6 +12,7 @@ import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from redis.asyncio import Redis
 
@@ -69,7 +70,9 @@ class Sessions:
     async def revoke_all(self, uid: int, keep: str | None = None) -> None:
         """End every session of a user (after a password change or reset), except ``keep``."""
         keep_digest = digest(keep) if keep else None
-        await self._end(uid, [d for d in await self.redis.smembers(f"{PREFIX}user_sessions:{uid}") if d != keep_digest])
+        # The client decodes replies (decode_responses): str members, which redis's types do not track.
+        members = cast(set[str], await self.redis.smembers(f"{PREFIX}user_sessions:{uid}"))
+        await self._end(uid, [d for d in members if d != keep_digest])
 
     async def _end(self, uid: int, digests: list[str]) -> None:
         """Delete the sessions, then announce them: a fanout that hears it logs their sockets out

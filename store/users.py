@@ -6,11 +6,12 @@ import math
 import secrets
 import string
 from datetime import UTC, datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 
+from store.db import column
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, Area, RealName, ReviewStatus, SiteSetting, User
 
@@ -42,7 +43,7 @@ async def area(area_id: int | None) -> Area | None:
 
 async def house_ids() -> list[int]:
     """The house's own trading accounts (the market maker's bots, ``is_bot``)."""
-    return list(await User.filter(is_bot=True).values_list("id", flat=True))
+    return await column(User.filter(is_bot=True).values_list("id", flat=True))
 
 
 def new_invite_code() -> str:
@@ -58,7 +59,7 @@ async def create_user(
     parent: User | None,
 ) -> User:
     """Insert a user with a fresh invite code. Raises ACCOUNT_EXISTS if the account is taken."""
-    fields: dict[str, object] = {"email": account} if kind == "email" else {"mobile": account}
+    fields: dict[str, Any] = {"email": account} if kind == "email" else {"mobile": account}
     if area is not None:
         fields["area_id"] = area.id
         fields["country_code"] = area.global_code

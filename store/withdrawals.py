@@ -79,7 +79,7 @@ async def decide(withdrawal_id: int, *, approve: bool, also: ledger.Also | None 
         raise LookupError(f"no withdrawal {withdrawal_id}")
     if approve and row.status in SENDING_OR_SENT or not approve and row.status == WithdrawalStatus.REJECTED:
         return row
-    uid = row.user_id  # type: ignore[attr-defined]
+    uid = row.user_id
     target = WithdrawalStatus.APPROVED if approve else WithdrawalStatus.REJECTED
 
     async def mark(conn: BaseDBAsyncClient) -> None:
@@ -120,7 +120,7 @@ def _details(row: Withdrawal, **extra: object) -> dict[str, object]:
 
 def _release(row: Withdrawal, kind: str, ref: str, memo: str, **extra: object) -> ledger.Change:
     """The lock of ``row`` back to its owner's balance."""
-    uid, currency_id = row.user_id, row.currency_id  # type: ignore[attr-defined]
+    uid, currency_id = row.user_id, row.currency_id
     return ledger.Change(uid, currency_id, CHANGE, row.amount, -row.amount, kind, ref, memo, _details(row, **extra))
 
 
@@ -128,7 +128,7 @@ async def complete(row: Withdrawal, *, txid: str, also: ledger.Also | None = Non
     """An approved withdrawal's transaction is final: the lock leaves the system (one ledger batch,
     ref ``w<id>:done``, with the txid) and the request is COMPLETED, with ``also`` in the same
     transaction. False (nothing written) when it was not APPROVED any more."""
-    uid, currency_id = row.user_id, row.currency_id  # type: ignore[attr-defined]
+    uid, currency_id = row.user_id, row.currency_id
     change = ledger.Change(uid, currency_id, CHANGE, ledger.ZERO, -row.amount, LOG_DONE, f"w{row.id}:done",
                            "withdrawal completed", _details(row, txid=txid))  # fmt: skip
     return await _leave_approved(row, WithdrawalStatus.COMPLETED, change, also)
@@ -179,7 +179,7 @@ async def day_amounts(row: Withdrawal) -> dict[str, Decimal]:
     """By currency code: what the user asked to withdraw in the 24 h up to ``row``'s request, ``row``
     included and rejected or failed requests left out (their funds came back). The two-operator rule values
     this, so a withdrawal split into parts under the threshold adds up like one."""
-    uid = row.user_id  # type: ignore[attr-defined]
+    uid = row.user_id
     found = await Withdrawal.filter(
         user_id=uid, id__lte=row.id, created_at__gt=row.created_at - DAY,
         status__in=[WithdrawalStatus.PENDING, WithdrawalStatus.APPROVED, WithdrawalStatus.COMPLETED],

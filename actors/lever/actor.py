@@ -48,7 +48,8 @@ from store.times import now_ms
 log = logging.getLogger(__name__)
 
 
-@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)
+# Ray's typed overloads of ray.remote() lack the actor option max_concurrency (the ignore's one reason).
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)  # type: ignore[call-overload]
 class LeverShard(LeverFeed, LeverEvents, DbActor):
     def __init__(self, index: int, settings: dict[str, Any]) -> None:
         super().__init__(settings)
@@ -110,7 +111,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
     def _own(self, uid: int, position_id: int) -> LeverPosition:
         row = self._rows.get(position_id)
-        if row is None or row.user_id != uid:  # type: ignore[attr-defined]
+        if row is None or row.user_id != uid:
             raise DomainError(ErrorCode.LEVER_POSITION_NOT_FOUND)
         return row
 
@@ -191,7 +192,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         row = self._rows.get(position_id) or await LeverPosition.get_or_none(id=position_id)
         if row is None:
             return None
-        if row.user_id != uid:  # type: ignore[attr-defined]
+        if row.user_id != uid:
             raise DomainError(ErrorCode.REF_CONFLICT)
         return self._public(row)
 
@@ -229,7 +230,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
             row = self._own(uid, position_id)
             if row.status != LeverStatus.OPEN:
                 raise DomainError(ErrorCode.LEVER_POSITION_NOT_OPEN)
-            pair = self._pairs[row.currency_match_id]  # type: ignore[attr-defined]
+            pair = self._pairs[row.currency_match_id]
             mark = await self._mark(pair)
             price = terms.close_price(mark.price, row.point_rate, row.type, pair.places)
             return self._public(await self._close(row, price, reason, mark.tick_id))
@@ -238,8 +239,8 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         """Close the user's open positions (of ``pair_id``, 0: every pair; of ``side``, 0: both)."""
         await self._serving()
         chosen = [r for r in list(self._rows.values())
-                  if r.user_id == uid and r.status == LeverStatus.OPEN  # type: ignore[attr-defined]
-                  and (not pair_id or r.currency_match_id == pair_id) and (not side or r.type == side)]  # type: ignore[attr-defined]  # fmt: skip
+                  if r.user_id == uid and r.status == LeverStatus.OPEN
+                  and (not pair_id or r.currency_match_id == pair_id) and (not side or r.type == side)]  # fmt: skip
         closed = []
         for row in chosen:
             try:
@@ -257,7 +258,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
             row = self._own(uid, position_id)
             if row.status != LeverStatus.OPEN:
                 raise DomainError(ErrorCode.LEVER_POSITION_NOT_OPEN)
-            pair = self._pairs[row.currency_match_id]  # type: ignore[attr-defined]
+            pair = self._pairs[row.currency_match_id]
             mark = await self._mark(pair)
             tp, sl = take_profit or Decimal(0), stop_loss or Decimal(0)
             for value in (tp, sl):
@@ -323,7 +324,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         midnight = day * DAY_MS
         charged = 0
         for row in [r for r in list(self._rows.values()) if r.status == LeverStatus.OPEN]:
-            uid = row.user_id  # type: ignore[attr-defined]
+            uid = row.user_id
             opened = int(row.opened_at.timestamp() * 1000) if row.opened_at else midnight
             if row.overnight_day >= day or opened >= midnight or not row.overnight_rate:
                 continue
@@ -331,8 +332,8 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
                 row = self._rows.get(row.id)  # type: ignore[assignment]
                 if row is None or row.status != LeverStatus.OPEN or row.overnight_day >= day:
                     continue
-                at = await ticks.tick_at(row.currency_match_id, midnight)  # type: ignore[attr-defined]
-                mark = at.price if at else self._book.marks.get(row.currency_match_id, row.price)  # type: ignore[attr-defined]
+                at = await ticks.tick_at(row.currency_match_id, midnight)
+                mark = at.price if at else self._book.marks.get(row.currency_match_id, row.price)
                 fee = terms.overnight(mark, row.share, row.share_num, row.overnight_rate)
                 floor = terms.floor(row.origin_caution_money, self._book.level)
                 found = settle.overnight(self._book.account(uid).balance, row.caution_money, floor, fee)
@@ -363,8 +364,8 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         instead, at what a close pays now (the mark the shard holds, moved by the spread; a loss it
         cannot pay is the rest of the account's first, ``_cover``), and the fee is taken from what it
         returns to the balance, as far as that goes, in the same transaction."""
-        uid = row.user_id  # type: ignore[attr-defined]
-        pair_id = row.currency_match_id  # type: ignore[attr-defined]
+        uid = row.user_id
+        pair_id = row.currency_match_id
         closing = (row, self._close_price(position_of(row)), "liquidation", self._tick_of(pair_id, tick_id))
         now = datetime.now(UTC)
         plan = self._cover(closing, now) or self._plan(uid, [closing], [], "liquidation", keep=True, now=now,

@@ -23,7 +23,7 @@ from redis.asyncio import Redis
 
 from actors.lever import ledger as lever_ledger
 from actors.lever import settle, terms
-from actors.lever.book import ENTRUSTED, Decision, LeverBook, Position
+from actors.lever.book import ENTRUSTED, ZERO, Decision, LeverBook, Position
 from actors.lever.state import PairTerms, position_of
 from store import channels, lever
 from store.ledger import Change
@@ -84,12 +84,12 @@ class LeverEvents:
         row = self._rows.get(d.ident)
         if row is None:
             return
-        uid = row.user_id  # type: ignore[attr-defined]
+        uid = row.user_id
         async with self._locks[uid]:
             row = self._rows.get(d.ident)
             if row is None or row.status != LeverStatus.ENTRUSTED:
                 return
-            pair = self._pairs[row.currency_match_id]  # type: ignore[attr-defined]
+            pair = self._pairs[row.currency_match_id]
             qty = terms.quantity(row.share, row.share_num)
             if self._book.past_cap(pair.id, row.type, qty, d.mark, pair.max_exposure / self._shards, pending=False):
                 await self._cancel(row, "exposure")
@@ -103,7 +103,7 @@ class LeverEvents:
         spread (as a market close at that tick), in one transaction (a tick can fire a thousand: one
         commit each would take seconds). A close whose loss its margin and the free balance cannot
         pay is left out of the batch and settled against its whole account after it (``_close``)."""
-        uids = sorted({self._rows[d.ident].user_id for d in decisions if d.ident in self._rows})  # type: ignore[attr-defined]
+        uids = sorted({self._rows[d.ident].user_id for d in decisions if d.ident in self._rows})
         closing: list[tuple[LeverPosition, settle.Movement]] = []
         async with contextlib.AsyncExitStack() as held:
             for uid in uids:  # in uid order: two batches never wait on each other
@@ -116,7 +116,7 @@ class LeverEvents:
                 row = self._rows.get(d.ident)
                 if row is None or row.status != LeverStatus.OPEN:
                     continue  # closed meanwhile (by its owner, or a liquidation)
-                uid = row.user_id  # type: ignore[attr-defined]
+                uid = row.user_id
                 price = self._close_price(position_of(row), d.mark)
                 profit = terms.profit(row.type, row.price, price, row.share, row.share_num)
                 moved = settle.closing(balances[uid], row.caution_money, profit)
@@ -144,8 +144,8 @@ class LeverEvents:
             await self._push_many([new for new, _ in closing], "LEVER_CLOSED")
 
     async def _fill(self, row: LeverPosition, mark: Decimal, seq: int, tick_id: int) -> None:
-        terms_ = self._pairs[row.currency_match_id]  # type: ignore[attr-defined]
-        uid = row.user_id  # type: ignore[attr-defined]
+        terms_ = self._pairs[row.currency_match_id]
+        uid = row.user_id
         position = position_of(row)
         price, margin, fee = settle.fill(position, mark, row.point_rate, row.fee_rate, terms_.places,
                                          self._book.account(uid).balance)  # fmt: skip
@@ -166,8 +166,8 @@ class LeverEvents:
     async def _close(self, row: LeverPosition, price: Decimal, reason: str, tick_id: int) -> LeverPosition:
         """Close one position at ``price`` (the caller holds its owner's lock); a loss its margin and the
         free balance cannot pay is settled against the whole account (``_cover``)."""
-        uid = row.user_id  # type: ignore[attr-defined]
-        pair = self._pairs[row.currency_match_id]  # type: ignore[attr-defined]
+        uid = row.user_id
+        pair = self._pairs[row.currency_match_id]
         covered = self._cover((row, price, reason, tick_id), datetime.now(UTC))
         if covered is not None:
             await self._carry_out_plan(covered)
@@ -189,10 +189,10 @@ class LeverEvents:
         return new
 
     async def _cancel(self, row: LeverPosition, reason: str) -> LeverPosition:
-        uid = row.user_id  # type: ignore[attr-defined]
+        uid = row.user_id
         moved = settle.cancelling(row.frozen)
         new = copy.copy(row)
-        new.status, new.close_reason, new.closed_at, new.frozen = LeverStatus.CANCELLED, reason, datetime.now(UTC), 0
+        new.status, new.close_reason, new.closed_at, new.frozen = LeverStatus.CANCELLED, reason, datetime.now(UTC), ZERO
         ref = f"lv{row.id}:cancel"
         journal = lever_ledger.change(uid, self._usdt, moved, "lever_cancel", ref, "entrustment cancelled")
         await lever_ledger.commit(journal, [new])
@@ -250,7 +250,7 @@ class LeverEvents:
         at the mark the shard holds) and their margins and profits pay; the insurance fund pays only
         what the whole account cannot. None when the margin and the free balance pay the loss."""
         row, price, _, tick_id = closing
-        uid = row.user_id  # type: ignore[attr-defined]
+        uid = row.user_id
         account = self._book.account(uid)
         left = account.balance + row.caution_money + terms.profit(row.type, row.price, price, row.share, row.share_num)
         if left >= 0:
@@ -274,7 +274,7 @@ class LeverEvents:
         rows: list[LeverPosition] = []
         for entrusted in cancels:
             row = copy.copy(entrusted)
-            row.status, row.close_reason, row.closed_at, row.frozen = LeverStatus.CANCELLED, cancel_reason, now, 0
+            row.status, row.close_reason, row.closed_at, row.frozen = LeverStatus.CANCELLED, cancel_reason, now, ZERO
             rows.append(row)
             changes += lever_ledger.change(uid, self._usdt, settle.cancelling(entrusted.frozen), "lever_cancel",
                                            f"lv{row.id}:cancel", f"entrustment cancelled: {cancel_reason}")  # fmt: skip
@@ -318,7 +318,7 @@ class LeverEvents:
 
     def _after(self, row: LeverPosition, moved: settle.Movement) -> None:
         """A change of ``row`` is durable: keep it, update the book and the balance."""
-        uid = row.user_id  # type: ignore[attr-defined]
+        uid = row.user_id
         if row.status in lever.ACTIVE:
             self._rows[row.id] = row
             self._book.put(position_of(row))
@@ -328,7 +328,7 @@ class LeverEvents:
 
     def _forget(self, row: LeverPosition) -> None:
         self._rows.pop(row.id, None)
-        self._book.drop(row.id, row.user_id)  # type: ignore[attr-defined]
+        self._book.drop(row.id, row.user_id)
 
     async def _push(self, row: LeverPosition, channel: str) -> None:
         await self._push_many([row], channel)
@@ -338,12 +338,12 @@ class LeverEvents:
         a hundred positions does not keep the last waiting behind ninety-nine publishes)."""
         kind = "lever_trade" if channel == "LEVER_TRADE" else "lever_closed"
         try:
-            await channels.publish_all(self._redis, ((channels.user_topic(row.user_id, channel),  # type: ignore[attr-defined]
+            await channels.publish_all(self._redis, ((channels.user_topic(row.user_id, channel),
                                                       channels.encode(kind, {"position": self._public(row)}))
                                                      for row in rows))  # fmt: skip
         except Exception:  # pushes are best effort: the lists are the truth
             log.warning("lever shard %d: push failed", self._index, exc_info=True)
 
     def _public(self, row: LeverPosition) -> dict[str, Any]:
-        pair_id = row.currency_match_id  # type: ignore[attr-defined]
+        pair_id = row.currency_match_id
         return lever.position_public(row, self._pairs[pair_id], self._book.marks.get(pair_id))

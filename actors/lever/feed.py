@@ -13,7 +13,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from redis.asyncio import Redis
 from tortoise.expressions import Q
@@ -50,9 +50,13 @@ class LeverFeed:
     _loops: dict[str, int]
     _terms_lock: asyncio.Lock
     _followed_version: int  # moves when the set of followed pairs changes: the listener subscribes again
-    _ready: Callable[[], Awaitable[None]]  # DbActor's
-    _carry_out_all: Callable[[list[Decision], int], Awaitable[None]]  # LeverEvents'
     _stored_balance: Callable[[int], Awaitable[Decimal]]  # the actor's
+
+    if TYPE_CHECKING:  # the checker's view only: at runtime a stub here would shadow them in the MRO
+
+        async def _ready(self) -> None: ...  # DbActor's
+
+        async def _carry_out_all(self, decisions: list[Decision], tick_id: int) -> None: ...  # LeverEvents'
 
     async def _serve(self) -> None:
         """Load, then carry out every tick in order, forever; a failure reloads and replays."""
@@ -92,7 +96,7 @@ class LeverFeed:
         self._book = LeverBook(self._settings.lever_liquidation_level)
         self._rows: dict[int, LeverPosition] = {}
         for row in await lever.active():
-            if row.user_id % self._shards == self._index:  # type: ignore[attr-defined]
+            if row.user_id % self._shards == self._index:
                 self._rows[row.id] = row
         self._pairs = await self._read_terms(self._held())
         self._followed_version += 1
@@ -123,7 +127,7 @@ class LeverFeed:
 
     def _held(self) -> set[int]:
         """The pairs this shard's active positions are on."""
-        return {row.currency_match_id for row in self._rows.values()}  # type: ignore[attr-defined]
+        return {row.currency_match_id for row in self._rows.values()}
 
     @staticmethod
     async def _read_terms(also: set[int]) -> dict[int, PairTerms]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tortoise.backends.base.client import BaseDBAsyncClient
+
 from actors.lever.settle import Movement
 from store import ledger, lever
 from store.db import transaction
@@ -34,8 +36,8 @@ async def commit(changes: list[Change], rows: Iterable[LeverPosition] = (), hous
     the batch was applied before (its refs are journaled): nothing is written then."""
     saved, booked = list(rows), list(houses)
 
-    async def also(conn: object) -> None:
-        await lever.write(conn, save=saved, house=booked)  # type: ignore[arg-type]
+    async def also(conn: BaseDBAsyncClient) -> None:
+        await lever.write(conn, save=saved, house=booked)
 
     if changes:
         return await ledger.apply(changes, also=also)
@@ -52,9 +54,9 @@ async def commit_many(changes: list[Change], closed: list[LeverPosition], houses
     """Many positions closed by one tick: their journal rows as one group-committed operation (the
     accounts locked in one statement), the positions updated in bulk, the house rows in one insert."""
 
-    async def also(conn: object) -> None:
-        await LeverPosition.bulk_update(closed, fields=CLOSED_FIELDS, using_db=conn)  # type: ignore[arg-type]
-        await lever.write(conn, house=houses)  # type: ignore[arg-type]
+    async def also(conn: BaseDBAsyncClient) -> None:
+        await LeverPosition.bulk_update(closed, fields=CLOSED_FIELDS, using_db=conn)
+        await lever.write(conn, house=houses)
 
     (result,) = await ledger.apply_debits([ledger.Op(changes, also=also)])
     if isinstance(result, BaseException):
@@ -71,9 +73,9 @@ async def commit_each(
     refused on its own: True when applied, False when it was before, else why it was refused."""
 
     def writer(rows: list[LeverPosition], houses: list[HouseLedger]) -> ledger.Also:
-        async def also(conn: object) -> None:
-            await LeverPosition.bulk_update(rows, fields=LIQUIDATED_FIELDS, using_db=conn)  # type: ignore[arg-type]
-            await lever.write(conn, house=houses)  # type: ignore[arg-type]
+        async def also(conn: BaseDBAsyncClient) -> None:
+            await LeverPosition.bulk_update(rows, fields=LIQUIDATED_FIELDS, using_db=conn)
+            await lever.write(conn, house=houses)
 
         return also
 

@@ -65,8 +65,8 @@ def _ints(text: str) -> tuple[int, ...]:
 def position_of(row: LeverPosition) -> Position:
     return Position(
         id=row.id,
-        uid=row.user_id,  # type: ignore[attr-defined]
-        pair_id=row.currency_match_id,  # type: ignore[attr-defined]
+        uid=row.user_id,
+        pair_id=row.currency_match_id,
         side=row.type,
         status=int(row.status),
         hands=row.share,

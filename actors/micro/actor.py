@@ -49,7 +49,8 @@ TRIM_EVERY_MS = 5_000
 OFFERS_TTL_MS = 2_000  # pair and currency terms are read again this often (an operator's change)
 
 
-@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)
+# Ray's typed overloads of ray.remote() lack the actor option max_concurrency (the ignore's one reason).
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)  # type: ignore[call-overload]
 class MicroTimer(DbActor):
     def __init__(self, index: int, settings: dict[str, Any]) -> None:
         super().__init__(settings)
@@ -202,10 +203,10 @@ class MicroTimer(DbActor):
         for row in await MicroOrder.filter(status=MicroStatus.OPEN).order_by("id"):
             if row.id % self._shards == self._index:
                 self._open[row.id] = row
-                self._exposure[(row.currency_match_id, row.seconds, row.currency_id)].add(row, 1)  # type: ignore[attr-defined]
+                self._exposure[(row.currency_match_id, row.seconds, row.currency_id)].add(row, 1)
         oldest: dict[int, int] = {}
         for row in self._open.values():
-            pair_id = row.currency_match_id  # type: ignore[attr-defined]
+            pair_id = row.currency_match_id
             oldest[pair_id] = min(oldest.get(pair_id, row.accepted_ms), row.accepted_ms)
         self._feed.tapes = {}
         for pair_id in {*self._pairs, *oldest}:
@@ -230,11 +231,11 @@ class MicroTimer(DbActor):
         return micro.terms_of(row, self._places(row))
 
     def _places(self, row: MicroOrder) -> int:
-        currency = self._coins.get(row.currency_id)  # type: ignore[attr-defined]
+        currency = self._coins.get(row.currency_id)
         return currency.decimals if currency is not None else 8
 
     def _decided_by(self, row: MicroOrder) -> int:
-        tape = self._feed.tapes.get(row.currency_match_id)  # type: ignore[attr-defined]
+        tape = self._feed.tapes.get(row.currency_match_id)
         terms = self._terms(row)
         return rule.decided_by(terms, tape.ticks, tape.times) if tape else terms.entry_deadline_ms
 
@@ -284,7 +285,7 @@ class MicroTimer(DbActor):
             row = self._open.get(order_id)
             if row is not None and order_id not in seen:
                 seen.add(order_id)
-                due[row.currency_match_id].append(row)  # type: ignore[attr-defined]
+                due[row.currency_match_id].append(row)
         tapes = {pair_id: self._feed.tape(pair_id) for pair_id in due}
         decided: list[tuple[int, Decided]] = []
         unconfirmed: dict[int, list[MicroOrder]] = defaultdict(list)
@@ -330,7 +331,7 @@ class MicroTimer(DbActor):
     def _on_settled(self, row: MicroOrder) -> None:
         """A settlement is durable: the contract is no longer open here."""
         self._open.pop(row.id, None)
-        self._exposure[(row.currency_match_id, row.seconds, row.currency_id)].add(row, -1)  # type: ignore[attr-defined]
+        self._exposure[(row.currency_match_id, row.seconds, row.currency_id)].add(row, -1)
         if row.end_ms is not None:
             self._lags.append(now_ms() - row.end_ms)
         self._settled += 1
@@ -338,11 +339,11 @@ class MicroTimer(DbActor):
     def _trim(self) -> None:
         oldest: dict[int, int] = {}
         for row in self._open.values():
-            pair_id = row.currency_match_id  # type: ignore[attr-defined]
+            pair_id = row.currency_match_id
             oldest[pair_id] = min(oldest.get(pair_id, row.accepted_ms), row.accepted_ms)
         self._feed.trim(oldest, now_ms() - 1000)
 
     def _public(self, row: MicroOrder, entry: rule.TickView | None) -> dict[str, Any]:
-        symbol = self._symbols.get(row.currency_match_id, "")  # type: ignore[attr-defined]
-        currency = self._coins.get(row.currency_id)  # type: ignore[attr-defined]
+        symbol = self._symbols.get(row.currency_match_id, "")
+        currency = self._coins.get(row.currency_id)
         return micro.order_public(row, symbol, currency.code if currency else "", entry)

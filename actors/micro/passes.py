@@ -127,6 +127,6 @@ class Settlements:
         self.commits.append((size, commit_ms, (time.perf_counter() - began) * 1000))
 
     async def _publish(self, rows: list[MicroOrder]) -> None:
-        await channels.publish_all(self._redis, ((channels.user_topic(row.user_id, "MICRO_CLOSED"),  # type: ignore[attr-defined]
+        await channels.publish_all(self._redis, ((channels.user_topic(row.user_id, "MICRO_CLOSED"),
                                                   channels.encode("micro_closed", {"order": self._public(row)}))
                                                  for row in rows))  # fmt: skip

@@ -56,7 +56,8 @@ Command = tuple[str, Any, "asyncio.Future[Any] | None"]
 
 # Event-loop and database bound; reserves no CPU so every pair fits the machine. Operators spread
 # pairs over nodes with custom resources (see ray-cluster.yaml).
-@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)
+# Ray's typed overloads of ray.remote() lack the actor option max_concurrency (the ignore's one reason).
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)  # type: ignore[call-overload]
 class PairActor(PairEffects, PairLoading, DbActor):
     def __init__(self, pair_id: int, settings: dict[str, Any], restore: dict[str, Any] | None = None) -> None:
         super().__init__(settings)
@@ -312,7 +313,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
         row = await spot.order(int(payload["id"]))
         price, number = Decimal(payload.get("price") or 0), Decimal(payload["number"])
         sent = (int(payload["uid"]), int(payload["way"]), price, number)
-        if row is None or (row.user_id, row.way, row.price, row.number) != sent:  # type: ignore[attr-defined]
+        if row is None or (row.user_id, row.way, row.price, row.number) != sent:
             return False  # not stored, or another order holds the id (the command is not a retry of it)
         future.set_result(public_order(events.state_of(row), self._cfg))
         return True
@@ -326,6 +327,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
         for kind, payload, future in commands:
             if kind == "tick":
                 continue
+            answer: dict[str, Any] | DomainError  # the result, or the rule it broke (raised to the caller)
             try:
                 answer = match_submit(self, batch, payload) if kind == "submit" else match_cancel(self, batch, *payload)
             except DomainError as exc:

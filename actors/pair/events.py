@@ -114,7 +114,7 @@ def order_update_row(o: OrderState) -> dict[str, Any]:
 def state_of(row: Order) -> OrderState:
     return OrderState(
         id=row.id,
-        uid=row.user_id,  # type: ignore[attr-defined]
+        uid=row.user_id,
         way=row.way,
         kind=row.kind,
         price=row.price,

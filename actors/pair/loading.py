@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from actors.book.order_book import OrderBook
 from actors.book.types import Order as BookOrder
@@ -43,10 +43,13 @@ class PairLoading:
     _settings: Settings
     _restore: dict[str, Any] | None
     _mark: MarkState  # built by the first load, kept by reloads
+    _cfg: PairConfig
 
     # From DbActor and the PairActor (annotations only: a stub here would shadow them in the MRO).
-    _ready: Callable[[], Awaitable[None]]
     _now: Callable[[], int]
+    if TYPE_CHECKING:  # DbActor's method, as a method (the stub exists for the checker only)
+
+        async def _ready(self) -> None: ...
 
     _MOVED_STATE = ("_cfg", "precision", "_book", "_orders", "_open_count", "_trade_seq", "_candles", "_ticker",
                     "_recent", "_depth_seq", "_ticks", "_mark")  # fmt: skip

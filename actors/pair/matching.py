@@ -108,14 +108,14 @@ def match_submit(rt: PairRuntime, batch: Batch, payload: dict[str, Any]) -> dict
         rt._open_count[state.uid] += 1
     for fill in result.fills:
         maker = rt._orders[fill.maker_order_id]
-        price, qty = p.price(fill.price), p.qty(fill.qty)
-        volume = price * qty
+        fill_price, qty = p.price(fill.price), p.qty(fill.qty)  # ``price`` above is the order's, in ticks
+        volume = fill_price * qty
         maker.fill(qty, volume)
         state.fill(qty, volume)
         if maker.final:
             rt._open_count[maker.uid] -= 1
         batch.updated_orders.append(maker)
-        _record_trade(rt, batch, maker, state, price, qty, volume)
+        _record_trade(rt, batch, maker, state, fill_price, qty, volume)
     for expired in result.expired_makers:
         rt._orders[expired.order_id].cancel()
         rt._open_count[expired.uid] -= 1

@@ -34,6 +34,7 @@ from tortoise.exceptions import IntegrityError
 from actors.names import PAIR_MOVED, PAIR_MOVING, pair_name
 from actors.nodes import PAIR_RESOURCE, Node, alive_nodes, find_node, pinned_to
 from actors.pair.actor import PairActor
+from actors.remote import actor_class
 from actors.runtime import DbActor
 from store.cache import connect_redis
 from store.models import PairPin
@@ -189,13 +190,17 @@ class PairPlacement(DbActor):
                 await asyncio.sleep(0.01)
 
     def _create(self, symbol: str, node_id: str | None, *, restore: Any = None, get_if_exists: bool = False) -> Any:
-        return PairActor.options(
-            name=pair_name(symbol),
-            lifetime="detached",
-            get_if_exists=get_if_exists,
-            resources={PAIR_RESOURCE: 1},
-            **pinned_to(node_id),
-        ).remote(self._pairs[symbol], self._settings.model_dump(mode="json"), restore)
+        return (
+            actor_class(PairActor)
+            .options(
+                name=pair_name(symbol),
+                lifetime="detached",
+                get_if_exists=get_if_exists,
+                resources={PAIR_RESOURCE: 1},
+                **pinned_to(node_id),
+            )
+            .remote(self._pairs[symbol], self._settings.model_dump(mode="json"), restore)
+        )
 
     # -- pins -------------------------------------------------------------------------------------
 

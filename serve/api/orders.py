@@ -127,7 +127,7 @@ async def keyed_order(attempt: Attempt, engine: Engine, pairs: PairCatalog) -> d
         return None
     row = await spot.order(attempt.refs[ORDER])
     if row is not None:
-        return public_order(events.state_of(row), await pairs.get(row.currency_match_id))  # type: ignore[attr-defined]
+        return public_order(events.state_of(row), await pairs.get(row.currency_match_id))
     if now_ms() - attempt.made_ms(ORDER) < ORPHAN_GRACE_MS:
         raise DomainError(ErrorCode.IDEMPOTENCY_IN_PROGRESS)
     await attempt.renew(ORDER, engine.ids.next)  # the old id never landed, and its freeze may be journaled

@@ -28,10 +28,11 @@ def _watcher_statuses() -> list[dict[str, Any]]:
     from actors.names import watcher_name
     from store.chain.watch import WATCHABLE
 
-    found = []
+    found: list[dict[str, Any]] = []
     for chain in WATCHABLE:
         try:
-            watcher = ray.get_actor(watcher_name(chain))
+            # Any: Ray types a handle's methods only where they are declared with @ray.method.
+            watcher: Any = ray.get_actor(watcher_name(chain))
         except ValueError:  # no node configured for it: no watcher
             continue
         found.append(ray.get(watcher.status.remote(), timeout=60))
@@ -84,8 +85,8 @@ def status(address: AddressOption = None) -> None:
         for send in side.get("unconfirmed_withdrawals") or []:
             depth, tries = f"{send['confirmations']} conf", f"{send['attempts']} broadcasts"
             error = send["error"] or "-"
-            cells = [f"withdrawal {send['withdrawal_id']}", send["txid"], send["state"], depth, tries, error]
-            typer.echo("  " + "\t".join(cells))
+            send_cells = [f"withdrawal {send['withdrawal_id']}", send["txid"], send["state"], depth, tries, error]
+            typer.echo("  " + "\t".join(send_cells))
 
 
 @chain_app.command()

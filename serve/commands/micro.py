@@ -81,7 +81,7 @@ async def gather(by_pair: bool) -> Stats:
             rows[key_of[order_id]].house += amount
     currencies = dict(await Currency.all().values_list("id", "code"))
     symbols = {p.id: p.symbol for p in offered.values()}
-    return Stats(dict(rows), currencies, symbols, configured)  # type: ignore[arg-type]
+    return Stats(dict(rows), currencies, symbols, configured)
 
 
 def _percent(value: Decimal | None) -> str:

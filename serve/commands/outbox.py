@@ -9,7 +9,7 @@ sets one (``default`` removes it, 0 closes the country).
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -19,7 +19,7 @@ outbox_app = typer.Typer(help="The SMS queue: each message's state, and the per-
 STATES = ("queued", "sending", "sent", "delivered", "failed")
 
 
-def _when(stamp: object) -> str:
+def _when(stamp: int | None) -> str:
     return datetime.fromtimestamp(int(stamp), UTC).strftime("%Y-%m-%d %H:%M:%S") if stamp else "-"
 
 
@@ -38,7 +38,7 @@ def outbox(
     if state and state not in STATES:
         raise typer.BadParameter(f"state must be one of {', '.join(STATES)}")
 
-    async def rows() -> tuple[list[dict[str, object]], int]:
+    async def rows() -> tuple[list[dict[str, Any]], int]:
         found, total = await queue.recent(state=state, to=to, limit=limit)
         return [queue.public(r) for r in found], total
 

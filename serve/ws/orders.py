@@ -39,7 +39,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ValidationError
 from ray.exceptions import RayActorError
@@ -173,7 +173,8 @@ class DeskLine:
             if not isinstance(checked, OrderSpec):
                 return {"type": ACK, "id": client_id, **checked}
             spec = checked
-            key = key_of(None, params.get("client_id"))  # params are a dict once checked_order accepted them
+            params = cast(dict[str, Any], params)  # a dict once checked_order accepted it
+            key = key_of(None, params.get("client_id"))
 
             async def place() -> Ack:
                 if key is not None:

@@ -118,7 +118,7 @@ async def decide_withdrawal(withdrawal_id: int, *, approve: bool, actor: Actor, 
         raise DomainError(ErrorCode.WITHDRAWAL_NOT_PENDING)
     target = f"withdrawal:{row.id}"
     if approve:
-        if await withdrawals.frozen(row.user_id):  # type: ignore[attr-defined]
+        if await withdrawals.frozen(row.user_id):
             raise DomainError(ErrorCode.WITHDRAWAL_USER_FROZEN)
         rule = await withdrawal_rule(row, book, limit)
         if rule.needs_two:

@@ -70,14 +70,14 @@ async def request(ask: CreditAsk, *, actor: Actor, usd_price: Decimal, limit: De
             return Outcome(await _book(ask, actor, usd_value, pending), False)
         except IntegrityError:  # the same reference, committed by a concurrent request first
             found = await ManualCredit.get(ref=ask.ref)
-    facts = (found.user_id, found.currency_id, int(found.account_type), found.amount)  # type: ignore[attr-defined]
+    facts = (found.user_id, found.currency_id, int(found.account_type), found.amount)
     if facts != (ask.user.id, ask.currency.id, int(ask.account_type), ask.amount):
         raise DomainError(ErrorCode.MANUAL_CREDIT_REF_USED, ref=ask.ref)
     return Outcome(found, True)
 
 
 def _change(row: ManualCredit) -> ledger.Change:
-    return ledger.Change(row.user_id, row.currency_id, AccountType(row.account_type), row.amount,  # type: ignore[attr-defined]
+    return ledger.Change(row.user_id, row.currency_id, AccountType(row.account_type), row.amount,
                          ledger.ZERO, ledger.LOG_DEPOSIT, f"mc{row.id}", MEMO,
                          {"credit_id": row.id, "ref": row.ref})  # fmt: skip
 
@@ -129,9 +129,9 @@ async def decide(credit_id: int, *, approve: bool, actor: Actor, reason: str) ->
                                                      "decision_reason"])  # fmt: skip
         if approve:
             await ledger.apply_in(conn, [_change(row)])
-        code = await Currency.filter(id=row.currency_id).using_db(conn).values_list("code", flat=True)  # type: ignore[attr-defined]
+        code = await Currency.filter(id=row.currency_id).using_db(conn).values_list("code", flat=True)
         await audit.record(actor, f"deposit.manual_{'approve' if approve else 'reject'}",
-                           f"user:{row.user_id}", before={"status": "pending"},  # type: ignore[attr-defined]
+                           f"user:{row.user_id}", before={"status": "pending"},
                            after=_trail(row, str(code[0])), reason=reason, conn=conn)  # fmt: skip
     return row
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from bip_utils import (
     Base58ChecksumError,
@@ -83,8 +84,8 @@ def _segwit(hrp: str, address: str) -> bool:
 def _utxo(versions: Base58Versions, address: str) -> bool:
     if versions.hrp is not None and address.lower().startswith(versions.hrp + "1"):
         return _segwit(versions.hrp, address)
-    return any(_decodes(lambda v=v: P2PKHAddrDecoder.DecodeAddr(address, net_ver=v)) for v in versions.p2pkh) or any(
-        _decodes(lambda v=v: P2SHAddrDecoder.DecodeAddr(address, net_ver=v)) for v in versions.p2sh
+    return any(_decodes(partial(P2PKHAddrDecoder.DecodeAddr, address, net_ver=v)) for v in versions.p2pkh) or any(
+        _decodes(partial(P2SHAddrDecoder.DecodeAddr, address, net_ver=v)) for v in versions.p2sh
     )
 
 

@@ -29,7 +29,7 @@ async def notify(redis: Redis, events: Sequence[Event]) -> None:
         messages = []
         for event in events:
             row = event.deposit
-            uid, currency_id = row.user_id, row.currency_id  # type: ignore[attr-defined]
+            uid, currency_id = row.user_id, row.currency_id
             payload = {"kind": event.kind, "id": row.id, "currency_id": currency_id, "chain": row.chain,
                        "tx_hash": row.tx_hash, "amount": money(row.amount), "confirmations": row.confirmations,
                        "status": int(row.status)}  # fmt: skip
@@ -45,7 +45,7 @@ async def notify_withdrawals(redis: Redis, rows: Sequence[Withdrawal]) -> None:
     try:
         messages = []
         for row in rows:
-            uid, currency_id = row.user_id, row.currency_id  # type: ignore[attr-defined]
+            uid, currency_id = row.user_id, row.currency_id
             payload = {"id": row.id, "currency_id": currency_id, "amount": money(row.amount), "status": int(row.status)}
             messages.append((channels.user_topic(uid, WITHDRAWAL_CHANNEL), channels.encode("withdrawal", payload)))
         await channels.publish_all(redis, messages)

@@ -36,6 +36,7 @@ from tortoise.functions import Max
 from store import withdrawals
 from store.chain.senders import Outgoing, Refused, Seen, Sender
 from store.chain_rpc.jsonrpc import NodeError
+from store.db import column
 from store.models import ChainSend, SendState, Withdrawal, WithdrawalStatus
 
 log = logging.getLogger(__name__)
@@ -96,7 +97,7 @@ class Dispatch:
         """One past the highest nonce stored for this chain's sends from this hot wallet (None: none yet;
         a wallet that replaced another starts from its own count)."""
         mine = ChainSend.filter(chain=self.chain, sender=self.sender.account)
-        found = await mine.annotate(top=Max("nonce")).values_list("top", flat=True)
+        found = await column(mine.annotate(top=Max("nonce")).values_list("top", flat=True))
         top = found[0] if found else None
         return None if top is None else int(top) + 1
 
@@ -108,7 +109,7 @@ class Dispatch:
 
     async def _follow_one(self, send: ChainSend, seen: Seen, report: StepReport) -> None:
         if seen.depth is not None and seen.depth >= self.final:
-            row = await Withdrawal.get(id=send.withdrawal_id)  # type: ignore[attr-defined]
+            row = await Withdrawal.get(id=send.withdrawal_id)
             if seen.succeeded:
                 await self._complete(row, send, seen, report)
             else:
@@ -119,7 +120,7 @@ class Dispatch:
                                                       block_height=seen.block_height, error="")  # fmt: skip
             return
         if seen.conflict >= self.final:
-            row = await Withdrawal.get(id=send.withdrawal_id)  # type: ignore[attr-defined]
+            row = await Withdrawal.get(id=send.withdrawal_id)
             await self._fail(row, send, seen.why or "another transaction spent its nonce or inputs", report)
             return
         try:  # unknown to the node: the stored bytes, again
@@ -127,7 +128,7 @@ class Dispatch:
         except (Refused, NodeError) as exc:
             report.waiting[send.txid] = str(exc)
             await ChainSend.filter(id=send.id).update(attempts=send.attempts + 1, error=str(exc)[:255])
-            log.warning("withdrawal %s: %s refused: %s", send.withdrawal_id, send.txid, exc)  # type: ignore[attr-defined]
+            log.warning("withdrawal %s: %s refused: %s", send.withdrawal_id, send.txid, exc)
             return
         await ChainSend.filter(id=send.id).update(state=SendState.SENT, attempts=send.attempts + 1, error="",
                                                   confirmations=0, block_height=None)  # fmt: skip

@@ -35,6 +35,7 @@ from config.settings import Settings
 from store import deposits
 from store.chain_rpc.evm import EvmNode
 from store.chain_rpc.utxo import UtxoNode
+from store.db import column
 from store.deposits import NATIVE_VALUE, Transfer
 from store.models import ChainBlock, ChainDeposit, DepositStatus, HdAddress, SiteSetting
 
@@ -167,7 +168,7 @@ class EvmSource:
                 break
             blocks.append(Block(block.number, block.hash, block.parent_hash))
             for tx in block.transactions:
-                if tx.to in addresses and tx.value > 0 and tx.sender.lower() != house:
+                if tx.to is not None and tx.to in addresses and tx.value > 0 and tx.sender.lower() != house:
                     transfers.append(Transfer(self.chain, tx.hash, NATIVE_VALUE, addresses[tx.to],
                                               from_base_units(tx.value, ETH_DECIMALS), self.native,
                                               block_hash=block.hash, block_height=block.number))  # fmt: skip
@@ -307,7 +308,7 @@ class Watcher:
     # -- the parts of a step ------------------------------------------------------------------------
 
     async def _addresses(self) -> dict[str, str]:
-        stored = await HdAddress.filter(family=self.source.family).values_list("address", flat=True)
+        stored = await column(HdAddress.filter(family=self.source.family).values_list("address", flat=True))
         return {self.source.spelling(a): a for a in stored}
 
     async def _common_ancestor(self, recent: list[ChainBlock]) -> ChainBlock | None:

@@ -10,7 +10,7 @@ floats; addresses and hashes come back as lowercase ``0x`` hex.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 from pydantic import BaseModel, ConfigDict
 
@@ -39,12 +39,22 @@ def transfer_data(to: str, amount: int) -> str:
     return TRANSFER + word(to) + format(amount, "064x")
 
 
+# A node's quantity (hex, or an int from a test node) and address, None kept: a field the reply must have
+# is read as a present value, an optional one (raw.get) as perhaps None.
+@overload
+def _int(value: str | int) -> int: ...
+@overload
+def _int(value: None) -> None: ...
 def _int(value: str | int | None) -> int | None:
     if value is None:
         return None
     return value if isinstance(value, int) else int(value, 16)
 
 
+@overload
+def _address(value: str) -> str: ...
+@overload
+def _address(value: None) -> None: ...
 def _address(value: str | None) -> str | None:
     return value.lower() if value else None
 

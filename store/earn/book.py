@@ -12,6 +12,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.models import Model
 
 from store import ledger
+from store.db import scalar
 from store.ledger import Change
 from store.models import Currency, EarnStatus, HouseLedger
 
@@ -56,7 +57,10 @@ async def move(changes: list[Change], house: list[HouseRow], write: Write) -> bo
         return False
 
 
-async def locked(model: type[Model], order_id: int, conn: BaseDBAsyncClient) -> Model:
+M = TypeVar("M", bound=Model)
+
+
+async def locked(model: type[M], order_id: int, conn: BaseDBAsyncClient) -> M:
     """The order's row, locked for the rest of the transaction (PostgreSQL; SQLite has one writer)."""
     return await model.filter(id=order_id).select_for_update().using_db(conn).get()
 
@@ -65,7 +69,7 @@ async def places_of(currency_id: int, cache: dict[int, int] | None = None) -> in
     """The currency's decimal places (its smallest unit), remembered in ``cache`` across a run."""
     if cache is not None and currency_id in cache:
         return cache[currency_id]
-    places = int(await Currency.filter(id=currency_id).first().values_list("decimals", flat=True))  # type: ignore[arg-type]
+    places = int(await scalar(Currency.filter(id=currency_id).first().values_list("decimals", flat=True)))
     if cache is not None:
         cache[currency_id] = places
     return places

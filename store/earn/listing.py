@@ -27,6 +27,7 @@ from typing import Any
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from store import bulk, ledger
+from store.db import scalar
 from store.earn import FINANCIAL, LOG_LISTING, SALE_ISSUE, SALE_PROCEEDS, allocation
 from store.earn.book import HouseRow, Stale, Write, move
 from store.earn.clock import DAY_MS
@@ -159,7 +160,7 @@ async def allocate(project_id: int, now: int) -> bool:
     coin = await usdt()
 
     async def write(conn: BaseDBAsyncClient) -> None:
-        project = await ListingProject.get(id=project_id).using_db(conn).prefetch_related("bizhong")
+        project = await ListingProject.get(id=project_id, using_db=conn).prefetch_related("bizhong")
         apps = await ListingApplication.filter(project_id=project_id).using_db(conn)
         for app, line in zip(apps, allocate_rows(project, apps, coin.decimals), strict=True):
             app.won_tokens, app.won_usdt = line.won_tokens, line.won_usdt
@@ -180,12 +181,12 @@ def _flag(row_id: int, expect: dict[str, Any], to: dict[str, Any]) -> Write:
 
 
 def _extra(app: ListingApplication) -> dict[str, Any]:
-    return {"project_id": app.project_id, "application_id": app.id}  # type: ignore[attr-defined]
+    return {"project_id": app.project_id, "application_id": app.id}
 
 
 async def decide(app: ListingApplication, project: ListingProject, usdt_id: int) -> bool:
     """The USDT won leaves the lock to the house and the application becomes won (or not won)."""
-    uid, ref = app.user_id, f"ls{app.id}"  # type: ignore[attr-defined]
+    uid, ref = app.user_id, f"ls{app.id}"
     changes = []
     if app.won_usdt > 0:
         memo = f"listing {project.id}: won {money(app.won_tokens)} {project.bizhong.code}"
@@ -199,7 +200,7 @@ async def decide(app: ListingApplication, project: ListingProject, usdt_id: int)
 
 async def release(app: ListingApplication, project: ListingProject, usdt_id: int) -> bool:
     """The rest of the lock (applied less won) returns to the balance."""
-    uid, rest = app.user_id, app.nums - app.won_usdt  # type: ignore[attr-defined]
+    uid, rest = app.user_id, app.nums - app.won_usdt
     changes = []
     if rest > 0:
         memo = f"listing {project.id}: {money(rest)} {USDT} released"
@@ -212,7 +213,7 @@ async def release(app: ListingApplication, project: ListingProject, usdt_id: int
 
 async def credit(app: ListingApplication, project: ListingProject) -> bool:
     """The tokens won are credited from the house."""
-    uid, ref, coin = app.user_id, f"ls{app.id}", project.bizhong_id  # type: ignore[attr-defined]
+    uid, ref, coin = app.user_id, f"ls{app.id}", project.bizhong_id
     memo = f"listing {project.id}: {money(app.won_tokens)} {project.bizhong.code} credited"
     changes = [Change(uid, coin, FINANCIAL, app.won_tokens, ZERO, LOG_LISTING, f"{ref}:tokens", memo, _extra(app))]
     house = [HouseRow(SALE_ISSUE, coin, -app.won_tokens, f"{ref}:issue", uid, app.id)]
@@ -220,7 +221,7 @@ async def credit(app: ListingApplication, project: ListingProject) -> bool:
 
 
 async def _projects(apps: list[ListingApplication]) -> dict[int, ListingProject]:
-    ids = {a.project_id for a in apps}  # type: ignore[attr-defined]
+    ids = {a.project_id for a in apps}
     return {p.id: p for p in await ListingProject.filter(id__in=ids).prefetch_related("bizhong")}
 
 
@@ -264,8 +265,10 @@ async def sweep_release(now: int) -> dict[str, Any]:
     projects, coin = await _projects(apps), await usdt()
     released = 0
     for app in apps:
-        released += await release(app, projects[app.project_id], coin.id)  # type: ignore[attr-defined]
-    later = await undone.filter(release_ms__gt=now).order_by("release_ms").first().values_list("release_ms", flat=True)
+        released += await release(app, projects[app.project_id], coin.id)
+    later = await scalar(
+        undone.filter(release_ms__gt=now).order_by("release_ms").first().values_list("release_ms", flat=True)
+    )
     return {"released": released, "next_ms": _next(len(apps), later, now=now)}
 
 
@@ -276,8 +279,11 @@ async def sweep_credit(now: int) -> dict[str, Any]:
     projects = await _projects(apps)
     credited = 0
     for app in apps:
-        credited += await credit(app, projects[app.project_id])  # type: ignore[attr-defined]
+        credited += await credit(app, projects[app.project_id])
     waiting = ListingProject.filter(online__gt=now, allocated_at=None).order_by("online").first()
     won = undone.filter(project__online__gt=now).order_by("project__online").first()
-    later = [await waiting.values_list("online", flat=True), await won.values_list("project__online", flat=True)]
+    later = [
+        await scalar(waiting.values_list("online", flat=True)),
+        await scalar(won.values_list("project__online", flat=True)),
+    ]
     return {"credited": credited, "next_ms": _next(len(apps), *later, now=now)}

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from store.db import column
 from store.earn import EARN_INTEREST, FINANCIAL, LOG_LOCK
 from store.earn.book import HouseRow, Stale, catch_up, floor, locked, move, places_of
 from store.earn.clock import day_text
@@ -40,10 +41,10 @@ def expected_interest(amount: Decimal, annual_rate: Decimal, days: int, places: 
 
 async def lots_sold(product_ids: list[int]) -> dict[int, int]:
     """Lots sold so far (every order ever made) per product."""
-    rows = await LockOrder.filter(product_id__in=product_ids).values_list("product_id", flat=True)
+    rows = await column(LockOrder.filter(product_id__in=product_ids).values_list("product_id", flat=True))
     sold: dict[int, int] = {}
     for product_id in rows:
-        sold[product_id] = sold.get(product_id, 0) + 1  # type: ignore[call-overload]
+        sold[product_id] = sold.get(product_id, 0) + 1
     return sold
 
 
@@ -105,7 +106,7 @@ async def _book(order: LockOrder, day: int, places: int) -> bool:
     """Book one day's interest into the lock (the house pays it). False if it was booked before."""
     index = day - order.start_day
     amount = daily_interest(order.amount, order.display_rate, places)
-    uid, currency_id = order.user_id, order.currency_id  # type: ignore[attr-defined]
+    uid, currency_id = order.user_id, order.currency_id
     ref = f"lk{order.id}:d{day}"
     memo = f"lock #{order.id}: interest of {day_text(day)}"
     changes = [Change(uid, currency_id, FINANCIAL, ZERO, amount, LOG_LOCK, ref, memo,
@@ -124,7 +125,7 @@ async def _book(order: LockOrder, day: int, places: int) -> bool:
 
 async def _mature(order: LockOrder) -> bool:
     """Return principal and interest from the lock to the balance. False if done before."""
-    uid, currency_id = order.user_id, order.currency_id  # type: ignore[attr-defined]
+    uid, currency_id = order.user_id, order.currency_id
     total = order.amount + order.accrued
     ref = f"lk{order.id}:end"
     memo = f"lock #{order.id}: matured, principal and interest returned"
@@ -158,7 +159,7 @@ async def run_day(day: int) -> dict[str, int]:
         .order_by("id")
         .values_list("id", "currency_id")
     ):
-        done, ended = await settle(order_id, day, await places_of(currency_id, places))  # type: ignore[arg-type]
+        done, ended = await settle(order_id, day, await places_of(currency_id, places))
         booked, matured = booked + done, matured + ended
     return {"booked": booked, "matured": matured}
 

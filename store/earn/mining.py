@@ -20,6 +20,7 @@ from typing import Any
 
 from tortoise.exceptions import IntegrityError
 
+from store.db import scalar
 from store.earn import EARN_INTEREST, EARN_PENALTY, FINANCIAL, LOG_MINING
 from store.earn.book import HouseRow, Stale, catch_up, floor, locked, move, places_of
 from store.earn.clock import day_text
@@ -70,9 +71,11 @@ def mid_yield(rate_min: Decimal, rate_max: Decimal, days: int) -> Decimal:
 
 async def publish(product: MiningProduct, day: int) -> Decimal:
     """The product's rate of ``day``, stored first if it was not (the stored one never changes)."""
-    found = await MiningRate.filter(product_id=product.id, day=day).first().values_list("rate", flat=True)
+    found: Decimal | None = await scalar(
+        MiningRate.filter(product_id=product.id, day=day).first().values_list("rate", flat=True)
+    )
     if found is not None:
-        return found  # type: ignore[return-value]
+        return found
     rate = derived_rate(product.id, day, product.rate_min, product.rate_max)
     try:
         await MiningRate.create(product_id=product.id, day=day, rate=rate)
@@ -84,7 +87,7 @@ async def publish(product: MiningProduct, day: int) -> Decimal:
 async def published(product_ids: list[int], day: int) -> dict[int, Decimal]:
     """The rates published for ``day``, by product (only those stored)."""
     rows = await MiningRate.filter(product_id__in=product_ids, day=day).values_list("product_id", "rate")
-    return dict(rows)  # type: ignore[arg-type]
+    return dict(rows)
 
 
 def product_public(product: MiningProduct) -> dict[str, Any]:
@@ -145,10 +148,10 @@ async def buy(*, uid: int, product_id: int, type_: int, nums: Decimal, day: int)
 
 async def _book(order: MiningOrder, day: int, places: int) -> bool:
     """Pay one day's yield into the balance (the house pays it). False if it was booked before."""
-    product = await MiningProduct.get(id=order.product_id)  # type: ignore[attr-defined]
+    product = await MiningProduct.get(id=order.product_id)
     rate = order_rate(await publish(product, day), order.rate_min, order.rate_max)
     index, amount = day - order.start_day, day_yield(order.nums, rate, places)
-    uid, currency_id = order.user_id, order.currency_id  # type: ignore[attr-defined]
+    uid, currency_id = order.user_id, order.currency_id
     ref = f"mn{order.id}:d{day}"
     memo = f"mining #{order.id}: yield of {day_text(day)} at {money(rate)}%"
     extra = {"mining_order_id": order.id, "day": day_text(day), "rate": money(rate)}
@@ -167,7 +170,7 @@ async def _book(order: MiningOrder, day: int, places: int) -> bool:
 async def _end(order: MiningOrder, penalty: Decimal, status: EarnStatus, ref: str, memo: str) -> bool:
     """Release the principal from the lock, less ``penalty`` (kept by the house). False if the order is
     no longer in the state it was read in (a day booked meanwhile, or ended)."""
-    uid, currency_id = order.user_id, order.currency_id  # type: ignore[attr-defined]
+    uid, currency_id = order.user_id, order.currency_id
     returned = order.nums - penalty
     change = Change(uid, currency_id, FINANCIAL, returned, -order.nums, LOG_MINING, ref, memo,
                     {"mining_order_id": order.id, "penalty": money(penalty)})  # fmt: skip
@@ -207,7 +210,7 @@ async def cancel(*, uid: int, order_id: int, day: int) -> MiningOrder:
         raise DomainError(ErrorCode.MINING_ORDER_NOT_FOUND)
     if order.status != EarnStatus.ACTIVE:
         raise DomainError(ErrorCode.MINING_ORDER_ENDED)
-    places = await places_of(order.currency_id)  # type: ignore[attr-defined]
+    places = await places_of(order.currency_id)
     for _ in range(5):  # a day booked by the Scheduler in between makes the cancel read the order again
         await settle(order_id, day - 1, places)
         order = await MiningOrder.get(id=order_id)
@@ -238,7 +241,7 @@ async def run_day(day: int) -> dict[str, int]:
         .order_by("id")
         .values_list("id", "currency_id")
     ):
-        done, ended = await settle(order_id, day, await places_of(currency_id, places))  # type: ignore[arg-type]
+        done, ended = await settle(order_id, day, await places_of(currency_id, places))
         booked, matured = booked + done, matured + ended
     return {"published": published_now, "booked": booked, "matured": matured}
 
@@ -247,7 +250,7 @@ def order_public(row: MiningOrder, title: str, currency_code: str) -> dict[str, 
     """An order as the API shows it."""
     return {
         "id": row.id,
-        "product_id": row.product_id,  # type: ignore[attr-defined]
+        "product_id": row.product_id,
         "title": title,
         "shouyi": f"{money(row.rate_min)}-{money(row.rate_max)}",
         "zhouqi": row.zhouqi,
@@ -277,11 +280,11 @@ async def summary(uid: int | None, day: int, value: Value) -> dict[str, str | in
         return {"total": "0", "today": "0", "shouyi": "0", "nums": 0}
     rows = await MiningOrder.filter(user_id=uid).prefetch_related("currency")
     active = [r for r in rows if r.status == EarnStatus.ACTIVE]
-    rates = await published(sorted({r.product_id for r in active}), day)  # type: ignore[attr-defined]
+    rates = await published(sorted({r.product_id for r in active}), day)
     today = ZERO
     for r in active:
         if r.start_day < day <= r.end_day:
-            rate = rates.get(r.product_id, (r.rate_min + r.rate_max) / 2)  # type: ignore[attr-defined]
+            rate = rates.get(r.product_id, (r.rate_min + r.rate_max) / 2)
             rate = order_rate(rate, r.rate_min, r.rate_max)
             today += value(day_yield(r.nums, rate, r.currency.decimals), r.currency.code)
     return {

@@ -344,6 +344,7 @@ async def set_open(kind_name: str, product_id: int, opened: bool, *, actor: Acto
     now = now_ms() if now is None else now
     async with transaction() as conn:
         row = await get(kind_name, product_id, conn, lock=True)
+        value: int  # a flag (a bool is an int), a status or a time in ms
         if kind.name == "lock":
             column, value = "open", opened
             said = "open for new locks" if opened else "closed to new locks"

@@ -26,7 +26,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import F
 
 from store import bulk, ledger
-from store.db import retry_busy, transaction
+from store.db import column, retry_busy, transaction
 from store.earn import FINANCIAL, LOG_SHOUFA, SALE_ISSUE, SALE_PROCEEDS, allocation
 from store.earn.book import HouseRow, Stale, move
 from store.earn.closing import close_once, closes_due, percent
@@ -74,7 +74,7 @@ async def mine(uid: int, sale_ids: list[int]) -> dict[int, Mine]:
     """The user's subscriptions to these sales, summed per sale."""
     found: dict[int, list[SaleSubscription]] = {}
     for row in await SaleSubscription.filter(user_id=uid, sale_id__in=sale_ids):
-        found.setdefault(row.sale_id, []).append(row)  # type: ignore[attr-defined]
+        found.setdefault(row.sale_id, []).append(row)
     return {
         sale_id: Mine(
             nums=sum((r.nums for r in rows), ZERO),
@@ -133,8 +133,8 @@ async def _check_limit(sale: TokenSale, uid: int, nums: Decimal, conn: BaseDBAsy
     """SALE_PER_USER_MAX when the user's asks with ``nums`` would pass the sale's limit (its total when
     it has none)."""
     limit = sale.per_user_max if sale.per_user_max > 0 else sale.total
-    asked = sum(await SaleSubscription.filter(sale_id=sale.id, user_id=uid).using_db(conn).values_list(
-        "nums", flat=True), ZERO)  # fmt: skip
+    asked = sum(await column(SaleSubscription.filter(sale_id=sale.id, user_id=uid).using_db(conn).values_list(
+        "nums", flat=True)), ZERO)  # fmt: skip
     if asked + nums > limit:
         raise DomainError(ErrorCode.SALE_PER_USER_MAX, max=money(limit), left=money(max(limit - asked, ZERO)))
 
@@ -157,7 +157,7 @@ async def subscribe(uid: int, sale: TokenSale, nums: Decimal, now: int) -> SaleS
         # The sale's lock before the account's (ledger.apply_in): closes and edits wait for it.
         row = await TokenSale.filter(id=sale.id).select_for_update().using_db(conn).get()
         _check_open(row, now)
-        token_id, asset_id = row.huodong_id, row.jieshou_id  # type: ignore[attr-defined]
+        token_id, asset_id = row.huodong_id, row.jieshou_id
         coins = {c.id: c for c in await Currency.filter(id__in=(token_id, asset_id)).using_db(conn)}
         token = coins[token_id]
         unit = allocation.step(row.rengou, token.decimals, coins[asset_id].decimals)
@@ -188,7 +188,7 @@ async def close(sale_id: int, now: int) -> bool:
     or its end has not come (nothing written)."""
 
     async def write(conn: BaseDBAsyncClient) -> None:
-        sale = await TokenSale.get(id=sale_id).using_db(conn).prefetch_related("huodong", "jieshou")
+        sale = await TokenSale.get(id=sale_id, using_db=conn).prefetch_related("huodong", "jieshou")
         subs = await SaleSubscription.filter(sale_id=sale_id).using_db(conn)
         for sub, line in zip(subs, allocate(sale, subs).lines, strict=True):  # the lines come in the rows' order
             sub.allocated, sub.cost, sub.refunded = line.allocated, line.cost, line.refund
@@ -210,8 +210,8 @@ async def settle(sub: SaleSubscription, sale: TokenSale) -> bool:
     """Settle one closed subscription: its lock leaves, its cost goes to the house, the rest returns
     and its tokens are credited from the house; its status flips in the same transaction. False when
     it was settled before."""
-    uid, ref = sub.user_id, f"sf{sale.id}:{sub.id}"  # type: ignore[attr-defined]
-    asset, token = sale.jieshou_id, sale.huodong_id  # type: ignore[attr-defined]
+    uid, ref = sub.user_id, f"sf{sale.id}:{sub.id}"
+    asset, token = sale.jieshou_id, sale.huodong_id
     memo = f"token sale {sale.id}: {money(sub.allocated)} {sale.huodong.code} allocated"
     extra = {"sale_id": sale.id, "subscription_id": sub.id}
     changes = [Change(uid, asset, FINANCIAL, sub.refunded, -sub.locked, LOG_SHOUFA, f"{ref}:alloc", memo, extra)]

@@ -85,13 +85,13 @@ def terms_of(row: MicroOrder, places: int) -> Terms:
 
 def stake_change(row: MicroOrder) -> list[Change]:
     """The stake leaves the balance and is held (lock) while the contract is open."""
-    return [Change(row.user_id, row.currency_id, MICRO, -row.number, row.number, STAKE, f"m{row.id}:stake",  # type: ignore[attr-defined]
+    return [Change(row.user_id, row.currency_id, MICRO, -row.number, row.number, STAKE, f"m{row.id}:stake",
                    extra={"micro_order_id": row.id})]  # fmt: skip
 
 
 def settle_change(row: MicroOrder, outcome: Outcome) -> list[Change]:
     """The held stake is released; the payout (stake, stake + net profit, or nothing) is credited."""
-    return [Change(row.user_id, row.currency_id, MICRO, outcome.payout, -row.number, SETTLE,  # type: ignore[attr-defined]
+    return [Change(row.user_id, row.currency_id, MICRO, outcome.payout, -row.number, SETTLE,
                    f"m{row.id}:settle", outcome.outcome, {"micro_order_id": row.id})]  # fmt: skip
 
 
@@ -101,7 +101,7 @@ HOUSE_FIELDS = ("kind", "currency_id", "amount", "ref", "user_id", "position_id"
 def house_values(row: MicroOrder, outcome: Outcome, at: datetime) -> list[tuple[object, ...]]:
     """The house's side, as ``HouseLedger`` rows' values (``HOUSE_FIELDS``; a settlement writes hundreds
     in one statement): + the stake of a loss, - the profit of a win (``micro_pnl``), + the fee."""
-    uid, currency_id = row.user_id, row.currency_id  # type: ignore[attr-defined]
+    uid, currency_id = row.user_id, row.currency_id
     return [(kind, currency_id, amount, f"m{row.id}:{kind}", uid, row.id, at)
             for kind, amount in ((PNL, outcome.house_pnl), (FEE, outcome.fee)) if amount]  # fmt: skip
 
@@ -149,11 +149,11 @@ def order_public(
         remain = 0
     return {
         "id": row.id,
-        "match_id": row.currency_match_id,  # type: ignore[attr-defined]
+        "match_id": row.currency_match_id,
         "symbol_name": symbol,
         "seconds": row.seconds,
         "number": money(row.number),
-        "currency_id": row.currency_id,  # type: ignore[attr-defined]
+        "currency_id": row.currency_id,
         "currency_name": currency,
         "type": row.type,
         "status": int(row.status),

@@ -39,7 +39,7 @@ class DropUniqueOnSqlite(ops.RemoveConstraint):
     to drop), the table is rebuilt without it, as SQLite's own ALTER TABLE advice says. The rebuild
     keeps no unique_together, so the one that stays, (user, currency_protocol), becomes a unique index."""
 
-    async def database_forward(self, app_label, old_state, new_state, state_editor=None) -> None:  # type: ignore[no-untyped-def]
+    async def database_forward(self, app_label, old_state, new_state, state_editor=None) -> None:
         if state_editor is not None and state_editor.client.capabilities.dialect == "sqlite":
             await state_editor._remake_table(new_state.apps.get_model(f"{app_label}.{self.model_name}"))
             await state_editor.client.execute_script(

@@ -32,7 +32,7 @@ class AddUniqueOnSqlite(ops.AddConstraint):
     ALTER adds none, as the unique index SQLite's own advice gives (0022's DropUniqueOnSqlite is the
     other half). Last in the migration: an AlterField after it rebuilds the SQLite table without it."""
 
-    async def database_forward(self, app_label, old_state, new_state, state_editor=None) -> None:  # type: ignore[no-untyped-def]
+    async def database_forward(self, app_label, old_state, new_state, state_editor=None) -> None:
         if state_editor is not None and state_editor.client.capabilities.dialect == "sqlite":
             await state_editor.client.execute_script(
                 'CREATE UNIQUE INDEX "uid_chain_depos_chain_tx_output" ON "chain_deposits" '

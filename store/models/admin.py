@@ -3,6 +3,8 @@ operators did (docs/decisions.md "Operator back office")."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from tortoise import fields
 from tortoise.models import Model
 
@@ -15,7 +17,7 @@ class Operator(Model):
     email = fields.CharField(max_length=128, unique=True)
     password_hash = fields.CharField(max_length=255)
     totp_secret = fields.CharField(max_length=64)
-    roles = fields.JSONField(default=list)
+    roles: fields.JSONField[list[str]] = fields.JSONField(default=list)
     active = fields.BooleanField(default=True)
     password_is_temporary = fields.BooleanField(default=True)
     created_ms = fields.BigIntField()
@@ -35,8 +37,8 @@ class AuditLog(Model):
     role = fields.CharField(max_length=16, default="")
     action = fields.CharField(max_length=64)
     target = fields.CharField(max_length=128, default="")
-    before = fields.JSONField(null=True)
-    after = fields.JSONField(null=True)
+    before: fields.JSONField[Any] = fields.JSONField(null=True)
+    after: fields.JSONField[Any] = fields.JSONField(null=True)
     reason = fields.CharField(max_length=500, default="")
     address = fields.CharField(max_length=128, default="")
     at_ms = fields.BigIntField()

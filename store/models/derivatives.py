@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 from tortoise import fields
 from tortoise.models import Model
@@ -35,9 +36,11 @@ class LeverPosition(Model):
 
     id = fields.BigIntField(primary_key=True, generated=False)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="lever_positions")
+    user_id: int
     currency_match: fields.ForeignKeyRelation[CurrencyMatch] = fields.ForeignKeyField(
         "models.CurrencyMatch", related_name="lever_positions"
     )
+    currency_match_id: int
     type = fields.SmallIntField()  # 1 long, 2 short
     status = fields.IntEnumField(LeverStatus)
     share = fields.IntField()  # hands
@@ -88,6 +91,7 @@ class HouseLedger(Model):
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="house", db_constraint=False
     )
+    currency_id: int
     amount = MoneyField()
     ref = fields.CharField(max_length=128, unique=True)
     user_id = fields.IntField(null=True)
@@ -123,7 +127,7 @@ class SchedulerRun(Model):
     day = fields.IntField()
     done = fields.BooleanField(default=False)
     attempts = fields.IntField(default=0)
-    result = fields.JSONField(null=True)
+    result: fields.JSONField[Any] = fields.JSONField(null=True)
     error = fields.TextField(default="")
     started_at = fields.DatetimeField()
     finished_at = fields.DatetimeField(null=True)
@@ -151,12 +155,15 @@ class MicroOrder(Model):
 
     id = fields.BigIntField(primary_key=True, generated=False)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="micro_orders")
+    user_id: int
     currency_match: fields.ForeignKeyRelation[CurrencyMatch] = fields.ForeignKeyField(
         "models.CurrencyMatch", related_name="micro_orders"
     )
+    currency_match_id: int
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="micro_orders"
     )
+    currency_id: int
     type = fields.SmallIntField()  # 1 up, 2 down
     seconds = fields.IntField()
     number = MoneyField()  # the stake

@@ -34,6 +34,7 @@ class LockProduct(Model):
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="lock_products"
     )
+    currency_id: int
     limit_days = fields.IntField()
     display_rate = MoneyField()  # annual, percent
     limit_number = MoneyField()  # one lot
@@ -58,12 +59,15 @@ class LockOrder(Model):
 
     id = fields.BigIntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="lock_orders")
+    user_id: int
     product: fields.ForeignKeyRelation[LockProduct] = fields.ForeignKeyField(
         "models.LockProduct", related_name="orders"
     )
+    product_id: int
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="lock_orders"
     )
+    currency_id: int
     amount = MoneyField()
     display_rate = MoneyField()  # annual, percent (copied)
     limit_days = fields.IntField()  # copied
@@ -114,6 +118,7 @@ class MiningRate(Model):
     product: fields.ForeignKeyRelation[MiningProduct] = fields.ForeignKeyField(
         "models.MiningProduct", related_name="rates"
     )
+    product_id: int
     day = fields.IntField()
     rate = MoneyField()  # daily, percent
     created_at = fields.DatetimeField(auto_now_add=True)
@@ -134,13 +139,16 @@ class MiningOrder(Model):
 
     id = fields.BigIntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="mining_orders")
+    user_id: int
     product: fields.ForeignKeyRelation[MiningProduct] = fields.ForeignKeyField(
         "models.MiningProduct", related_name="orders"
     )
+    product_id: int
     type = fields.SmallIntField()
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="mining_orders"
     )
+    currency_id: int
     nums = MoneyField()  # the principal
     rate_min = MoneyField()  # copied
     rate_max = MoneyField()  # copied
@@ -194,9 +202,11 @@ class TokenSale(Model):
     huodong: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="sales_issued"
     )
+    huodong_id: int
     jieshou: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="sales_accepted"
     )
+    jieshou_id: int
     rengou = MoneyField()  # price: jieshou per token
     total = MoneyField()  # tokens offered
     btime = fields.BigIntField()
@@ -224,7 +234,9 @@ class SaleSubscription(Model):
     sale: fields.ForeignKeyRelation[TokenSale] = fields.ForeignKeyField(
         "models.TokenSale", related_name="subscriptions"
     )
+    sale_id: int
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="sale_subscriptions")
+    user_id: int
     nums = MoneyField()  # tokens asked
     price = MoneyField()  # copied
     locked = MoneyField()  # nums x price, in jieshou
@@ -251,6 +263,7 @@ class ListingProject(Model):
     bizhong: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="listing_projects"
     )
+    bizhong_id: int
     price = MoneyField()  # USDT per token
     total = MoneyField()  # tokens issued
     shengyu = MoneyField()  # tokens remaining for applicants
@@ -280,7 +293,9 @@ class ListingApplication(Model):
     project: fields.ForeignKeyRelation[ListingProject] = fields.ForeignKeyField(
         "models.ListingProject", related_name="applications"
     )
+    project_id: int
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="listing_applications")
+    user_id: int
     nums = MoneyField()  # USDT applied
     price = MoneyField()  # copied
     won_usdt = MoneyField(default=0)

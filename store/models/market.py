@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 from tortoise import fields
 from tortoise.models import Model
 
 from store.models.base import MoneyField
 from store.models.users import User
+
+if TYPE_CHECKING:  # the reverse side of a relation declared in a module that imports this one
+    from store.models.wallet import CurrencyProtocol
 
 
 class Currency(Model):
@@ -36,6 +40,7 @@ class Currency(Model):
     micro_min = MoneyField(default=1, db_default=1)
     micro_max = MoneyField(default=10_000, db_default=10_000)
     micro_max_open = MoneyField(default=50_000, db_default=50_000)
+    protocols: fields.ReverseRelation[CurrencyProtocol]  # CurrencyProtocol.currency's related_name
 
     class Meta:
         table = "currencies"
@@ -49,9 +54,11 @@ class CurrencyMatch(Model):
     base_currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="base_matches"
     )
+    base_currency_id: int
     quote_currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="quote_matches"
     )
+    quote_currency_id: int
     open_change = fields.BooleanField(default=True)
     open_lever = fields.BooleanField(default=False)
     open_microtrade = fields.BooleanField(default=False)
@@ -110,6 +117,7 @@ class PairPin(Model):
     currency_match: fields.OneToOneRelation[CurrencyMatch] = fields.OneToOneField(
         "models.CurrencyMatch", related_name="pin", primary_key=True
     )
+    currency_match_id: int
     node = fields.CharField(max_length=128)
     updated_at = fields.DatetimeField(auto_now=True)
 
@@ -123,6 +131,7 @@ class Quotation(Model):
     currency_match: fields.OneToOneRelation[CurrencyMatch] = fields.OneToOneField(
         "models.CurrencyMatch", related_name="quotation", primary_key=True
     )
+    currency_match_id: int
     close = MoneyField(default=0)
     change = MoneyField(default=0)
     high = MoneyField(default=0)
@@ -149,9 +158,11 @@ class Order(Model):
 
     id = fields.BigIntField(primary_key=True, generated=False)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="orders")
+    user_id: int
     currency_match: fields.ForeignKeyRelation[CurrencyMatch] = fields.ForeignKeyField(
         "models.CurrencyMatch", related_name="orders"
     )
+    currency_match_id: int
     way = fields.SmallIntField()  # 1 buy, 2 sell
     kind = fields.SmallIntField(default=1)  # 1 limit, 2 market
     price = MoneyField()  # limit price; 0 for a market order
@@ -177,6 +188,7 @@ class Trade(Model):
     currency_match: fields.ForeignKeyRelation[CurrencyMatch] = fields.ForeignKeyField(
         "models.CurrencyMatch", related_name="trades"
     )
+    currency_match_id: int
     buy_order_id = fields.BigIntField()
     sell_order_id = fields.BigIntField()
     buyer_id = fields.IntField()
@@ -224,6 +236,7 @@ class FeeLedger(Model):
     trade_id = fields.BigIntField()
     side = fields.SmallIntField()  # 1 buyer, 2 seller
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField("models.Currency", related_name="fees")
+    currency_id: int
     amount = MoneyField()
     created_at = fields.DatetimeField(auto_now_add=True)
 

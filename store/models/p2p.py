@@ -4,6 +4,7 @@ transitions (docs/decisions.md "Peer-to-peer market")."""
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 from tortoise import fields
 from tortoise.models import Model
@@ -24,6 +25,7 @@ class Merchant(Model):
 
     id = fields.IntField(primary_key=True)
     user: fields.OneToOneRelation[User] = fields.OneToOneField("models.User", related_name="merchant")
+    user_id: int
     nickname = fields.CharField(max_length=32, unique=True)
     status = fields.IntField(default=MerchantStatus.PENDING)
     reject_reason = fields.CharField(max_length=255, default="")
@@ -55,15 +57,18 @@ class P2PAd(Model):
 
     id = fields.IntField(primary_key=True)
     merchant: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="p2p_ads")
+    merchant_id: int
     side = fields.IntField()
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField("models.Currency", related_name="p2p_ads")
+    currency_id: int
     fiat = fields.CharField(max_length=8)
     price = MoneyField()
     min_fiat = MoneyField()
     max_fiat = MoneyField()
     total = MoneyField()
     stock = MoneyField()
-    methods = fields.JSONField(default=list)  # collection method codes: alipay, wxpay, bank
+    # collection method codes: alipay, wxpay, bank
+    methods: fields.JSONField[list[str]] = fields.JSONField(default=list)
     window_min = fields.IntField()
     remarks = fields.CharField(max_length=500, default="")
     status = fields.IntField(default=AdStatus.ONLINE)
@@ -94,6 +99,7 @@ class P2POrder(Model):
 
     id = fields.BigIntField(primary_key=True)
     ad: fields.ForeignKeyRelation[P2PAd] = fields.ForeignKeyField("models.P2PAd", related_name="orders")
+    ad_id: int
     merchant_id = fields.IntField()  # the ad's owner
     buyer_id = fields.IntField()
     seller_id = fields.IntField()
@@ -104,7 +110,8 @@ class P2POrder(Model):
     amount = MoneyField()  # coins
     total = MoneyField()  # fiat the buyer pays
     pay_method = fields.CharField(max_length=16)
-    pay_details = fields.JSONField(default=dict)  # the seller's collection details, as at the opening
+    # the seller's collection details, as at the opening
+    pay_details: fields.JSONField[dict[str, Any]] = fields.JSONField(default=dict)
     state = fields.IntField(default=P2PState.UNPAID)
     created_ms = fields.BigIntField()
     deadline_ms = fields.BigIntField()  # the payment window's end
@@ -114,10 +121,11 @@ class P2POrder(Model):
     proof = fields.CharField(max_length=255, default="")
     appeal_by = fields.IntField(null=True)
     appeal_reason = fields.CharField(max_length=500, default="")
-    appeal_images = fields.JSONField(default=list)
+    appeal_images: fields.JSONField[list[str]] = fields.JSONField(default=list)
     # The other side's answer to the appeal (its statement and images), given once while in appeal.
     reply_reason = fields.CharField(max_length=500, default="", db_default="")
-    reply_images = fields.JSONField(default=list, null=True)  # null on orders from before the column
+    # null on orders from before the column
+    reply_images: fields.JSONField[list[str] | None] = fields.JSONField(default=list, null=True)
     reply_ms = fields.BigIntField(null=True)
     resolved_to = fields.CharField(max_length=8, default="")  # buyer or seller
     resolved_by = fields.CharField(max_length=64, default="")
@@ -132,6 +140,7 @@ class P2PEvent(Model):
 
     id = fields.BigIntField(primary_key=True)
     order: fields.ForeignKeyRelation[P2POrder] = fields.ForeignKeyField("models.P2POrder", related_name="events")
+    order_id: int
     seq = fields.IntField()
     from_state = fields.IntField()
     to_state = fields.IntField()

@@ -4,6 +4,7 @@ methods, real-name reviews and feedback."""
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 from tortoise import fields
 from tortoise.models import Model
@@ -19,7 +20,10 @@ class User(Model):
     pay_password_hash = fields.CharField(max_length=255, null=True)
     invite_code = fields.CharField(max_length=16, unique=True)
     authorization_code = fields.CharField(max_length=32, null=True, unique=True)
-    parent = fields.ForeignKeyField("models.User", related_name="invitees", null=True)
+    parent: fields.ForeignKeyNullableRelation[User] = fields.ForeignKeyField(
+        "models.User", related_name="invitees", null=True
+    )
+    parent_id: int | None
     is_seller = fields.BooleanField(default=False)
     is_bot = fields.BooleanField(default=False)
     # Set by a risk operator: no login (and every session ended), or no withdrawals.
@@ -68,6 +72,7 @@ class News(Model):
     category: fields.ForeignKeyRelation[NewsCategory] = fields.ForeignKeyField(
         "models.NewsCategory", related_name="news"
     )
+    category_id: int
     title = fields.CharField(max_length=200)
     content = fields.TextField()
     banner = fields.CharField(max_length=255, default="")
@@ -84,6 +89,7 @@ class Upload(Model):
 
     id = fields.IntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="uploads")
+    user_id: int
     name = fields.CharField(max_length=64, unique=True)
     content_type = fields.CharField(max_length=32)
     size = fields.IntField()
@@ -98,8 +104,9 @@ class PayMethod(Model):
 
     id = fields.IntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="pay_methods")
+    user_id: int
     type = fields.CharField(max_length=16)
-    raw_data = fields.JSONField()
+    raw_data: fields.JSONField[dict[str, Any]] = fields.JSONField()
     updated_at = fields.DatetimeField(auto_now=True)
 
     class Meta:
@@ -120,6 +127,7 @@ class RealName(Model):
 
     id = fields.IntField(primary_key=True)
     user: fields.OneToOneRelation[User] = fields.OneToOneField("models.User", related_name="real_name")
+    user_id: int
     name = fields.CharField(max_length=64)
     card_id = fields.CharField(max_length=32)
     front_pic = fields.CharField(max_length=255)
@@ -139,6 +147,7 @@ class Feedback(Model):
 
     id = fields.IntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="feedback")
+    user_id: int
     content = fields.TextField()
     created_at = fields.DatetimeField(auto_now_add=True)
 

@@ -4,6 +4,7 @@ pending work (holds, settlements, releases)."""
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 from tortoise import fields
 from tortoise.models import Model
@@ -32,7 +33,9 @@ class Account(Model):
 
     id = fields.IntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="accounts")
+    user_id: int
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField("models.Currency", related_name="accounts")
+    currency_id: int
     account_type = fields.IntEnumField(AccountType)
     balance = MoneyField(default=0)
     lock_balance = MoneyField(default=0)
@@ -58,9 +61,11 @@ class AccountLog(Model):
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField(
         "models.User", related_name="account_logs", db_constraint=False
     )
+    user_id: int
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="account_logs", db_constraint=False
     )
+    currency_id: int
     account_type = fields.IntEnumField(AccountType)
     amount = MoneyField()
     lock_amount = MoneyField(default=0)
@@ -70,7 +75,7 @@ class AccountLog(Model):
     ref = fields.CharField(max_length=128, null=True, unique=True)
     # Facts the records page shows beside the amount: a transfer's from and to account, a conversion's
     # other currency and price, a withdrawal's id.
-    extra = fields.JSONField(null=True)
+    extra: fields.JSONField[dict[str, Any] | None] = fields.JSONField(null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:
@@ -83,6 +88,7 @@ class CurrencyProtocol(Model):
 
     id = fields.IntField(primary_key=True)
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField("models.Currency", related_name="protocols")
+    currency_id: int
     chain_protocol = fields.CharField(max_length=16)
     token_address = fields.CharField(max_length=128, default="")
     uses_memo = fields.BooleanField(default=False)
@@ -100,6 +106,7 @@ class HdAddress(Model):
 
     id = fields.IntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="hd_addresses")
+    user_id: int
     family = fields.CharField(max_length=8)
     index = fields.IntField()
     address = fields.CharField(max_length=128, db_index=True)
@@ -128,9 +135,11 @@ class DepositAddress(Model):
 
     id = fields.IntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="deposit_addresses")
+    user_id: int
     currency_protocol: fields.ForeignKeyRelation[CurrencyProtocol] = fields.ForeignKeyField(
         "models.CurrencyProtocol", related_name="deposit_addresses"
     )
+    currency_protocol_id: int
     address = fields.CharField(max_length=128)
     memo = fields.CharField(max_length=64, default="")
     created_at = fields.DatetimeField(auto_now_add=True)
@@ -162,12 +171,15 @@ class ChainDeposit(Model):
     tx_hash = fields.CharField(max_length=128, db_index=True)
     output_index = fields.IntField(default=0, db_default=0)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="chain_deposits")
+    user_id: int
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="chain_deposits"
     )
+    currency_id: int
     currency_protocol: fields.ForeignKeyRelation[CurrencyProtocol] = fields.ForeignKeyField(
         "models.CurrencyProtocol", related_name="chain_deposits"
     )
+    currency_protocol_id: int
     address = fields.CharField(max_length=128)
     memo = fields.CharField(max_length=64, default="")
     amount = MoneyField()
@@ -218,9 +230,11 @@ class ManualCredit(Model):
     id = fields.IntField(primary_key=True)
     ref = fields.CharField(max_length=128, unique=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="manual_credits")
+    user_id: int
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="manual_credits"
     )
+    currency_id: int
     account_type = fields.IntEnumField(AccountType, default=AccountType.CHANGE)
     amount = MoneyField()
     usd_value = MoneyField()  # at the mark when it was asked, against the threshold then in force
@@ -256,12 +270,15 @@ class Withdrawal(Model):
 
     id = fields.IntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="withdrawals")
+    user_id: int
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="withdrawals"
     )
+    currency_id: int
     currency_protocol: fields.ForeignKeyNullableRelation[CurrencyProtocol] = fields.ForeignKeyField(
         "models.CurrencyProtocol", related_name="withdrawals", null=True
     )
+    currency_protocol_id: int | None
     address = fields.CharField(max_length=128)
     memo = fields.CharField(max_length=64, default="")
     amount = MoneyField()
@@ -270,6 +287,7 @@ class Withdrawal(Model):
     ref = fields.CharField(max_length=64, unique=True)
     created_at = fields.DatetimeField(auto_now_add=True)
     updated_at = fields.DatetimeField(auto_now=True)
+    send: ChainSend | None  # ChainSend.withdrawal's related_name, once fetched ("send" in prefetch_related)
 
     class Meta:
         table = "withdrawals"
@@ -292,6 +310,7 @@ class ChainSend(Model):
 
     id = fields.IntField(primary_key=True)
     withdrawal: fields.OneToOneRelation[Withdrawal] = fields.OneToOneField("models.Withdrawal", related_name="send")
+    withdrawal_id: int
     chain = fields.CharField(max_length=16)
     sender = fields.CharField(max_length=128)
     nonce = fields.BigIntField(null=True)
@@ -316,12 +335,15 @@ class WithdrawAddress(Model):
 
     id = fields.IntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField("models.User", related_name="withdraw_addresses")
+    user_id: int
     currency: fields.ForeignKeyRelation[Currency] = fields.ForeignKeyField(
         "models.Currency", related_name="withdraw_addresses"
     )
+    currency_id: int
     currency_protocol: fields.ForeignKeyRelation[CurrencyProtocol] = fields.ForeignKeyField(
         "models.CurrencyProtocol", related_name="withdraw_addresses"
     )
+    currency_protocol_id: int
     address = fields.CharField(max_length=128)
     created_at = fields.DatetimeField(auto_now_add=True)
 

@@ -19,7 +19,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q
 
 from store import ledger, uploads
-from store.db import retry_busy, transaction
+from store.db import column, retry_busy, transaction
 from store.errors import DomainError, ErrorCode
 from store.ids import TableIds
 from store.ledger import ZERO, Change
@@ -105,7 +105,7 @@ async def create(uid: int, opening: Opening, now_ms: int) -> P2POrder:
             raise DomainError(ErrorCode.P2P_AD_OFFLINE)
         if ad.merchant_id == uid:
             raise DomainError(ErrorCode.P2P_OWN_AD)
-        currency = await Currency.get(id=ad.currency_id).using_db(conn)
+        currency = await Currency.get(id=ad.currency_id, using_db=conn)
         amount = _amount(opening, ad, currency.decimals)
         total = rules.fiat_total(amount, ad.price)
         if not ad.min_fiat <= total <= ad.max_fiat:
@@ -339,8 +339,8 @@ async def resolve(order_id: int, to: str, operator: str, now_ms: int, note: str 
 async def sweep_expired(now_ms: int) -> tuple[list[P2POrder], bool]:
     """Cancel unpaid orders whose window ended by ``now_ms``, oldest deadline first, at most
     ``EXPIRE_BATCH``; (the orders cancelled, whether more are due)."""
-    due = await P2POrder.filter(state=P2PState.UNPAID, deadline_ms__lte=now_ms).order_by("deadline_ms", "id") \
-        .limit(EXPIRE_BATCH + 1).values_list("id", flat=True)  # fmt: skip
+    due = await column(P2POrder.filter(state=P2PState.UNPAID, deadline_ms__lte=now_ms).order_by("deadline_ms", "id")
+        .limit(EXPIRE_BATCH + 1).values_list("id", flat=True))  # fmt: skip
     cancelled = []
     for order_id in due[:EXPIRE_BATCH]:
         order = await expire(int(order_id), now_ms)

@@ -22,7 +22,7 @@ async def notify(redis: Redis, orders: list[P2POrder]) -> None:
     channels.use_client_database(redis)
     try:
         codes = await views.codes({o.currency_id for o in orders})
-        messages = []
+        messages: list[tuple[str, str]] = []
         for order in orders:
             message = channels.encode("legal_order", {"order": views.summary(order, codes.get(order.currency_id, ""))})
             messages.extend((channels.user_topic(uid, CHANNEL), message) for uid in {order.buyer_id, order.seller_id})

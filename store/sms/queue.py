@@ -5,6 +5,7 @@ conditional UPDATE on the state it expects, so a claim or a receipt that lost a 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from redis.asyncio import Redis
 
@@ -100,7 +101,7 @@ async def awaiting_receipt(provider: str, *, limit: int, within_s: float = 86_40
     return [str(r) for r in rows if r]
 
 
-def public(row: SmsMessage) -> dict[str, object]:
+def public(row: SmsMessage) -> dict[str, Any]:
     """A message as operators see it (the code masked)."""
     stamp = lambda at: int(at.timestamp()) if at else None  # noqa: E731
     return {"id": row.id, "to": row.to, "region": row.region, "purpose": row.purpose, "state": str(row.state),

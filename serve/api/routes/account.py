@@ -68,7 +68,7 @@ async def account_list(uid: CurrentUid, svc: Svc) -> Any:
     """Every account group with one account per currency it may hold (zero when never used), each
     valued in USD at the live prices, and each group's total."""
     currencies = await Currency.all().order_by("sort", "id").prefetch_related("protocols")
-    rows = {(a.currency_id, a.account_type): a for a in await Account.filter(user_id=uid)}  # type: ignore[attr-defined]
+    rows = {(a.currency_id, a.account_type): a for a in await Account.filter(user_id=uid)}
     prices, spread = await svc.prices.book(), svc.settings.convert_spread
     groups = []
     for account_type in GROUP_ORDER:

@@ -140,7 +140,7 @@ async def _requested(row: Withdrawal, lang: str) -> Any:
 def withdrawal_public(w: Withdrawal, lang: str) -> dict[str, Any]:
     return {
         "id": w.id,
-        "currency_id": w.currency_id,  # type: ignore[attr-defined]
+        "currency_id": w.currency_id,
         "currency": {"code": w.currency.code},
         "chain_protocol": {"code": w.currency_protocol.chain_protocol if w.currency_protocol else ""},
         "address": w.address,
@@ -184,9 +184,9 @@ class AddrIn(BaseModel):
 def addr_public(a: WithdrawAddress) -> dict[str, Any]:
     return {
         "id": a.id,
-        "currency_id": a.currency_id,  # type: ignore[attr-defined]
+        "currency_id": a.currency_id,
         "currency": {"code": a.currency.code},
-        "currency_protocol_id": a.currency_protocol_id,  # type: ignore[attr-defined]
+        "currency_protocol_id": a.currency_protocol_id,
         "chain_protocol": {"code": a.currency_protocol.chain_protocol},
         "address": a.address,
         "created_at": a.created_at.isoformat(),

@@ -155,9 +155,9 @@ async def mining_cancel(body: MiningCancelIn, uid: CurrentUid, svc: Svc, lang: L
 
 
 async def _orders_public(rows: list[MiningOrder]) -> list[dict[str, Any]]:
-    titles = dict(await MiningProduct.filter(id__in={r.product_id for r in rows}).values_list("id", "title"))  # type: ignore[attr-defined]
-    codes = dict(await Currency.filter(id__in={r.currency_id for r in rows}).values_list("id", "code"))  # type: ignore[attr-defined]
-    return [mining.order_public(r, titles.get(r.product_id, ""), codes.get(r.currency_id, "")) for r in rows]  # type: ignore[attr-defined]
+    titles = dict(await MiningProduct.filter(id__in={r.product_id for r in rows}).values_list("id", "title"))
+    codes = dict(await Currency.filter(id__in={r.currency_id for r in rows}).values_list("id", "code"))
+    return [mining.order_public(r, titles.get(r.product_id, ""), codes.get(r.currency_id, "")) for r in rows]
 
 
 router = APIRouter()

@@ -68,6 +68,7 @@ async def health(engine: EngineDep, svc: Svc) -> Any:
     levers = dict(zip(shards, results[: len(shards)], strict=True))
     micros = dict(zip(timers, results[len(shards) : len(shards) + len(timers)], strict=True))
     results = results[len(shards) + len(timers) :]
+    pairs = dict(zip(symbols, results, strict=True))
     report = {
         "database": database,
         "redis": redis,
@@ -76,9 +77,9 @@ async def health(engine: EngineDep, svc: Svc) -> Any:
         "placement": placement,
         "lever": levers,
         "micro": micros,
-        "pairs": dict(zip(symbols, results, strict=True)),
+        "pairs": pairs,
     }
-    actors_up = all(levers.values()) and all(micros.values()) and all(report["pairs"].values())
+    actors_up = all(levers.values()) and all(micros.values()) and all(pairs.values())
     if database and redis and placement and report["fanout"] and actors_up:
         return envelope(report)
     return envelope(report, "unavailable", CODE_ERROR, 503)

@@ -25,6 +25,7 @@ from serve.api.schemas import fail
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from store import marks
+from store.db import scalar
 from store.errors import DomainError, ErrorCode
 from store.lever import LONG, SHORT, position_public
 from store.models import INT_MAX, CurrencyMatch, LeverPosition, LeverStatus
@@ -157,11 +158,11 @@ async def _page(svc: Services, query: Any, page: int, lang: str) -> dict[str, An
     query = query.order_by("-created_at", "-id")
     result = await paginate(query, page, PER_PAGE, lambda p: p)
     rows: list[LeverPosition] = result["data"]
-    pairs = {i: await svc.pairs.get(i) for i in {p.currency_match_id for p in rows}}  # type: ignore[attr-defined]
+    pairs = {i: await svc.pairs.get(i) for i in {p.currency_match_id for p in rows}}
     current = await _marks(svc, list(pairs.values()))
 
     def shape(p: LeverPosition) -> dict[str, Any]:
-        pair = pairs[p.currency_match_id]  # type: ignore[attr-defined]
+        pair = pairs[p.currency_match_id]
         return _named(position_public(p, pair, current.get(pair.id)), lang)
 
     result["data"] = [shape(p) for p in rows]
@@ -311,7 +312,7 @@ def _stop_price(text: object, places: int, maximum: Decimal, message: str) -> De
 async def setstop(body: SetStopIn, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """Set or clear the take-profit and stop-loss of an open position. A long's take-profit must be
     above the mark and its stop-loss below (a short's the other way round)."""
-    found = await LeverPosition.get_or_none(id=body.id, user_id=uid).values_list("currency_match_id", flat=True)
+    found = await scalar(LeverPosition.get_or_none(id=body.id, user_id=uid).values_list("currency_match_id", flat=True))
     if found is None:
         raise DomainError(ErrorCode.LEVER_POSITION_NOT_FOUND)
     pair = await svc.pairs.get(found)

@@ -74,7 +74,7 @@ async def currency_matches(svc: Svc) -> Any:
     """Quote groups (USDT, BTC, ETH ...), each with its live USD and CNY price and its pairs with
     their 24 h quotation (last price also in USD and CNY)."""
     currencies = {c.id: c for c in await Currency.all()}
-    quotes = {q.currency_match_id: q for q in await Quotation.all()}  # type: ignore[attr-defined]
+    quotes = {q.currency_match_id: q for q in await Quotation.all()}
     prices = await svc.prices.book()
     groups: dict[int, dict[str, Any]] = {}
     for c in sorted((c for c in currencies.values() if c.is_quote), key=lambda c: (c.sort, c.id)):
@@ -88,9 +88,9 @@ async def currency_matches(svc: Svc) -> Any:
             "matches": [],
         }
     for m in await CurrencyMatch.all().order_by("sort", "id"):
-        group = groups.get(m.quote_currency_id)  # type: ignore[attr-defined]
+        group = groups.get(m.quote_currency_id)
         if group is not None:
-            base = currencies[m.base_currency_id]  # type: ignore[attr-defined]
+            base = currencies[m.base_currency_id]
             group["matches"].append(match_public(m, base, currencies[group["id"]], quotes.get(m.id), prices))
     return envelope(list(groups.values()))
 

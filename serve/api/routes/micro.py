@@ -75,18 +75,18 @@ def _named(order: dict[str, Any], lang: str) -> dict[str, Any]:
 
 
 async def _names(rows: list[MicroOrder]) -> tuple[dict[int, str], dict[int, str]]:
-    pair_ids = {r.currency_match_id for r in rows}  # type: ignore[attr-defined]
+    pair_ids = {r.currency_match_id for r in rows}
     pairs = await CurrencyMatch.filter(id__in=pair_ids).prefetch_related("base_currency", "quote_currency")
     symbols = {p.id: f"{p.base_currency.code}/{p.quote_currency.code}" for p in pairs}
-    codes = dict(await Currency.filter(id__in={r.currency_id for r in rows}).values_list("id", "code"))  # type: ignore[attr-defined]
-    return symbols, codes  # type: ignore[return-value]
+    codes = dict(await Currency.filter(id__in={r.currency_id for r in rows}).values_list("id", "code"))
+    return symbols, codes
 
 
 async def _entry(row: MicroOrder) -> rule.TickView | None:
     """An open contract's entry tick, if the log has it yet."""
     if row.status != MicroStatus.OPEN:
         return None
-    tick = await ticks.first_after(row.currency_match_id, row.accepted_ms)  # type: ignore[attr-defined]
+    tick = await ticks.first_after(row.currency_match_id, row.accepted_ms)
     if tick is None or tick.time_ms > row.accepted_ms + row.seconds * 1000:
         return None
     return rule.TickView(tick.id, tick.seq, tick.time_ms, tick.price)
@@ -100,7 +100,7 @@ async def _shape(rows: list[MicroOrder], lang: str) -> list[dict[str, Any]]:
             micro.order_public(
                 r,
                 symbols.get(r.currency_match_id, ""),
-                codes.get(r.currency_id, ""),  # type: ignore[attr-defined]
+                codes.get(r.currency_id, ""),
                 await _entry(r),
                 now,
             ),
@@ -122,7 +122,7 @@ async def payable_currencies(uid: CurrentUid) -> Any:
         {
             "id": c.id,
             "code": c.code,
-            "micro_account": {"balance": money(balances.get(c.id, Decimal(0)))},  # type: ignore[arg-type]
+            "micro_account": {"balance": money(balances.get(c.id, Decimal(0)))},
             "micro_numbers": [{"number": money(n)} for n in micro.presets(c.micro_numbers)],
             "min_number": money(c.micro_min),
             "max_number": money(c.micro_max),
@@ -213,7 +213,7 @@ async def proof(request: Request, svc: Svc, lang: Lang, id: OrderId) -> Any:  # 
 
 async def _evidence(row: MicroOrder) -> dict[str, Any]:
     """A contract's proof but its terms: the anchor, the window's ticks, whether they chain, the verdict."""
-    pair_id = row.currency_match_id  # type: ignore[attr-defined]
+    pair_id = row.currency_match_id
     anchor = await ticks.tick_at(pair_id, row.accepted_ms)
     window: list[Tick] = []
     after = anchor.seq if anchor else 0
@@ -230,7 +230,7 @@ async def _evidence(row: MicroOrder) -> dict[str, Any]:
     chain = ([Tick.of(anchor)] if anchor else []) + window
     verdict = None
     if row.status == MicroStatus.CLOSED:
-        currency = await Currency.get(id=row.currency_id)  # type: ignore[attr-defined]
+        currency = await Currency.get(id=row.currency_id)
         views = [rule.TickView(t.id, t.seq, t.time_ms, t.price) for t in window]
         found = rule.settle(micro.terms_of(row, currency.decimals), views)
         verdict = {

@@ -17,7 +17,7 @@ router = APIRouter(prefix="/news", tags=["news"])
 def news_public(item: News, *, with_content: bool) -> dict[str, Any]:
     data: dict[str, Any] = {
         "id": item.id,
-        "category_id": item.category_id,  # type: ignore[attr-defined]
+        "category_id": item.category_id,
         "title": item.title,
         "banner": item.banner,
         "created_at": item.created_at.isoformat(),

@@ -65,7 +65,7 @@ class RawData(BaseModel):
 
 class PayMethodIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    type: PayType = Field(default=None, validate_default=True)  # type: ignore[assignment]
+    type: PayType = Field(default=None, validate_default=True)
     raw_data: RawData = Field(default_factory=RawData)
 
     @field_validator("raw_data", mode="before")
@@ -180,7 +180,7 @@ async def real_name_submit(body: RealNameIn, uid: CurrentUid, lang: Lang) -> Any
     for url in (body.front_pic, body.reverse_pic, body.hand_pic):
         if not await uploads.owned(uid, url):
             raise DomainError(ErrorCode.IMAGE_NOT_OWN)
-    fields = {"name": body.name, "card_id": body.card_id, "front_pic": body.front_pic,
+    fields: dict[str, Any] = {"name": body.name, "card_id": body.card_id, "front_pic": body.front_pic,
               "reverse_pic": body.reverse_pic, "hand_pic": body.hand_pic,
               "review_status": ReviewStatus.UNDER_REVIEW, "reject_reason": ""}  # fmt: skip
     row = await RealName.get_or_none(user_id=uid)

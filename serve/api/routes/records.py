@@ -58,7 +58,7 @@ def record_public(row: AccountLog, lang: str) -> dict[str, Any]:
     code = row.currency.code
     return {
         "id": row.id,
-        "currency_id": row.currency_id,  # type: ignore[attr-defined]
+        "currency_id": row.currency_id,
         "currency": {"code": code},
         "currency_code": code,
         "account_type": int(row.account_type),

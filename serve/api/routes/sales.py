@@ -138,9 +138,9 @@ async def listing_orders(uid: CurrentUid, page: PageNo = 1) -> Any:
     query = ListingApplication.filter(user_id=uid)
     total = await query.count()
     rows = await query.order_by("-id").offset((page - 1) * listing.PER_PAGE).limit(listing.PER_PAGE)
-    ids = {r.project_id for r in rows}  # type: ignore[attr-defined]
+    ids = {r.project_id for r in rows}
     projects = {p.id: p for p in await ListingProject.filter(id__in=ids).prefetch_related("bizhong")}
-    found = [listing.application_public(r, projects[r.project_id]) for r in rows]  # type: ignore[attr-defined]
+    found = [listing.application_public(r, projects[r.project_id]) for r in rows]
     return envelope({"list": found, "total": total, "page": max(1, -(-total // listing.PER_PAGE))})
 
 

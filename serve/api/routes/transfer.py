@@ -55,8 +55,8 @@ class TransferIn(Keyed):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
     currency_id: int = Field(ge=1, le=INT_MAX)
     balance: AmountText = None
-    source: AccountType = Field(default=None, validation_alias="from", validate_default=True)  # type: ignore[assignment]
-    target: AccountType = Field(default=None, validation_alias="to", validate_default=True)  # type: ignore[assignment]
+    source: AccountType = Field(default=None, validation_alias="from", validate_default=True)
+    target: AccountType = Field(default=None, validation_alias="to", validate_default=True)
 
     @field_validator("source", "target", mode="before")
     @classmethod
@@ -166,7 +166,7 @@ async def _converted(ref: str) -> dict[str, Any]:
     out = await AccountLog.get(ref=f"{ref}:out")
     paid = await AccountLog.get(ref=f"{ref}:in")
     terms = out.extra or {}
-    return {"currency_id": out.currency_id, "number": money(-out.amount), "price": terms.get("price"),  # type: ignore[attr-defined]
+    return {"currency_id": out.currency_id, "number": money(-out.amount), "price": terms.get("price"),
             "mark": terms.get("mark"), "spread": terms.get("spread"), "tick_id": terms.get("tick_id"),
             "usdt": money(paid.amount)}  # fmt: skip
 

@@ -32,7 +32,8 @@ def _file_part(content_type: str, body: bytes) -> bytes | None:
         return None
     files = [p for p in message.iter_parts() if p.get_param("filename", header="content-disposition") is not None]
     named = [p for p in files if p.get_param("name", header="content-disposition") == "file"]
-    part = (named or files or [None])[0]
+    found = named or files
+    part = found[0] if found else None
     if part is None:
         return None
     payload = part.get_payload(decode=True)

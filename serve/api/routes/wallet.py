@@ -35,7 +35,7 @@ def protocol_public(p: CurrencyProtocol) -> dict[str, Any]:
     """A currency protocol of spec §3: id, token_address, chain_protocol.code."""
     return {
         "id": p.id,
-        "currency_id": p.currency_id,  # type: ignore[attr-defined]
+        "currency_id": p.currency_id,
         "token_address": p.token_address,
         "chain_protocol": {"code": p.chain_protocol},
         "uses_memo": int(p.uses_memo),

@@ -208,10 +208,10 @@ class DevEvm:
         return self.tester.get_block_by_number("pending")["base_fee_per_gas"]
 
     def _fee_history(self, count: str | int, newest: str, percentiles: list[float] | None = None) -> dict[str, Any]:
-        count = int(count, 16) if isinstance(count, str) else count
-        last = _block_id(newest)
-        last = self.tester.get_block_by_number(last)["number"] if last in TAGS else last
-        first = max(0, last - count + 1)
+        blocks_asked = int(count, 16) if isinstance(count, str) else count
+        newest_id = _block_id(newest)  # a str only when it is a tag (latest, pending ...)
+        last: int = self.tester.get_block_by_number(newest_id)["number"] if isinstance(newest_id, str) else newest_id
+        first = max(0, last - blocks_asked + 1)
         blocks = [self.tester.get_block_by_number(n, full_transactions=True) for n in range(first, last + 1)]
         rewards = []
         for block in blocks:

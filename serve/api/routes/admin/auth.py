@@ -144,7 +144,7 @@ async def change_password(body: PasswordIn, console: AnyOperator, svc: Svc, requ
     return envelope({"token": token, **_me(op)}, translate(PASSWORD_SET, lang))
 
 
-CSV_OR_JSON = {
+CSV_OR_JSON: dict[int | str, dict[str, Any]] = {
     200: {
         "content": {"application/json": {}, "text/csv": {"schema": {"type": "string"}}},
         "description": "the trail (JSON envelope), or with format=csv a CSV file",

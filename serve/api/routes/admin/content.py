@@ -140,9 +140,10 @@ async def news_save(body: NewsIn, console: Content) -> Any:
             row = await News.create(**fields, created_at=datetime.now(UTC), using_db=conn)
             before = None
         else:
-            row = await News.filter(id=body.id).select_for_update().using_db(conn).first()
-            if row is None:
+            found = await News.filter(id=body.id).select_for_update().using_db(conn).first()
+            if found is None:
                 raise DomainError(ErrorCode.NOT_FOUND)
+            row = found
             before = {k: getattr(row, k) for k in ("title", "content", "banner", "sort")}
             await row.update_from_dict(fields).save(using_db=conn)
         after = {k: fields[k] for k in ("title", "content", "banner", "sort")}
@@ -157,7 +158,7 @@ async def news_delete(body: NewsDeleteIn, console: Content) -> Any:
         row = await News.filter(id=body.id).using_db(conn).first()
         if row is None:
             raise DomainError(ErrorCode.NOT_FOUND)
-        before = {"title": row.title, "category_id": row.category_id}  # type: ignore[attr-defined]
+        before = {"title": row.title, "category_id": row.category_id}
         await row.delete(using_db=conn)
         await audit.record(console.actor("content"), "news.delete", f"news:{body.id}", before=before, conn=conn)
     return envelope({"id": body.id})

@@ -87,11 +87,11 @@ async def detail(console: Reader, svc: Svc, id: Annotated[int, Query(ge=1, le=IN
         **_user(user),
         "accounts": [{"type": AccountType(a.account_type).code, "currency": a.currency.code,
                       "balance": money(a.balance), "lock_balance": money(a.lock_balance)} for a in accounts],
-        "orders": [{"id": o.id, "pair_id": o.currency_match_id, "way": o.way, "price": money(o.price),  # type: ignore[attr-defined]
+        "orders": [{"id": o.id, "pair_id": o.currency_match_id, "way": o.way, "price": money(o.price),
                     "pair": f"{o.currency_match.base_currency.code}/{o.currency_match.quote_currency.code}",
                     "number": money(o.number), "status": int(o.status)} for o in orders],
         "open_positions": positions,
-        "records": [{"id": r.id, "type": r.log_type, "currency_id": r.currency_id, "amount": money(r.amount),  # type: ignore[attr-defined]
+        "records": [{"id": r.id, "type": r.log_type, "currency_id": r.currency_id, "amount": money(r.amount),
                      "currency": r.currency.code, "account_type": AccountType(r.account_type).code,
                      "lock": money(r.lock_amount), "memo": r.memo, "at": r.created_at.isoformat()} for r in logs],
         "sessions": int(sessions),
