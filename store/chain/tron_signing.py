@@ -9,14 +9,23 @@ contract). A node that built anything else is not trusted with the signature.
 The transaction id is ``sha256(raw bytes)``; the hot wallet's ``KeySource`` (store/chain/custody.py)
 signs that digest (secp256k1, low-s, with its recovery id: 65 bytes ``r‖s‖v``), and the signature must
 recover the hot wallet's address (a key source answering for another key is refused here, not by the
-node after broadcast). What is stored and broadcast is the signed ``Transaction`` protobuf (field 1:
-the raw bytes, field 2: the signature), known before the broadcast with its id.
+node after broadcast). What is stored and broadcast is the signed ``Transaction`` protobuf (its
+``raw_data``: the node's bytes, its ``signature``: the one signature), known before the broadcast with
+its id.
+
+The protobuf library reads and writes the wire format, with TRON's message layout
+(store/chain/tron_proto.py). The id covers the node's bytes as they came, never bytes written again
+here, and the signed ``Transaction`` must hold exactly those bytes, yet it is written by the library
+from a parsed ``Transaction.raw``. So the node's bytes are accepted only if the library writes the
+parsed message back to the very same bytes (each field once, in number order, no zero written out:
+what protobuf writes, a TRON node's Java included), and the signed bytes are read back to check that
+their ``raw_data`` is the node's bytes. That also means what is checked is all the bytes say: a field
+written twice (which a parser merges or takes the last of) or a varint padded out is refused rather
+than interpreted. A wrapper layout with ``raw_data`` as plain bytes would have embedded any bytes
+as they are, and it would have let those through.
 
 The hot wallet is account 1' of TRON's coin (``m/44'/195'/1'/0/0``); account 0' holds the users'
-deposit addresses, as on the EVM chain (store/chain/evm_signing.py). The protobuf wire format is read
-and written by the few lines below (varints and length-delimited fields): TRON's own protobuf
-definitions come with tronpy, whose eth-abi pin (< 6) conflicts with the one this project's EVM
-libraries need.
+deposit addresses, as on the EVM chain (store/chain/evm_signing.py).
 """
 
 from __future__ import annotations
@@ -27,21 +36,24 @@ from dataclasses import dataclass
 
 import coincurve
 from bip_utils import Base58Decoder, Base58Encoder, TrxAddrEncoder
+from google.protobuf import empty_pb2
+from google.protobuf.message import DecodeError, Message
+from google.protobuf.unknown_fields import UnknownFieldSet
 
 from store.chain.custody import KeySource
 from store.chain.evm_signing import SigningError
+from store.chain.tron_proto import CONTRACT_TYPES, Raw, Transaction, TransferContract, TriggerSmartContract, type_url
 from store.chain_rpc.evm import transfer_data
 
 HOT_ACCOUNT = 1
 TRX_DECIMALS = 6  # 1 TRX = 1,000,000 SUN
 ADDRESS_PREFIX = 0x41
-TRANSFER = 1  # ContractType.TransferContract
-TRIGGER = 31  # ContractType.TriggerSmartContract
-TYPE_URL = {TRANSFER: "type.googleapis.com/protocol.TransferContract",
-            TRIGGER: "type.googleapis.com/protocol.TriggerSmartContract"}  # fmt: skip
-# Transaction.raw fields a transfer may carry: ref_block_bytes 1, ref_block_num 3, ref_block_hash 4,
-# expiration 8, contract 11, timestamp 14, fee_limit 18 (not auths 9, memo data 10, scripts 12).
-RAW_FIELDS = {1, 3, 4, 8, 11, 14, 18}
+TRANSFER = CONTRACT_TYPES["TransferContract"]  # 1
+TRIGGER = CONTRACT_TYPES["TriggerSmartContract"]  # 31
+BODY: dict[int, type[Message]] = {TRANSFER: TransferContract, TRIGGER: TriggerSmartContract}
+TYPE_URL = {kind: type_url(body) for kind, body in BODY.items()}  # type.googleapis.com/protocol.…
+# Transaction.raw fields a transfer may carry (not auths, the memo data, scripts or any unknown one).
+RAW_FIELDS = {"ref_block_bytes", "ref_block_num", "ref_block_hash", "expiration", "contract", "timestamp", "fee_limit"}
 MAX_EXPIRY_MS = 24 * 3600 * 1000  # TRON refuses a transaction that expires later than a day ahead
 
 
@@ -78,65 +90,6 @@ def transfer_call(to: str, units: int) -> tuple[str, bytes]:
     return data[10:], bytes.fromhex(data[2:])
 
 
-# -- protobuf wire format --------------------------------------------------------------------------
-
-
-def varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        low, value = value & 0x7F, value >> 7
-        out.append(low | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
-def _read_varint(data: bytes, at: int) -> tuple[int, int]:
-    value = shift = 0
-    while True:
-        if at >= len(data) or shift > 63:
-            raise ValueError("a truncated varint")
-        byte = data[at]
-        value, at, shift = value | (byte & 0x7F) << shift, at + 1, shift + 7
-        if not byte & 0x80:
-            return value, at
-
-
-def fields(data: bytes) -> dict[int, list[int | bytes]]:
-    """One protobuf message's fields by number: varints as ints, length-delimited ones as bytes
-    (other wire types are refused: no field read here uses them)."""
-    found: dict[int, list[int | bytes]] = {}
-    at = 0
-    while at < len(data):
-        key, at = _read_varint(data, at)
-        value: int | bytes
-        if key & 7 == 0:
-            value, at = _read_varint(data, at)
-        elif key & 7 == 2:
-            size, at = _read_varint(data, at)
-            value, at = data[at : at + size], at + size
-            if at > len(data):
-                raise ValueError("a truncated field")
-        else:
-            raise ValueError(f"wire type {key & 7} of field {key >> 3} is not expected here")
-        found.setdefault(key >> 3, []).append(value)
-    return found
-
-
-def _one(message: dict[int, list[int | bytes]], number: int, default: int | bytes | None = None) -> int | bytes:
-    values = message.get(number, [])
-    if len(values) > 1 or (not values and default is None):
-        raise ValueError(f"field {number} is not there once")
-    return values[0] if values else default  # type: ignore[return-value]
-
-
-def _inner(message: dict[int, list[int | bytes]], number: int) -> dict[int, list[int | bytes]]:
-    """The fields of the message nested once at ``number``."""
-    value = _one(message, number)
-    if not isinstance(value, bytes):
-        raise ValueError(f"field {number} is not a message")
-    return fields(value)
-
-
 # -- what is signed --------------------------------------------------------------------------------
 
 
@@ -153,44 +106,71 @@ class Expected:
     fee_limit: int = 0
 
 
+def _parse(kind: type[Message], data: bytes) -> Message:
+    try:
+        return kind.FromString(data)
+    except DecodeError as exc:
+        raise ValueError(f"the bytes are not a {kind.DESCRIPTOR.full_name}") from exc
+
+
+def _read(kind: type[Message], data: bytes) -> Message:
+    """``data`` as a ``kind``, only if the library writes that message back to the same bytes (see the
+    module's docstring): then what is checked is all ``data`` says, and it can be embedded as written."""
+    message = _parse(kind, data)
+    if message.SerializeToString() != data:
+        raise ValueError(f"the {kind.DESCRIPTOR.full_name} is not written as protobuf writes it")
+    return message
+
+
+def _only(message: Message, allowed: set[str], what: str) -> None:
+    """``ValueError`` if ``message`` carries a field not in ``allowed``, or one its layout does not name."""
+    extra = [field.name for field, _ in message.ListFields() if field.name not in allowed]
+    extra += [f"#{field.field_number}" for field in UnknownFieldSet(message)]
+    if extra:
+        raise ValueError(f"the {what} carries fields {sorted(set(extra))}")
+
+
 def expiration_of(raw: bytes) -> int:
     """A transaction's expiration (ms since the epoch) from its raw bytes, or those of the signed
-    ``Transaction`` (whose field 1 they are)."""
-    message = fields(raw)
-    if 11 not in message:  # a signed Transaction: its raw data first
-        message = _inner(message, 1)
-    expiration = _one(message, 8)
-    if not isinstance(expiration, int):
-        raise ValueError("the expiration is not a number")
-    return expiration
+    ``Transaction`` (whose ``raw_data`` they are)."""
+    message = _parse(Raw, raw)
+    if not message.contract:  # a signed Transaction: its raw data first
+        message = _parse(Transaction, raw).raw_data
+    if not message.expiration:
+        raise ValueError("the transaction has no expiration")
+    return message.expiration
 
 
-def check_raw(raw: bytes, expect: Expected) -> None:
-    """``ValueError`` unless ``raw`` (a ``Transaction.raw``) does exactly what ``expect`` says."""
-    message = fields(raw)
-    if not set(message) <= RAW_FIELDS:
-        raise ValueError(f"the transaction carries fields {sorted(set(message) - RAW_FIELDS)}")
+def check_raw(raw: bytes, expect: Expected) -> Message:
+    """``ValueError`` unless ``raw`` (a ``Transaction.raw``) does exactly what ``expect`` says; the
+    parsed ``Transaction.raw`` when it does."""
+    message = _read(Raw, raw)
+    _only(message, RAW_FIELDS, "transaction")
     if expiration_of(raw) > time.time() * 1000 + MAX_EXPIRY_MS:  # a node would refuse it: it could never expire
         raise ValueError("the transaction expires more than a day from now")
-    contract = _inner(message, 11)
-    if set(contract) - {1, 2, 5} or _one(contract, 1) != expect.kind or _one(contract, 5, 0) != 0:
+    if len(message.contract) != 1:
+        raise ValueError(f"the transaction holds {len(message.contract)} contracts, not one")
+    (contract,) = message.contract
+    _only(contract, {"type", "parameter"}, "transaction's contract")  # no provider, name or permission id
+    _only(contract.parameter, {"type_url", "value"}, "transaction's contract parameter")
+    if contract.type != expect.kind or not contract.HasField("parameter"):
         raise ValueError("the transaction's contract is not the one asked for")
-    parameter = _inner(contract, 2)
-    if _one(parameter, 1) != TYPE_URL[expect.kind].encode():
+    if contract.parameter.type_url != TYPE_URL[expect.kind]:
         raise ValueError("the transaction's contract has another type")
-    body = _inner(parameter, 2)
+    body = _read(BODY[expect.kind], contract.parameter.value)
     owner, to = raw_address(expect.owner), raw_address(expect.to)
+    wanted: Message
     if expect.kind == TRANSFER:
-        wanted: dict[int, int | bytes] = {1: owner, 2: to, 3: expect.amount}
-        fee_limit = _one(message, 18, 0)
-    else:  # call_value, call_token_value and token_id absent or 0
-        wanted = {1: owner, 2: to, 4: expect.data, 3: 0, 5: 0, 6: 0}
-        fee_limit = _one(message, 18)
-    defaults = {n: 0 if value == 0 else None for n, value in wanted.items()}  # a zero is absent in protobuf
-    if set(body) - set(wanted) or any(_one(body, n, defaults[n]) != value for n, value in wanted.items()):
+        wanted = TransferContract(owner_address=owner, to_address=to, amount=expect.amount)
+    else:  # call_value, call_token_value and token_id 0 (absent)
+        wanted = TriggerSmartContract(owner_address=owner, contract_address=to, data=expect.data)
+        if not message.fee_limit:
+            raise ValueError("the transaction's contract call has no fee limit")
+    if len(UnknownFieldSet(body)) or body != wanted:
         raise ValueError("the transaction pays another address or amount than asked")
-    if fee_limit != expect.fee_limit:
-        raise ValueError(f"the transaction's fee limit is {fee_limit}, not {expect.fee_limit}")
+    if message.fee_limit != expect.fee_limit:
+        raise ValueError(f"the transaction's fee limit is {message.fee_limit}, not {expect.fee_limit}")
+    return message
 
 
 @dataclass(frozen=True)
@@ -203,7 +183,7 @@ class SignedTron:
 def sign_raw(keys: KeySource, path: str, raw: bytes, expect: Expected) -> SignedTron:
     """Check ``raw`` against ``expect`` (``ValueError``), sign its id with the key at ``path`` and check
     that the signature recovers that key's address (``SigningError``)."""
-    check_raw(raw, expect)
+    message = check_raw(raw, expect)
     digest = hashlib.sha256(raw).digest()
     signature = keys.sign_digest(path, digest)
     packed = signature.r.to_bytes(32, "big") + signature.s.to_bytes(32, "big") + bytes([signature.recovery_id])
@@ -214,5 +194,8 @@ def sign_raw(keys: KeySource, path: str, raw: bytes, expect: Expected) -> Signed
         raise SigningError(f"the signature from the key source does not recover {signer}") from exc
     if TrxAddrEncoder.EncodeKey(recovered.format()) != signer or signer != expect.owner:
         raise SigningError(f"the signature from the key source does not recover {expect.owner}")
-    signed = b"\x0a" + varint(len(raw)) + raw + b"\x12" + varint(len(packed)) + packed
+    signed = Transaction(raw_data=message, signature=[packed]).SerializeToString()
+    embedded = [field.data for field in UnknownFieldSet(empty_pb2.Empty.FromString(signed)) if field.field_number == 1]
+    if embedded != [raw]:  # the library wrote raw_data as other bytes than the node's, which the id covers
+        raise ValueError("the signed transaction does not hold the node's bytes")
     return SignedTron(raw=signed.hex(), txid=digest.hex(), expiration=expiration_of(raw))

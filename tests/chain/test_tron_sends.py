@@ -283,6 +283,37 @@ def test_a_signature_that_does_not_recover_the_hot_wallet_is_refused() -> None:
                                                           fee_limit=FEE_LIMIT))  # fmt: skip
 
 
+# A real node's createtransaction answer (TRON's HTTP API docs, a Nile capture): 1 TRX, txID its sha256.
+NILE_RAW = bytes.fromhex(
+    "0a0229272208939ece39d08a7abe40d8c483c1dd335a67080112630a2d747970652e676f6f676c65617069732e636f6d2f70726f"
+    "746f636f6c2e5472616e73666572436f6e747261637412320a1541dd791d6b49e190062d650e6a23c575510d35f2f912154192"
+    "ad11c1bf16b3b14b0bd6b5c7e2db73a0b5e83a18c0843d70d68780c1dd33"
+)
+NILE_TXID = "6303c7639f591407ef9f34a7ac8c9c9a21151f5a6af21924502515734fc267ab"
+
+
+def test_a_real_nodes_bytes_read_as_trons_layout_says_and_nothing_else_passes() -> None:
+    owner, to = (
+        base58(bytes.fromhex("41dd791d6b49e190062d650e6a23c575510d35f2f9")),
+        base58(bytes.fromhex("4192ad11c1bf16b3b14b0bd6b5c7e2db73a0b5e83a")),
+    )
+    expect = tron_signing.Expected(tron_signing.TRANSFER, owner, to, amount=1_000_000)
+    raw = tron_signing.check_raw(NILE_RAW, expect)  # the store's layout names every field it carries
+    assert hashlib.sha256(NILE_RAW).hexdigest() == NILE_TXID and raw.SerializeToString() == NILE_RAW
+    assert tron_signing.expiration_of(NILE_RAW) == 1777447527000 and raw.timestamp == 1777447470038
+    assert raw.contract[0].parameter.type_url == "type.googleapis.com/protocol.TransferContract"
+    with pytest.raises(ValueError, match="another address"):
+        tron_signing.check_raw(NILE_RAW, tron_signing.Expected(tron_signing.TRANSFER, owner, to, amount=999_999))
+    for tampered, why in [
+        (NILE_RAW + bytes.fromhex("4001"), "not written as protobuf"),  # expiration again: a parser takes the last
+        (NILE_RAW + b"\x52\x04memo", "not written as protobuf"),  # the memo (data, 10) after timestamp (14)
+        (NILE_RAW + bytes.fromhex("a80101"), "carries fields"),  # field 21, unknown to TRON's layout
+        (NILE_RAW[:-1], "not a protocol.Transaction.raw"),  # truncated
+    ]:
+        with pytest.raises(ValueError, match=why):
+            tron_signing.check_raw(tampered, expect)
+
+
 async def test_the_signer_sends_on_tron_when_its_node_is_set(settings: Settings) -> None:
     assert "TRC20" not in sending_chains(settings)
     tron = settings.model_copy(update={"tron_rpc_url": "http://127.0.0.1:9", "trc20_contracts": {"USDT": USDT},

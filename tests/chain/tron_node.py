@@ -37,7 +37,13 @@ _F = descriptor_pb2.FieldDescriptorProto
 
 def _schema() -> dict[str, Any]:
     """TRON's Transaction layout (the fields used here), as message classes of the protobuf library.
-    The signed Transaction's raw data is read as bytes, so its id is taken over the bytes sent."""
+    The signed Transaction's raw data is read as bytes, so its id is taken over the bytes sent.
+
+    Deliberately not the store's layout (store/chain/tron_proto.py): this node is the other end the
+    store's reading and writing is checked against, so a wrong field number or type there must not be
+    shared here and pass unnoticed; and reading ``raw_data`` as bytes checks the id against the bytes
+    that arrived, not against the store's own layout writing them again. (The store's layout is checked
+    against a real node's bytes in tests/chain/test_tron_sends.py.)"""
     proto = descriptor_pb2.FileDescriptorProto(name="tron_fake.proto", package="fake", syntax="proto3")
     layout = {
         "Any": [("type_url", 1, _F.TYPE_STRING), ("value", 2, _F.TYPE_BYTES)],
