@@ -15,6 +15,8 @@ anything else a node might add arrives as an unknown field, which is refused too
 
 from __future__ import annotations
 
+from typing import Any
+
 from google.protobuf import any_pb2, descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import Message
 
@@ -78,11 +80,11 @@ def _classes() -> dict[str, type[Message]]:
 
 
 _CLASSES = _classes()
-Transaction = _CLASSES["Transaction"]
-Raw = _CLASSES["Transaction.raw"]
-Contract = _CLASSES["Transaction.Contract"]
-TransferContract = _CLASSES["TransferContract"]
-TriggerSmartContract = _CLASSES["TriggerSmartContract"]
+Transaction: Any = _CLASSES["Transaction"]
+Raw: Any = _CLASSES["Transaction.raw"]
+Contract: Any = _CLASSES["Transaction.Contract"]
+TransferContract: Any = _CLASSES["TransferContract"]
+TriggerSmartContract: Any = _CLASSES["TriggerSmartContract"]
 
 
 def type_url(message: type[Message]) -> str:

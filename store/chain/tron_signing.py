@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import coincurve
 from bip_utils import Base58Decoder, Base58Encoder, TrxAddrEncoder
@@ -106,26 +107,33 @@ class Expected:
     fee_limit: int = 0
 
 
-def _parse(kind: type[Message], data: bytes) -> Message:
+def _parse(kind: type[Message], data: bytes) -> Any:
     try:
         return kind.FromString(data)
     except DecodeError as exc:
         raise ValueError(f"the bytes are not a {kind.DESCRIPTOR.full_name}") from exc
 
 
-def _read(kind: type[Message], data: bytes) -> Message:
+def _read(kind: type[Message], data: bytes) -> Any:
     """``data`` as a ``kind``, only if the library writes that message back to the same bytes (see the
-    module's docstring): then what is checked is all ``data`` says, and it can be embedded as written."""
+    module's docstring): then what is checked is all ``data`` says, and it can be embedded as written.
+    Any: the fields are TRON's layout, built at run time (store/chain/tron_proto.py), unknown to mypy."""
     message = _parse(kind, data)
     if message.SerializeToString() != data:
         raise ValueError(f"the {kind.DESCRIPTOR.full_name} is not written as protobuf writes it")
     return message
 
 
+def _unknown(message: Message) -> list[Any]:
+    """The fields of ``message`` its layout does not name (the protobuf library keeps them aside)."""
+    found = UnknownFieldSet(message)
+    return [found[i] for i in range(len(found))]
+
+
 def _only(message: Message, allowed: set[str], what: str) -> None:
     """``ValueError`` if ``message`` carries a field not in ``allowed``, or one its layout does not name."""
     extra = [field.name for field, _ in message.ListFields() if field.name not in allowed]
-    extra += [f"#{field.field_number}" for field in UnknownFieldSet(message)]
+    extra += [f"#{field.field_number}" for field in _unknown(message)]
     if extra:
         raise ValueError(f"the {what} carries fields {sorted(set(extra))}")
 
@@ -141,7 +149,7 @@ def expiration_of(raw: bytes) -> int:
     return message.expiration
 
 
-def check_raw(raw: bytes, expect: Expected) -> Message:
+def check_raw(raw: bytes, expect: Expected) -> Any:
     """``ValueError`` unless ``raw`` (a ``Transaction.raw``) does exactly what ``expect`` says; the
     parsed ``Transaction.raw`` when it does."""
     message = _read(Raw, raw)
@@ -159,7 +167,7 @@ def check_raw(raw: bytes, expect: Expected) -> Message:
         raise ValueError("the transaction's contract has another type")
     body = _read(BODY[expect.kind], contract.parameter.value)
     owner, to = raw_address(expect.owner), raw_address(expect.to)
-    wanted: Message
+    wanted: Any
     if expect.kind == TRANSFER:
         wanted = TransferContract(owner_address=owner, to_address=to, amount=expect.amount)
     else:  # call_value, call_token_value and token_id 0 (absent)
@@ -195,7 +203,7 @@ def sign_raw(keys: KeySource, path: str, raw: bytes, expect: Expected) -> Signed
     if TrxAddrEncoder.EncodeKey(recovered.format()) != signer or signer != expect.owner:
         raise SigningError(f"the signature from the key source does not recover {expect.owner}")
     signed = Transaction(raw_data=message, signature=[packed]).SerializeToString()
-    embedded = [field.data for field in UnknownFieldSet(empty_pb2.Empty.FromString(signed)) if field.field_number == 1]
+    embedded = [field.data for field in _unknown(empty_pb2.Empty.FromString(signed)) if field.field_number == 1]
     if embedded != [raw]:  # the library wrote raw_data as other bytes than the node's, which the id covers
         raise ValueError("the signed transaction does not hold the node's bytes")
     return SignedTron(raw=signed.hex(), txid=digest.hex(), expiration=expiration_of(raw))
