@@ -90,6 +90,9 @@ class Refused(Exception):
 class Sender(Protocol):
     chain: str
     account: str  # what its sends are stored under (``ChainSend.sender``): the hot wallet's address or wallet
+    # True when signing already proves the funds (a UTXO node's wallet picks the inputs, or refuses);
+    # False on account chains, where a transfer beyond the balance is signed, mined and reverts.
+    funded_when_signed: bool
 
     async def sign(self, out: Outgoing, *, stored_next_nonce: int | None) -> Signed:
         """Build and sign ``out``; ``ValueError`` when it can never be sent as asked (an amount the
@@ -110,6 +113,8 @@ class Sender(Protocol):
 
 
 class EvmSender:
+    funded_when_signed = False
+
     def __init__(self, node: EvmNode, keys: KeySource, *, tokens: dict[str, str], chain: str = "ERC20") -> None:
         self.chain = chain
         self.node = node
@@ -181,6 +186,8 @@ class EvmSender:
 
 
 class UtxoSender:
+    funded_when_signed = True  # fund_and_sign locks the inputs it picks: a signature is never dropped
+
     def __init__(self, node: UtxoNode, *, chain: str, currency: str) -> None:
         if node.wallet is None:
             raise ValueError("a UTXO sender needs the node's hot wallet (settings.ltc_rpc_wallet)")
@@ -230,6 +237,8 @@ class UtxoSender:
 
 
 class TronSender:
+    funded_when_signed = False
+
     def __init__(self, node: TronNode, keys: KeySource, *, tokens: dict[str, str], fee_limit: int,
                  chain: str = "TRC20") -> None:  # fmt: skip
         self.chain = chain

@@ -19,7 +19,9 @@ One ``Dispatch`` per chain, stepped by the Signer actor:
      never be mined, so the withdrawal FAILS and its lock returns.
 
 Nothing else fails a withdrawal: a refusal that might pass later (too little in the hot wallet, fees)
-leaves it waiting, visible to operators (``exchange chain status``) with the node's words.
+leaves it waiting, and one beyond what the hot wallet holds (less its sends not yet mined) is not
+signed until funds arrive. What waits is visible to operators (``exchange chain status``) with the
+reason.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
@@ -75,8 +78,16 @@ class Dispatch:
                                     send=None, user__withdraw_frozen=False)
             .order_by("id").limit(BATCH).prefetch_related("currency")
         )  # fmt: skip
+        if not rows:
+            return
+        try:
+            free = None if self.sender.funded_when_signed else await self._free()
+        except NodeError as exc:
+            report.waiting.update({f"w{row.id}": str(exc) for row in rows})
+            return
         for row in rows:
             out = Outgoing(row.id, row.currency.code, row.address, row.amount - row.fee)
+            code = out.currency.upper()
             try:
                 signed = await self.sender.sign(out, stored_next_nonce=await self._next_nonce())
             except ValueError as exc:  # never sendable as asked: nothing signed, nothing can leave
@@ -85,6 +96,12 @@ class Dispatch:
             except NodeError as exc:  # the node, or the hot wallet's funds: next step
                 report.waiting[f"w{row.id}"] = str(exc)
                 continue
+            held = free.get(code, Decimal(0)) if free is not None else out.amount
+            if held < out.amount:  # it would revert: the signature is dropped unseen, the request waits
+                report.waiting[f"w{row.id}"] = (
+                    f"the hot wallet has {held.normalize():f} {code} free, less than {out.amount.normalize():f}"
+                )
+                continue
             try:
                 await ChainSend.create(withdrawal_id=row.id, chain=self.chain, sender=signed.sender,
                                        nonce=signed.nonce, txid=signed.txid, raw_tx=signed.raw)  # fmt: skip
@@ -92,6 +109,22 @@ class Dispatch:
                 continue
             log.info("withdrawal %s: signed %s on %s (nonce %s)", row.id, signed.txid, self.chain, signed.nonce)
             report.signed.append(signed.txid)
+            if free is not None:
+                free[code] = held - out.amount
+
+    async def _free(self) -> dict[str, Decimal]:
+        """Per currency, what the hot wallet holds less what its stored sends not yet mined will take
+        from it. A withdrawal is signed only within it: a transfer beyond the hot wallet's funds would
+        revert (and fail its user's withdrawal) or be refused, where waiting for a sweep or an operator's
+        top-up sends it whole."""
+        free = await self.sender.hot_balances()
+        unmined = await ChainSend.filter(chain=self.chain, state__in=OPEN, confirmations=0).prefetch_related(
+            "withdrawal__currency"
+        )
+        for send in unmined:
+            code = send.withdrawal.currency.code.upper()
+            free[code] = free.get(code, Decimal(0)) - (send.withdrawal.amount - send.withdrawal.fee)
+        return free
 
     async def _next_nonce(self) -> int | None:
         """One past the highest nonce stored for this chain's sends from this hot wallet (None: none yet;

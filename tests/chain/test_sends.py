@@ -146,14 +146,40 @@ async def test_a_restart_between_storing_and_broadcast_sends_the_stored_bytes(
     assert await ChainSend.filter(withdrawal_id__in=[first.id, second.id]).count() == 2
 
 
-async def test_a_reverted_transfer_returns_the_lock_with_its_reason(
+async def test_more_than_the_hot_wallet_holds_waits_unsigned(
     evm: DevEvmNode, evm_chain: dict[str, Any], evm_dispatch: Dispatch
+) -> None:
+    """A transfer beyond the hot wallet's funds would revert and fail its user's withdrawal: it is not
+    signed until the funds are there (less what stored sends not yet mined will take)."""
+    sender = await _funded_sender(evm, evm_chain, evm_dispatch, usdt="1")
+    held = Decimal(await evm.token_balance(evm_chain["tokens"]["USDT"]["address"], sender.hot)).scaleb(-6)
+    uid = await _funded_user("USDT", "100000")
+    row = await _approved(uid, "USDT", "ERC20", Account.create().address, str(held + 30), fee="0")
+    report = await evm_dispatch.step()
+    assert report.signed == [] and "free, less than" in report.waiting[f"w{row.id}"]
+    assert not await ChainSend.filter(withdrawal_id=row.id).exists()
+    await faucet.send_evm(evm_chain, to=sender.hot, amount=Decimal(30), currency="USDT")  # a sweep, say
+    await evm.mine()
+    assert len((await evm_dispatch.step()).signed) >= 1 and await ChainSend.filter(withdrawal_id=row.id).exists()
+    await evm.mine(FINAL)
+    await evm_dispatch.step()
+    await row.refresh_from_db()
+    assert row.status == WithdrawalStatus.COMPLETED
+
+
+async def test_a_reverted_transfer_returns_the_lock_with_its_reason(
+    evm: DevEvmNode, evm_chain: dict[str, Any], evm_dispatch: Dispatch, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sender = await _funded_sender(evm, evm_chain, evm_dispatch, usdt="1")
     held = Decimal(await evm.token_balance(evm_chain["tokens"]["USDT"]["address"], sender.hot)).scaleb(-6)
     uid = await _funded_user("USDT", "100000")
     more = held + 1000  # more than the hot wallet holds: the token's transfer reverts
     row = await _approved(uid, "USDT", "ERC20", Account.create().address, str(more), fee="0")
+
+    async def stale() -> dict[str, Decimal]:  # the balance read before an operator moved it to cold
+        return {"USDT": more, "ETH": Decimal(1)}
+
+    monkeypatch.setattr(sender, "hot_balances", stale)
     await evm_dispatch.step()
     await evm.mine(FINAL)
     report = await evm_dispatch.step()

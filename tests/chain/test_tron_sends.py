@@ -200,12 +200,17 @@ async def test_a_mined_transaction_whose_receipt_the_node_lacks_is_not_taken_for
 
 @pytest.mark.parametrize("trouble", ["revert", "out_of_energy"])
 async def test_a_failed_trc20_transfer_returns_the_lock_at_the_final_count(
-    node: FakeTronNode, dispatch: Dispatch, trouble: str
+    node: FakeTronNode, dispatch: Dispatch, trouble: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     uid = await _funded_user("USDT", "5000")
     amount = "2000" if trouble == "revert" else "10"  # the hot wallet holds 1,000 USDT
     async with TronNode(node.url) as client:
         run = dispatch if trouble == "revert" else _dispatch(client, fee_limit=ENERGY_FEE_SUN - 1)
+
+        async def stale() -> dict[str, Decimal]:  # the balance read before an operator moved it to cold
+            return {"USDT": Decimal(amount), "TRX": Decimal(1000)}
+
+        monkeypatch.setattr(run.sender, "hot_balances", stale)
         row = await _approved(uid, "USDT", "TRC20", _outside(), amount, fee="0")
         await run.step()
         node.mine(FINAL - 1)
