@@ -16,7 +16,7 @@ from tortoise.indexes import Index
 from tortoise.migrations import operations as ops
 from tortoise.migrations.constraints import UniqueConstraint
 
-from store.models.wallet import DepositStatus
+from store.models.chain import DepositStatus
 
 
 async def name_the_chains(apps: object, schema_editor: object) -> None:

@@ -10,7 +10,7 @@ from tortoise.fields.base import OnDelete
 from tortoise.indexes import Index
 from tortoise.migrations import operations as ops
 
-from store.models.wallet import SendState
+from store.models.chain import SendState
 
 
 class Migration(migrations.Migration):

@@ -8,6 +8,15 @@ package's names, so a new model module is imported here.
 
 from store.models.admin import AuditLog, Operator
 from store.models.base import INT_MAX, MoneyField
+from store.models.chain import (
+    ChainBlock,
+    ChainDeposit,
+    ChainSend,
+    DepositStatus,
+    HdAddress,
+    HdCounter,
+    SendState,
+)
 from store.models.derivatives import (
     HouseLedger,
     LeverCursor,
@@ -70,21 +79,14 @@ from store.models.wallet import (
     Account,
     AccountLog,
     AccountType,
-    ChainBlock,
-    ChainDeposit,
-    ChainSend,
     CurrencyProtocol,
     DepositAddress,
-    DepositStatus,
-    HdAddress,
-    HdCounter,
     IdBlock,
     ManualCredit,
     ManualCreditStatus,
     OrderHold,
     PendingRelease,
     PendingSettlement,
-    SendState,
     WithdrawAddress,
     Withdrawal,
     WithdrawalStatus,
