@@ -56,8 +56,28 @@ def node() -> Iterator[FakeTronNode]:
 
 @pytest.fixture
 async def dispatch(node: FakeTronNode, db: None) -> AsyncIterator[Dispatch]:
+    """The TRON dispatch on ``node``. What earlier tests left approved or unconfirmed on TRC20 (the
+    API's tests approve withdrawals too) is first sent and settled on a node of its own, so each test's
+    report, node and hot wallet hold only its own withdrawals."""
+    await _settle_leftovers()
     async with TronNode(node.url) as client:
         yield _dispatch(client)
+
+
+async def _settle_leftovers() -> None:
+    sink = FakeTronNode()
+    sink.add_token(USDT)
+    sink.fund(HOT, trx=10**15, token=USDT, units=10**15)
+    try:
+        async with TronNode(sink.url) as client:
+            drain = _dispatch(client)
+            for _ in range(10):
+                report = await drain.step()
+                if not (report.signed or report.broadcast or report.waiting):
+                    return
+                sink.mine(FINAL)
+    finally:
+        sink.close()
 
 
 def _dispatch(client: TronNode, *, fee_limit: int = FEE_LIMIT) -> Dispatch:
