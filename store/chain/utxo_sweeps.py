@@ -136,15 +136,20 @@ class UtxoSweeper:
         return found
 
     async def _unmark_vanished(self) -> None:
-        """A recent sweep that left the mempool unmined gave its outputs back: sweep them again."""
+        """A recent sweep that left the mempool unmined gave its outputs back: sweep them again. The
+        deposits one sweep spent share its ``swept_at`` and its fate, so one output is asked per sweep
+        (not one per deposit: a node call each, every step, for a day's deposits)."""
         since = datetime.now(UTC) - RECHECK
         recent = await ChainDeposit.filter(chain=self.sender.chain, swept_at__gte=since).values_list(
-            "id", "tx_hash", "output_index"
+            "swept_at", "tx_hash", "output_index"
         )
-        back = [row_id for row_id, txid, vout in recent if await self.node.unspent_output(txid, vout) is not None]
+        first_of: dict[datetime, tuple[str, int]] = {}
+        for at, txid, vout in recent:
+            first_of.setdefault(at, (txid, vout))
+        back = [at for at, (txid, vout) in first_of.items() if await self.node.unspent_output(txid, vout) is not None]
         if back:
-            await ChainDeposit.filter(id__in=back).update(swept_at=None)
-            log.warning("sweep: %d outputs are unspent again (their sweep was dropped): swept again", len(back))
+            count = await ChainDeposit.filter(chain=self.sender.chain, swept_at__in=back).update(swept_at=None)
+            log.warning("sweep: %d outputs are unspent again (their sweep was dropped): swept again", count)
 
     def _signed(self, inputs: list[_Input], to_script: bytes, sats: int) -> bytes:
         """A version-2 transaction spending ``inputs`` to ``to_script``, every input signed (BIP143)."""
