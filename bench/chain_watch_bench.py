@@ -26,7 +26,8 @@ from config.settings import Settings
 from serve.stack import Stack
 from store import deposits, users
 from store.chain.keys import deposit_keys
-from store.chain.watch import EvmSource, Watcher
+from store.chain.sources import EvmSource
+from store.chain.watch import Watcher
 from store.chain_rpc.devnet import faucet
 from store.chain_rpc.devnet.clients import DevEvmNode
 from store.chain_rpc.devnet.process import dev_evm

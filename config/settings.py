@@ -12,8 +12,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field, field_validator, model_validator
+from pydantic import AliasChoices, Field, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from config.chains import ChainNode, check_chain_nodes, check_open_chains
+from config.production import refuse_development_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV_SECRET = "dev-only-secret-change-me"
@@ -231,6 +234,14 @@ class Settings(BaseSettings):
     tron_rpc_url: str | None = None
     trc20_contracts: dict[str, str] = Field(default_factory=dict)
     tron_fee_limit_sun: int = Field(default=50_000_000, gt=0, le=15_000_000_000)
+    # The same TRON node's Ethereum-style JSON-RPC (its /jsonrpc): set, a watcher follows TRX and those TRC20s.
+    tron_jsonrpc_url: str | None = None
+    # The other chains' nodes by chain (config/chains.py ChainNode): {"BTC": {"url": …, "wallet": "hot"},
+    # "BEP20": {"url": …, "tokens": {"USDT": "0x…"}}}. The chains deposit addresses are given on and
+    # withdrawals taken on (docs/decisions.md "Chains a deployment follows"); unset: those followed here.
+    chain_nodes: dict[str, ChainNode] = Field(default_factory=dict)
+    deposit_chains: list[str] | None = None
+    withdraw_chains: list[str] | None = None
     # A chain watcher asks its node for new blocks this often (store/chain/watch.py; at once while behind).
     chain_poll_seconds: float = Field(default=3.0, gt=0, le=600)
     # Whether `exchange up` starts the dev chains for the nodes without a URL: the dev EVM node always,
@@ -245,6 +256,23 @@ class Settings(BaseSettings):
         embedded Redis, a Ray worker) later runs in."""
         return None if path is None else path.expanduser().resolve()
 
+    @field_validator("chain_nodes")
+    @classmethod
+    def _known_node_chains(cls, nodes: dict[str, ChainNode]) -> dict[str, ChainNode]:
+        return check_chain_nodes(nodes)
+
+    @field_validator("deposit_chains", "withdraw_chains")
+    @classmethod
+    def _known_open_chains(cls, chains: list[str] | None, info: ValidationInfo) -> list[str] | None:
+        return check_open_chains(chains, f"EXCHANGE_{(info.field_name or '').upper()}")
+
+    @model_validator(mode="after")
+    def _one_node_per_chain(self) -> Settings:
+        for chain, url in (("LTC", self.ltc_rpc_url), ("ERC20", self.evm_rpc_url)):
+            if url and chain in self.chain_nodes:
+                raise ValueError(f"the {chain} node is set twice: in EXCHANGE_CHAIN_NODES and EXCHANGE_{chain}_RPC_URL")
+        return self
+
     @field_validator("xpubs")
     @classmethod
     def _known_families(cls, xpubs: dict[str, str]) -> dict[str, str]:
@@ -254,29 +282,9 @@ class Settings(BaseSettings):
         return xpubs
 
     @model_validator(mode="after")
-    def _refuse_dev_secrets_in_production(self) -> Settings:
+    def _ready_for_production(self) -> Settings:
         if self.env == "production":
-            if self.secret_key == DEV_SECRET:
-                raise ValueError("EXCHANGE_SECRET_KEY must be set in production")
-            if self.wallet_middle_salt == DEV_WALLET_SALT:
-                raise ValueError("EXCHANGE_WALLET_MIDDLE_SALT must be set in production")
-            missing = [family for family in CHAIN_FAMILIES if family not in self.xpubs]
-            if missing and self.xpub_file is None:
-                raise ValueError(
-                    f"production needs the deposit xpubs of {missing}: set EXCHANGE_XPUBS or EXCHANGE_XPUB_FILE"
-                )
-        return self
-
-    @model_validator(mode="after")
-    def _full_password_cost_in_production(self) -> Settings:
-        if self.env == "production" and self.password_hash_cost == "minimal":
-            raise ValueError("EXCHANGE_PASSWORD_HASH_COST=minimal is for tests: production hashes at the standard cost")
-        return self
-
-    @model_validator(mode="after")
-    def _no_dev_chains_in_production(self) -> Settings:
-        if self.env == "production" and self.dev_chains:
-            raise ValueError("EXCHANGE_DEV_CHAINS is for development: production uses the nodes at EXCHANGE_*_RPC_URL")
+            refuse_development_settings(self)
         return self
 
     @model_validator(mode="after")
@@ -298,11 +306,7 @@ class Settings(BaseSettings):
         return self
 
     @model_validator(mode="after")
-    def _real_sms_in_production(self) -> Settings:
-        if self.env == "production" and (not self.sms_providers or "log" in self.sms_providers):
-            raise ValueError(
-                "production sends SMS: set EXCHANGE_SMS_PROVIDERS to smpp and/or http (log is for development)"
-            )
+    def _sms_providers_configured(self) -> Settings:
         for name, needed in (("smpp", self.sms_smpp_host), ("http", self.sms_http_account_sid and self.sms_http_from)):
             if name in (self.sms_providers or []) and not needed:
                 raise ValueError(f"EXCHANGE_SMS_PROVIDERS names {name}: set its EXCHANGE_SMS_{name.upper()}_* settings")
@@ -343,6 +347,16 @@ class Settings(BaseSettings):
     def sms_chain(self) -> list[str]:
         """The SMS providers in the order they are tried (``["log"]`` outside production by default)."""
         return list(self.sms_providers or ["log"])
+
+    @property
+    def nodes(self) -> dict[str, ChainNode]:
+        """Every UTXO and EVM chain's node: EXCHANGE_CHAIN_NODES with the LTC and ERC20 (EVM) URLs."""
+        nodes = dict(self.chain_nodes)
+        if self.ltc_rpc_url:
+            nodes["LTC"] = ChainNode(url=self.ltc_rpc_url, wallet=self.ltc_rpc_wallet)
+        if self.evm_rpc_url:
+            nodes["ERC20"] = ChainNode(url=self.evm_rpc_url, tokens=self.erc20_contracts)
+        return nodes
 
     @property
     def dev_chains_on(self) -> bool:

@@ -65,6 +65,12 @@ ERRORS: dict[ErrorCode, Outcome] = {
     ErrorCode.CHAIN_NOT_SUPPORTED: Outcome(
         CODE_ERROR, 400, N_("Deposits of {currency} are not supported yet: its chain cannot be received here")
     ),
+    ErrorCode.DEPOSITS_SUSPENDED: Outcome(
+        CODE_ERROR, 400, N_("Deposits of {currency} are suspended: none of its chains is connected to this exchange")
+    ),
+    ErrorCode.WITHDRAWALS_SUSPENDED: Outcome(
+        CODE_ERROR, 400, N_("Withdrawals on {chain} are suspended: that chain is not connected to this exchange")
+    ),
     ErrorCode.DEPOSIT_KEYS_UNAVAILABLE: Outcome(
         CODE_ERROR, 503, N_("Deposit addresses are unavailable right now, please try again later")
     ),

@@ -255,7 +255,7 @@ class Stack:
 
         from actors.chain.watcher import ChainWatcher
         from actors.names import watcher_name
-        from store.chain.watch import watched_chains
+        from config.chains import watched_chains
 
         config = settings.model_dump(mode="json")
         started = []
@@ -275,7 +275,7 @@ class Stack:
 
         from actors.chain.signer import Signer
         from actors.names import SIGNER_NAME
-        from store.chain.senders import sending_chains
+        from config.chains import sending_chains
 
         if not sending_chains(settings):
             return

@@ -120,6 +120,8 @@ class ErrorCode(IntEnum):
     CHAIN_NOT_SUPPORTED = 2042  # a deposit address asked on a chain with no adapter yet (ADA, DOT, FIL, XRP, EOS)
     DEPOSIT_KEYS_UNAVAILABLE = 2043  # no usable xpub for the chain's family (not configured, or changed)
     DEPOSIT_OWED = 2044  # a reorg reversed a credited chain deposit the user had spent: withdrawals wait
+    DEPOSITS_SUSPENDED = 2045  # none of the currency's chains is followed by a watcher here (no node)
+    WITHDRAWALS_SUSPENDED = 2046  # the chosen chain is not one the Signer sends on here (no node, or watch-only)
     PAIR_MOVE_FAILED = 3020  # the console asked to move a pair's actor and the placement could not
     # 4xxx: leveraged contracts
     LEVER_NOT_OFFERED = 4001

@@ -22,6 +22,7 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 from redis import Redis as SyncRedis
 
+from config.chains import ADAPTED_CHAINS
 from config.settings import ROOT, Settings
 from serve.stack import Stack
 from store.db import close_db, init_db
@@ -108,6 +109,11 @@ def _test_settings() -> Settings:
         # Withdrawals wait for an operator, as the queue tests expect; tests/chain/test_sends.py turns
         # auto-approval on for its own test.
         auto_approve_usd=Decimal(0),
+        # The session's stack runs no chain node (tests/chain starts its own): its API gives addresses and
+        # takes withdrawals on every chain with an adapter, as a deployment whose watchers and Signer run
+        # elsewhere does. tests/api/test_open_chains.py tests the default (only the chains followed here).
+        deposit_chains=list(ADAPTED_CHAINS),
+        withdraw_chains=list(ADAPTED_CHAINS),
         ws_session_check_seconds=1.0,  # the push fanouts look up logged-in sockets' sessions every second
         ws_order_rate=100.0,  # orders over /ws: a burst of 200 then 100 a second, so the limit can be reached
         ws_order_burst=200,

@@ -1,6 +1,6 @@
 """The Signer actor (``chain-signer``): the one process that holds the hot wallet's keys and sends
 approved withdrawals (store/chain/sends.py), one ``Dispatch`` per chain whose node is configured
-(``sending_chains``: the watched ones, and TRON when its node is set).
+(``sending_chains``: each UTXO and EVM chain with a node, and TRON when its node is set).
 
 It loads the ``KeySource`` (store/chain/custody.py) from the key file or environment variable the
 settings name, and signs only what the ledger locked and an operator (or the auto-approval rule)
@@ -16,16 +16,18 @@ import asyncio
 import functools
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 import ray
 
 from actors.runtime import DbActor
+from config.chains import EVM_NATIVE, SWEPT_UTXO, TRON_CHAIN, sending_chains
 from store.cache import connect_redis
 from store.chain import push
-from store.chain.custody import MnemonicKeySource
+from store.chain.custody import KeySource, MnemonicKeySource
 from store.chain.keys import KeysUnavailable, deposit_keys
-from store.chain.senders import EvmSender, TronSender, UtxoSender, sending_chains
+from store.chain.senders import EvmSender, TronSender, UtxoSender
 from store.chain.sends import Dispatch
 from store.chain.sweeps import EvmSweeper, Sweeper
 from store.chain.utxo_sweeps import UtxoSweeper
@@ -39,9 +41,9 @@ MAX_BACKOFF_S = 60.0
 
 
 def dispatches(settings: Any) -> tuple[list[Dispatch], list[Sweeper]]:
-    """A Dispatch per chain with a configured node: the EVM chain (ETH and the ERC20 tokens the watcher
-    follows) and TRON (TRX and the TRC20 tokens of ``trc20_contracts``) signed by the KeySource, LTC
-    through the node's hot wallet; and the EVM and LTC chains' sweepers."""
+    """A Dispatch per chain the Signer sends on (``sending_chains``): an EVM chain's native coin and
+    tokens, and TRON's TRX and TRC20s, signed by the KeySource; a UTXO chain's coin through its node's
+    hot wallet. And the sweepers: every EVM chain's, and the UTXO chains' in ``SWEPT_UTXO``."""
     found: list[Dispatch] = []
     sweepers: list[Sweeper] = []
     redis = connect_redis(settings)
@@ -49,26 +51,35 @@ def dispatches(settings: Any) -> tuple[list[Dispatch], list[Sweeper]]:
     final = settings.withdraw_confirmations
     keys = functools.cache(lambda: MnemonicKeySource.from_settings(settings))  # read once, if any chain signs
     for chain in sending_chains(settings):
-        if chain == "ERC20":
-            sender: Any = EvmSender(EvmNode(settings.evm_rpc_url), keys(), tokens=settings.erc20_contracts)
-            sweepers.append(EvmSweeper(sender, keys(), minimums=settings.sweep_minimums, final=final))
-        elif chain == "TRC20":
+        node = settings.nodes.get(chain)
+        sender: Any
+        if chain == TRON_CHAIN:
             sender = TronSender(TronNode(settings.tron_rpc_url), keys(), tokens=settings.trc20_contracts,
                                 fee_limit=settings.tron_fee_limit_sun)  # fmt: skip
-        elif settings.ltc_rpc_wallet:
-            sender = UtxoSender(UtxoNode(settings.ltc_rpc_url, wallet=settings.ltc_rpc_wallet), chain="LTC",
-                                currency="LTC")  # fmt: skip
-            try:
-                account = deposit_keys(settings).account("LTC")
-            except KeysUnavailable as exc:
-                log.warning("signer: LTC deposits are not swept: %s", exc)
-            else:
-                sweepers.append(UtxoSweeper(sender, keys(), account, minimums=settings.sweep_minimums, final=final))
+        elif chain in EVM_NATIVE:
+            sender = EvmSender(EvmNode(node.url), keys(), tokens=node.tokens, chain=chain, native=EVM_NATIVE[chain])
+            sweepers.append(EvmSweeper(sender, keys(), minimums=settings.sweep_minimums, final=final))
+        elif node.wallet:
+            sender = UtxoSender(UtxoNode(node.url, wallet=node.wallet), chain=chain, currency=chain)
+            sweepers.extend(_utxo_sweeper(settings, sender, keys))
         else:
-            log.warning("signer: LTC has no hot wallet (EXCHANGE_LTC_RPC_WALLET): its withdrawals wait")
+            log.warning("signer: %s has no hot wallet (its node's wallet in settings): its withdrawals wait", chain)
             continue
         found.append(Dispatch(sender, final_confirmations=final, notify=notify))
     return found, sweepers
+
+
+def _utxo_sweeper(settings: Any, sender: UtxoSender, keys: Callable[[], KeySource]) -> list[Sweeper]:
+    if sender.chain not in SWEPT_UTXO:
+        log.warning("signer: %s deposits are P2PKH and are not swept: they stay on their addresses", sender.chain)
+        return []
+    try:
+        account = deposit_keys(settings).account(sender.chain)
+    except KeysUnavailable as exc:
+        log.warning("signer: %s deposits are not swept: %s", sender.chain, exc)
+        return []
+    final = settings.withdraw_confirmations
+    return [UtxoSweeper(sender, keys(), account, minimums=settings.sweep_minimums, final=final)]
 
 
 # Waits on its nodes and the database; reserves no CPU.

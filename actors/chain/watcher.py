@@ -22,7 +22,8 @@ import ray
 from actors.runtime import DbActor
 from store.cache import connect_redis
 from store.chain import push
-from store.chain.watch import Watcher, source_for
+from store.chain.sources import source_for
+from store.chain.watch import Watcher
 from store.chain_rpc.jsonrpc import NodeError
 
 log = logging.getLogger(__name__)

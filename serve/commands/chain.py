@@ -26,10 +26,10 @@ def _watcher_statuses() -> list[dict[str, Any]]:
     import ray
 
     from actors.names import watcher_name
-    from store.chain.watch import WATCHABLE
+    from config.chains import ADAPTED_CHAINS
 
     found: list[dict[str, Any]] = []
-    for chain in WATCHABLE:
+    for chain in ADAPTED_CHAINS:
         try:
             # Any: Ray types a handle's methods only where they are declared with @ray.method.
             watcher: Any = ray.get_actor(watcher_name(chain))

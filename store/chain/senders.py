@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Protocol
 
-from config.settings import Settings
 from store.chain import tron_signing as tron
 from store.chain.custody import KeySource
 from store.chain.evm_signing import (
@@ -41,7 +40,6 @@ from store.chain.evm_signing import (
     to_base_units,
     transfer_call,
 )
-from store.chain.watch import watched_chains
 from store.chain_rpc.evm import EvmNode, FeeData, word
 from store.chain_rpc.jsonrpc import NodeBadReply, NodeRefused
 from store.chain_rpc.tron import TRANSFER_SELECTOR, TronNode, Unsigned
@@ -115,20 +113,23 @@ class Sender(Protocol):
 class EvmSender:
     funded_when_signed = False
 
-    def __init__(self, node: EvmNode, keys: KeySource, *, tokens: dict[str, str], chain: str = "ERC20") -> None:
-        self.chain = chain
+    def __init__(
+        self, node: EvmNode, keys: KeySource, *, tokens: dict[str, str], chain: str = "ERC20", native: str = "ETH"
+    ) -> None:
+        self.chain, self.native = chain, native  # the chain's own coin: what a plain value transfer moves
         self.node = node
         self._keys = keys
         self.tokens = {code.upper(): address for code, address in tokens.items()}
-        self._decimals: dict[str, int] = {"ETH": ETH_DECIMALS}
+        self._decimals: dict[str, int] = {native: ETH_DECIMALS}
         self.hot_path = hot_path()
         self.hot = self.account = address_of(keys, self.hot_path)
         self._chain_id: int | None = None  # asked once: a node's chain never changes under it
 
     async def currency(self, code: str) -> tuple[str | None, int]:
-        """The token contract (None: ether) and decimals of ``code``; ``ValueError`` when not carried."""
+        """The token contract (None: the native coin) and decimals of ``code``; ``ValueError`` when not
+        carried."""
         code = code.upper()
-        if code == "ETH":
+        if code == self.native:
             return None, ETH_DECIMALS
         token = self.tokens.get(code)
         if token is None:
@@ -178,7 +179,7 @@ class EvmSender:
         return Seen(None)
 
     async def hot_balances(self) -> dict[str, Decimal]:
-        balances = {"ETH": Decimal(await self.node.balance(self.hot)).scaleb(-ETH_DECIMALS)}
+        balances = {self.native: Decimal(await self.node.balance(self.hot)).scaleb(-ETH_DECIMALS)}
         for code, token in self.tokens.items():
             _, decimals = await self.currency(code)
             balances[code] = Decimal(await self.node.token_balance(token, self.hot)).scaleb(-decimals)
@@ -312,9 +313,3 @@ class TronSender:
             _, decimals = await self.currency(code)
             balances[code] = Decimal(await self.node.token_balance(token, self.hot, word=holder)).scaleb(-decimals)
         return balances
-
-
-def sending_chains(settings: Settings) -> list[str]:
-    """The chains the Signer sends on: those watched (store/chain/watch.py), and TRON (TRC20) when its
-    node's URL is set."""
-    return watched_chains(settings) + (["TRC20"] if settings.tron_rpc_url else [])

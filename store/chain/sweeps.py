@@ -30,7 +30,7 @@ from typing import Any, Protocol
 from store.chain.custody import KeySource
 from store.chain.evm_signing import ERC20_GAS, GAS_STATION_PATH, NATIVE_GAS, address_of, transfer_call
 from store.chain.senders import EvmSender
-from store.chain.watch import publish_gas_station
+from store.chain.sources import publish_gas_station
 from store.chain_rpc.evm import FeeData
 from store.models import ChainDeposit, DepositStatus, HdAddress
 
@@ -124,7 +124,7 @@ class EvmSweeper:
             report.swept.append(await self._send(path, call, fees))
             gas_wei -= need
         native = gas_wei - NATIVE_GAS * fees.max_fee
-        if native > 0 and Decimal(native).scaleb(-18) >= self._minimums.get("ETH", Decimal(0)):
+        if native > 0 and Decimal(native).scaleb(-18) >= self._minimums.get(self.sender.native, Decimal(0)):
             call = {"to": self.sender.hot, "value": native, "data": "0x", "gas": NATIVE_GAS}
             report.swept.append(await self._send(path, call, fees))
         return True

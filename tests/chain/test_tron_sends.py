@@ -21,12 +21,13 @@ import pytest
 from eth_keys import keys as eth_keys
 
 from actors.chain.signer import dispatches
+from config.chains import sending_chains
 from config.settings import Settings
 from store import withdrawals
 from store.chain import tron_signing
 from store.chain.custody import TEST_MNEMONIC, MnemonicKeySource, Signature
 from store.chain.evm_signing import SigningError
-from store.chain.senders import TronSender, sending_chains
+from store.chain.senders import TronSender
 from store.chain.sends import Dispatch, StepReport
 from store.chain_rpc.jsonrpc import NodeRefused, NodeUnreachable
 from store.chain_rpc.tron import TronNode

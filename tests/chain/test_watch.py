@@ -17,7 +17,8 @@ from config.settings import Settings
 from store import deposits, ledger, users, withdrawals
 from store.admin import conservation
 from store.chain.keys import deposit_keys
-from store.chain.watch import EvmSource, Watcher
+from store.chain.sources import EvmSource
+from store.chain.watch import Watcher
 from store.chain_rpc.devnet import faucet
 from store.chain_rpc.devnet.clients import DevEvmNode
 from store.chain_rpc.devnet.litecoin import LitecoinRegtest, RegtestNode

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from config.settings import Settings
-from store.chain.watch import EvmSource, UtxoSource, Watcher
+from store.chain.sources import EvmSource, UtxoSource
+from store.chain.watch import Watcher
 from store.chain_rpc.devnet import faucet
 from store.chain_rpc.devnet.clients import DevEvmNode
 from store.chain_rpc.devnet.litecoin import LitecoinRegtest, RegtestNode, litecoind

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
+from config.settings import Settings
 from serve.api.deps import CurrentUid, Svc
 from serve.api.routes.transfer import CONVERTIBLE
 from serve.api.routes.wallet import protocol_public
@@ -21,7 +22,7 @@ GROUP_ORDER = (AccountType.LEGAL, AccountType.LEVER, AccountType.CHANGE, Account
 
 
 def account_public(
-    currency: Currency, account_type: AccountType, row: Account | None, uid: int, prices: PriceBook, spread: Decimal
+    currency: Currency, account_type: AccountType, row: Account | None, uid: int, prices: PriceBook, settings: Settings
 ) -> dict[str, Any]:
     """An account of spec §3, valued at the currency's live USD price; ``currency.protocols`` must be
     prefetched. ``convert_rate``: the USDT one unit converts for now (BTC and ETH while their price
@@ -29,6 +30,7 @@ def account_public(
     balance = row.balance if row else Decimal(0)
     lock = row.lock_balance if row else Decimal(0)
     mark = prices.usdt_mark(currency.code) if currency.code in CONVERTIBLE else None
+    spread = settings.convert_spread
     return {
         "id": row.id if row else None,
         "user_id": uid,
@@ -57,7 +59,7 @@ def account_public(
                 if str(int(t)) in currency.account_types.split(",")
             ],
             "currency_protocols": [
-                protocol_public(p) for p in sorted(currency.protocols, key=lambda p: (p.sort, p.id))
+                protocol_public(p, settings) for p in sorted(currency.protocols, key=lambda p: (p.sort, p.id))
             ],
         },
     }
@@ -69,11 +71,11 @@ async def account_list(uid: CurrentUid, svc: Svc) -> Any:
     valued in USD at the live prices, and each group's total."""
     currencies = await Currency.all().order_by("sort", "id").prefetch_related("protocols")
     rows = {(a.currency_id, a.account_type): a for a in await Account.filter(user_id=uid)}
-    prices, spread = await svc.prices.book(), svc.settings.convert_spread
+    prices = await svc.prices.book()
     groups = []
     for account_type in GROUP_ORDER:
         accounts = [
-            account_public(c, account_type, rows.get((c.id, account_type)), uid, prices, spread)
+            account_public(c, account_type, rows.get((c.id, account_type)), uid, prices, svc.settings)
             for c in currencies
             if str(int(account_type)) in c.account_types.split(",")
         ]
@@ -104,4 +106,4 @@ async def account_detail(
     account_type = AccountType(account_type_id)
     row = await Account.get_or_none(user_id=uid, currency_id=currency_id, account_type=account_type)
     prices = await svc.prices.book()
-    return envelope(account_public(currency, account_type, row, uid, prices, svc.settings.convert_spread))
+    return envelope(account_public(currency, account_type, row, uid, prices, svc.settings))

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from config.chains import withdraw_chains
 from config.settings import Settings
 from serve.api.amounts import AmountText, parse_amount
 from serve.api.deps import CurrentUid, CurrentUser, EngineDep, Lang, SingleFlight, Svc, check_pay_password
@@ -113,6 +114,8 @@ async def draw(body: DrawIn, user: CurrentUser, svc: Svc, engine: EngineDep, req
         raise DomainError(ErrorCode.MEMO_REQUIRED)
     if family_of(protocol.chain_protocol) is None:  # no adapter can send on this chain (opened by mistake)
         raise DomainError(ErrorCode.DRAW_CLOSED)
+    if protocol.chain_protocol not in withdraw_chains(svc.settings):  # no Signer would ever send it
+        raise DomainError(ErrorCode.WITHDRAWALS_SUSPENDED, chain=protocol.chain_protocol)
     if not address_ok(svc.settings, protocol.chain_protocol, address):
         raise DomainError(ErrorCode.ADDRESS_INVALID)
     if memo and not MEMO_RE.match(memo):

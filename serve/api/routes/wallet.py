@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
+from config.chains import TRON_CHAIN, deposit_chains, withdraw_chains
 from config.settings import Settings
 from serve.api.deps import CurrentUid, Lang, Svc
 from serve.api.paging import paginate
@@ -31,14 +32,17 @@ DEPOSIT_STATES = {
 }
 
 
-def protocol_public(p: CurrencyProtocol) -> dict[str, Any]:
-    """A currency protocol of spec §3: id, token_address, chain_protocol.code."""
+def protocol_public(p: CurrencyProtocol, settings: Settings) -> dict[str, Any]:
+    """A currency protocol of spec §3: id, token_address, chain_protocol.code; and whether deposits
+    and withdrawals on its chain are open here (docs/decisions.md "Chains a deployment follows")."""
     return {
         "id": p.id,
         "currency_id": p.currency_id,
         "token_address": p.token_address,
         "chain_protocol": {"code": p.chain_protocol},
         "uses_memo": int(p.uses_memo),
+        "deposit_open": int(p.chain_protocol in deposit_chains(settings)),
+        "withdraw_open": int(p.chain_protocol in withdraw_chains(settings)),
     }
 
 
@@ -55,18 +59,19 @@ def wallet_public(address: DepositAddress, p: CurrencyProtocol, token_address: s
 
 
 def watched_token(settings: Settings, currency: Currency, p: CurrencyProtocol) -> str:
-    """The token contract deposits of ``currency`` on ``p`` are watched at: on ERC20, the one settings
-    name (the dev chain's own USDT in development), else the protocol's listed contract. A page that
-    showed mainnet's contract beside a dev-chain address would send the user to the wrong token."""
-    if p.chain_protocol == "ERC20":
-        return settings.erc20_contracts.get(currency.code, p.token_address)
-    return p.token_address
+    """The token contract deposits of ``currency`` on ``p`` are watched at: the one the chain's node
+    settings name (the dev chain's own USDT in development), else the protocol's listed contract. A
+    page that showed mainnet's contract beside a dev-chain address would send the user to the wrong token."""
+    node = settings.nodes.get(p.chain_protocol)
+    tokens = settings.trc20_contracts if p.chain_protocol == TRON_CHAIN else node.tokens if node else {}
+    return tokens.get(currency.code, p.token_address)
 
 
 @router.get("/wallet/wallet")
 async def wallet(uid: CurrentUid, svc: Svc, currency_id: Annotated[int, Query(ge=1, le=INT_MAX)]) -> Any:
-    """The user's deposit address for every chain of a currency (derived, stable); a currency none of
-    whose chains has an adapter yet is refused with a message saying so, never given a fake address."""
+    """The user's deposit address on every chain of a currency that a watcher follows here (derived,
+    stable); a currency none of whose chains has an adapter yet, or none of whose chains is followed, is
+    refused with a message saying so, never given a fake address or one nobody watches."""
     currency = await Currency.get_or_none(id=currency_id)
     if currency is None:
         raise DomainError(ErrorCode.CURRENCY_NOT_FOUND)
@@ -76,6 +81,10 @@ async def wallet(uid: CurrentUid, svc: Svc, currency_id: Annotated[int, Query(ge
         raise DomainError(ErrorCode.CHAIN_NOT_SUPPORTED, currency=currency.code)
     if not currency.open_recharge:
         raise DomainError(ErrorCode.RECHARGE_CLOSED)
+    followed = deposit_chains(svc.settings)
+    supported = [p for p in supported if p.chain_protocol in followed]
+    if not supported:
+        raise DomainError(ErrorCode.DEPOSITS_SUSPENDED, currency=currency.code)
     try:
         keys = deposit_keys(svc.settings)
     except KeysUnavailable as exc:
@@ -121,7 +130,7 @@ async def deposit_list(
 
 
 @router.get("/block_chain/currency_protocols")
-async def currency_protocols() -> Any:
+async def currency_protocols(svc: Svc) -> Any:
     """Every currency with the chains it moves on (for the bind-address and withdraw chain selectors)
     and its withdrawal fee and bounds, public for the fee page (``account/list`` needs a login)."""
     currencies = await Currency.all().order_by("sort", "id").prefetch_related("protocols")
@@ -135,7 +144,9 @@ async def currency_protocols() -> Any:
                 "draw_rate": money(c.draw_rate),
                 "draw_min": money(c.draw_min),
                 "draw_max": money(c.draw_max),
-                "currency_protocols": [protocol_public(p) for p in sorted(c.protocols, key=lambda p: (p.sort, p.id))],
+                "currency_protocols": [
+                    protocol_public(p, svc.settings) for p in sorted(c.protocols, key=lambda p: (p.sort, p.id))
+                ],
             }
             for c in currencies
         ]

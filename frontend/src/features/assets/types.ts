@@ -24,6 +24,9 @@ export interface CurrencyProtocol {
   chain_protocol?: { code: string } | null;
   /** 1 on chains where a deposit or withdrawal needs a memo (XRP, EOS). */
   uses_memo?: number;
+  /** 0 where this exchange follows no node of the chain: deposits or withdrawals on it are suspended. */
+  deposit_open?: number;
+  withdraw_open?: number;
 }
 
 export interface AccountCurrency {

@@ -12,9 +12,9 @@ import ray
 from fastapi import APIRouter, Depends
 
 from actors.names import SIGNER_NAME, watcher_name
+from config.chains import ADAPTED_CHAINS
 from serve.api.routes.admin.auth import Console, role
 from serve.errors import envelope
-from store.chain.watch import WATCHABLE
 
 router = APIRouter(tags=["back office"])
 Finance = Annotated[Console, Depends(role("finance"))]
@@ -37,7 +37,7 @@ async def _status(name: str) -> Any:
 async def chain(console: Finance) -> Any:
     """``watchers``: one entry per running ChainWatcher; ``signer``: one entry per chain it sends on
     (empty when no chain node is configured)."""
-    watchers = [found for chain in WATCHABLE if (found := await _status(watcher_name(chain))) is not None]
+    watchers = [found for chain in ADAPTED_CHAINS if (found := await _status(watcher_name(chain))) is not None]
     signer = await _status(SIGNER_NAME)
     if isinstance(signer, dict):  # it did not answer: one row saying so
         signer = [{"chain": "-", **signer}]

@@ -192,6 +192,29 @@ describe('WithdrawStore chains', () => {
   });
 });
 
+describe('WithdrawStore suspended chains', () => {
+  it('chooses the first chain open for withdrawals and marks a suspended one', async () => {
+    const usdt = account('USDT', 1, '100');
+    delete usdt.currency.currency_protocols;
+    transport.answer('block_chain/currency_protocols', [
+      {
+        id: 1,
+        code: 'USDT',
+        currency_protocols: [
+          { id: 2, chain_protocol: { code: 'TRC20' }, withdraw_open: 0 },
+          { id: 1, chain_protocol: { code: 'ERC20' }, withdraw_open: 1 },
+        ],
+      },
+    ]);
+    const store = new WithdrawStore(createAssetsApi(transport.api), usdt);
+    await store.loadProtocols();
+    expect(store.protocolId).toBe(1);
+    expect(store.suspended).toBe(false);
+    store.setProtocol(2);
+    expect(store.suspended).toBe(true);
+  });
+});
+
 describe('TransferStore', () => {
   it('offers currencies held by two accounts and two different accounts', async () => {
     const accounts = new AccountsStore(createAssetsApi(transport.api));

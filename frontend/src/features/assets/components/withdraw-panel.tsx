@@ -15,7 +15,7 @@ import { EMPTY, formatPrice } from '@/lib/format';
 import { useStores } from '@/stores/root-store';
 
 import type { AssetsApi } from '../api/assets-api';
-import { WithdrawStore } from '../stores/withdraw-store';
+import { isOpen, WithdrawStore } from '../stores/withdraw-store';
 import type { Account } from '../types';
 import '../i18n';
 
@@ -51,6 +51,7 @@ export const WithdrawPanel = observer(function WithdrawPanel({
             <button key={p.id} type="button" role="tab" aria-selected={p.id === store.protocolId}
               className={`tab${p.id === store.protocolId ? ' active' : ''}`} onClick={() => store.setProtocol(p.id)}>
               {p.chain_protocol?.code ?? code}
+              {!isOpen(p) && <span className="muted"> · {t('withdraw.suspended')}</span>}
             </button>
           ))}
         </div>
@@ -134,7 +135,12 @@ export const WithdrawPanel = observer(function WithdrawPanel({
         <Link className="link-accent" to={paths.tradePassword}>{t('withdraw.setPayPassword')}</Link>
       </p>
       <FormError message={store.problem ? t(`withdraw.problems.${store.problem}`, { min: formatPrice(c?.draw_min), max: formatPrice(c?.draw_max), code }) : null} />
-      <button type="submit" className="button" disabled={store.busy} data-testid="withdraw-submit">
+      {store.suspended && (
+        <p className="form-error" role="alert" data-testid="withdraw-suspended">
+          {t('withdraw.suspendedNote', { chain: store.protocol?.chain_protocol?.code ?? code })}
+        </p>
+      )}
+      <button type="submit" className="button" disabled={store.busy || store.suspended} data-testid="withdraw-submit">
         {t('withdraw.submit')}
       </button>
     </form>

@@ -7,6 +7,15 @@ import type { AssetsApi } from '../api/assets-api';
 import { AMOUNT_DECIMALS, checkWithdraw, type WithdrawProblem, withdrawFee, withdrawReceive } from '../lib/rules';
 import type { Account, BoundAddress, CurrencyProtocol } from '../types';
 
+/** A chain withdrawals may be sent on here (an older answer without the flag counts as open). */
+export function isOpen(protocol: CurrencyProtocol): boolean {
+  return protocol.withdraw_open === undefined || Number(protocol.withdraw_open) === 1;
+}
+
+function firstOpen(protocols: CurrencyProtocol[]): number | null {
+  return (protocols.find(isOpen) ?? protocols[0])?.id ?? null;
+}
+
 export class WithdrawStore {
   protocolId: number | null = null;
   /** The currency's chains: from account/list when it sends them, else block_chain/currency_protocols. */
@@ -30,7 +39,7 @@ export class WithdrawStore {
     readonly account: Account,
   ) {
     this.protocols = account.currency?.currency_protocols ?? [];
-    this.protocolId = this.protocols[0]?.id ?? null;
+    this.protocolId = firstOpen(this.protocols);
     makeAutoObservable<WithdrawStore, 'api'>(this, { api: false, account: false });
   }
 
@@ -41,7 +50,7 @@ export class WithdrawStore {
     const mine = (Array.isArray(list) ? list : []).find((c) => c.id === this.account.currency_id);
     runInAction(() => {
       this.protocols = mine?.currency_protocols ?? [];
-      if (!this.protocols.some((p) => p.id === this.protocolId)) this.protocolId = this.protocols[0]?.id ?? null;
+      if (!this.protocols.some((p) => p.id === this.protocolId)) this.protocolId = firstOpen(this.protocols);
     });
   }
 
@@ -109,6 +118,11 @@ export class WithdrawStore {
 
   get protocol(): CurrencyProtocol | undefined {
     return this.protocols.find((p) => p.id === this.protocolId);
+  }
+
+  /** The chosen chain is one this exchange does not send on: the form says so instead of submitting. */
+  get suspended(): boolean {
+    return this.protocol !== undefined && !isOpen(this.protocol);
   }
 
   /** Memo chains (XRP, EOS) need the receiver's memo. */
