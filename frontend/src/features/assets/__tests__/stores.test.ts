@@ -99,14 +99,21 @@ describe('DepositStore', () => {
     expect(store.wallet?.address).toBe('TXyz');
   });
 
-  it('reads a single wallet and survives an error answer', async () => {
+  it('reads a single wallet, shows a refusal as the answer and a failure as one', async () => {
     expect(toWallets({ id: 1, address: 'bc1q', memo: '' })).toHaveLength(1);
     expect(toWallets({ wallets: [{ id: 1, address: 'a' }, { id: 2 }] })).toHaveLength(1);
     expect(toWallets(null)).toEqual([]);
-    transport.answer('wallet/wallet', refused());
+    const suspended = 'Deposits of BTC are suspended: none of its chains is connected to this exchange';
+    transport.answer('wallet/wallet', new ApiError(suspended, 'business', { code: 0 }));
     const store = new DepositStore(createAssetsApi(transport.api));
     await store.load(1);
+    expect(store.status).toBe('ready');
+    expect(store.refusal).toBe(suspended);
+    expect(store.wallet).toBeNull();
+    transport.answer('wallet/wallet', new ApiError('timed out', 'network'));
+    await store.load(1);
     expect(store.status).toBe('error');
+    expect(store.refusal).toBeNull();
     expect(store.wallet).toBeNull();
   });
 });

@@ -34,7 +34,12 @@ export const DepositPanel = observer(function DepositPanel({
     <div className="asset-panel" data-testid="deposit-panel">
       {store.status === 'loading' && <p className="muted">{t('common.loading')}</p>}
       {store.status === 'error' && <LoadFailed onRetry={() => void store.load(currencyId)} />}
-      {store.status === 'ready' && !wallet && <p className="muted" data-testid="deposit-none">{t('deposit.none')}</p>}
+      {store.status === 'ready' && store.refusal && (
+        <p className="muted" role="status" data-testid="deposit-refused">{store.refusal}</p>
+      )}
+      {store.status === 'ready' && !wallet && !store.refusal && (
+        <p className="muted" data-testid="deposit-none">{t('deposit.none')}</p>
+      )}
       {wallet && (
         <>
           {store.hasChoice && (

@@ -1,6 +1,8 @@
 /** The deposit panel: the user's wallets of one currency (one per chain), the chosen one, the QR toggle. */
 import { makeAutoObservable, runInAction } from 'mobx';
 
+import { isApiError } from '@/lib/api-client';
+
 import type { AssetsApi } from '../api/assets-api';
 import type { Wallet } from '../types';
 import type { LoadStatus } from './accounts-store';
@@ -10,6 +12,8 @@ export class DepositStore {
   index = 0;
   status: LoadStatus = 'idle';
   showQr = true;
+  /** Why the exchange gives no address (deposits suspended or closed), in the user's language. */
+  refusal: string | null = null;
   private requested: number | null = null;
 
   constructor(private readonly api: AssetsApi) {
@@ -30,6 +34,7 @@ export class DepositStore {
     this.status = 'loading';
     this.wallets = [];
     this.index = 0;
+    this.refusal = null;
     try {
       const answer: unknown = await this.api.wallets(currencyId);
       if (this.requested !== currencyId) return; // another currency was picked meanwhile
@@ -37,9 +42,14 @@ export class DepositStore {
         this.wallets = toWallets(answer);
         this.status = 'ready';
       });
-    } catch {
+    } catch (error) {
       runInAction(() => {
-        if (this.requested === currencyId) this.status = 'error';
+        if (this.requested !== currencyId) return;
+        // A refusal is an answer, not a failure to load: trying again would get the same one.
+        if (isApiError(error) && error.kind === 'business') {
+          this.refusal = error.message;
+          this.status = 'ready';
+        } else this.status = 'error';
       });
     }
   }
