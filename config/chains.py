@@ -25,9 +25,10 @@ TRON_CHAIN = "TRC20"
 ADAPTED_CHAINS = (*UTXO_CHAINS, *EVM_CHAINS, TRON_CHAIN)
 # Chains watched but not sent on: ETC has no EIP-1559, and the Signer builds only type-2 EVM transactions.
 WATCH_ONLY = ("ETC",)
-# UTXO chains whose deposit outputs are swept (P2WPKH, BIP143): DOGE and BCH deposits are P2PKH and stay
-# where they arrived until their sweeps are built (docs/decisions.md "Chains a deployment follows").
-SWEPT_UTXO = ("BTC", "LTC")
+# UTXO chains whose deposit outputs are swept (store/chain/utxo_sweeps.py): BTC and LTC (P2WPKH) and DOGE
+# (P2PKH, legacy digests). BCH's P2PKH needs its fork-id digest: its deposits stay where they arrived
+# (docs/decisions.md "Chains a deployment follows").
+SWEPT_UTXO = ("BTC", "LTC", "DOGE")
 
 
 class ChainNode(BaseModel):

@@ -71,7 +71,8 @@ def dispatches(settings: Any) -> tuple[list[Dispatch], list[Sweeper]]:
 
 def _utxo_sweeper(settings: Any, sender: UtxoSender, keys: Callable[[], KeySource]) -> list[Sweeper]:
     if sender.chain not in SWEPT_UTXO:
-        log.warning("signer: %s deposits are P2PKH and are not swept: they stay on their addresses", sender.chain)
+        log.warning("signer: %s deposits are not swept (its fork-id digest is not built): they stay on their "
+                    "addresses", sender.chain)  # fmt: skip
         return []
     try:
         account = deposit_keys(settings).account(sender.chain)

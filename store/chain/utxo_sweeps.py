@@ -2,9 +2,12 @@
 kept by the node (docs/decisions.md "Sweeps of UTXO deposits").
 
 The deposit addresses are the xpub's (store/chain/keys.py), not the node wallet's, so the node cannot
-spend them: the Signer builds the transaction with ``embit`` and signs each input's BIP143 digest with
-the KeySource at the address's path (``m/84'/coin'/0'/0/<index>``), as it signs EVM transactions;
-no private key reaches the node or leaves the KeySource.
+spend them: the Signer builds the transaction with ``embit`` and signs each input's digest with the
+KeySource at the address's path, as it signs EVM transactions; no private key reaches the node or
+leaves the KeySource. BTC and LTC deposits are P2WPKH (``m/84'/coin'/0'/0/<index>``): a BIP143 digest
+and a witness. DOGE's are P2PKH (``m/44'/3'/0'/0/<index>``, no segwit there): the legacy digest and a
+scriptSig, in a version-1 transaction. BCH's P2PKH needs its fork-id digest, not built: BCH deposits
+stay on their addresses (config/chains.py SWEPT_UTXO).
 
 One transaction per step spends up to ``MAX_INPUTS`` final, unswept deposit outputs to one address of
 the hot wallet, less the fee (the node's estimate, else ``fallback_rate``). A total below the
@@ -25,7 +28,7 @@ from decimal import ROUND_CEILING, Decimal
 
 from coincurve.ecdsa import cdata_to_der, deserialize_compact
 from embit import ec
-from embit.script import Script, p2pkh, witness_p2wpkh
+from embit.script import Script, p2pkh, script_sig_p2pkh, witness_p2wpkh
 from embit.transaction import Transaction, TransactionInput, TransactionOutput
 
 from store.chain.custody import KeySource
@@ -39,8 +42,13 @@ MAX_INPUTS = 200  # about 14 kvB: well under the standard transaction's 100 kvB
 RECHECK = timedelta(days=1)
 COIN = Decimal(10) ** 8
 # Virtual bytes of a one-output P2WPKH spend: 11 of frame, 31 for the output, 69 per input (41 bytes
-# of input and a witness of at most 73 + 34 bytes at a quarter's weight, rounded up).
-FRAME_VBYTES, OUTPUT_VBYTES, INPUT_VBYTES = 11, 31, 69
+# of input and a witness of at most 73 + 34 bytes at a quarter's weight, rounded up). A legacy P2PKH
+# spend: 10 of frame, at most 34 for the output, 149 per input (41 and a scriptSig of 1 + 73 + 1 + 33).
+SEGWIT_VBYTES = (11, 31, 69)
+LEGACY_VBYTES = (10, 34, 149)
+LEGACY_FAMILIES = ("DOGE",)  # P2PKH deposits whose legacy digest is the chain's own
+# The fee rate (coins per 1000 virtual bytes) when the node has no estimate: DOGE's relay floor is 0.01.
+FALLBACK_RATES = {"DOGE": Decimal("0.01")}
 
 
 @dataclass(frozen=True)
@@ -61,7 +69,7 @@ class UtxoSweeper:
         *,
         minimums: dict[str, Decimal],
         final: int,
-        fallback_rate: Decimal = Decimal("0.0002"),
+        fallback_rate: Decimal | None = None,
     ) -> None:
         self.sender = sender
         self.node = sender.node
@@ -70,7 +78,9 @@ class UtxoSweeper:
         self._currency = sender.currency
         self._minimum = {code.upper(): amount for code, amount in minimums.items()}.get(self._currency, Decimal(0))
         self._final = final
-        self._fallback_rate = fallback_rate  # coins per 1000 virtual bytes
+        # coins per 1000 virtual bytes
+        self._fallback_rate = fallback_rate or FALLBACK_RATES.get(self._currency, Decimal("0.0002"))
+        self._legacy = account.family in LEGACY_FAMILIES
         self._hot_address: str | None = None
 
     @property
@@ -88,7 +98,8 @@ class UtxoSweeper:
             report.below_minimum += len(inputs)
             return report
         rate = await self.node.estimate_smart_fee(6) or self._fallback_rate
-        vbytes = FRAME_VBYTES + OUTPUT_VBYTES + INPUT_VBYTES * len(inputs)
+        frame, output, per_input = LEGACY_VBYTES if self._legacy else SEGWIT_VBYTES
+        vbytes = frame + output + per_input * len(inputs)
         fee = int((rate * COIN * vbytes / 1000).to_integral_value(ROUND_CEILING))
         if total - fee <= fee:  # the fee would take half or more: wait for more deposits
             report.below_minimum += len(inputs)
@@ -152,19 +163,26 @@ class UtxoSweeper:
             log.warning("sweep: %d outputs are unspent again (their sweep was dropped): swept again", count)
 
     def _signed(self, inputs: list[_Input], to_script: bytes, sats: int) -> bytes:
-        """A version-2 transaction spending ``inputs`` to ``to_script``, every input signed (BIP143)."""
+        """A transaction spending ``inputs`` to ``to_script``, every input signed: version 2 with BIP143
+        digests and witnesses, or (legacy P2PKH deposits) version 1 with legacy digests and scriptSigs."""
         tx = Transaction(
-            version=2,
+            version=1 if self._legacy else 2,
             vin=[TransactionInput(bytes.fromhex(i.txid), i.vout) for i in inputs],
             vout=[TransactionOutput(sats, Script(to_script))],
         )
         for n, spent in enumerate(inputs):
             public = ec.PublicKey.parse(self._keys.public_key(spent.path))
-            digest = tx.sighash_segwit(n, p2pkh(public), spent.sats)
+            if self._legacy:
+                digest = tx.sighash_legacy(n, p2pkh(public))
+            else:
+                digest = tx.sighash_segwit(n, p2pkh(public), spent.sats)
             signature = self._keys.sign_digest(spent.path, digest)
             compact = signature.r.to_bytes(32, "big") + signature.s.to_bytes(32, "big")
-            der = cdata_to_der(deserialize_compact(compact))
-            tx.vin[n].witness = witness_p2wpkh(ec.Signature.parse(der), public)
+            der = ec.Signature.parse(cdata_to_der(deserialize_compact(compact)))
+            if self._legacy:
+                tx.vin[n].script_sig = script_sig_p2pkh(der, public)
+            else:
+                tx.vin[n].witness = witness_p2wpkh(der, public)
         return tx.serialize()
 
 
