@@ -19,6 +19,7 @@ import ray
 from ray.exceptions import RayActorError
 from redis.asyncio import Redis
 
+from actors.micro.commands import Stake
 from actors.names import PAIR_MOVED, PAIR_MOVING, lever_name, micro_name, pair_name, wallet_name
 from actors.pair.state import BUY
 from actors.wallet.legs import shard_of
@@ -75,6 +76,16 @@ class Engine:
         if not self._micro_shards:
             raise RuntimeError("this Engine was made without micro_shards")
         return self._get(micro_name(shard_of(order_id, self._micro_shards)))
+
+    async def stake(self, uid: int, order_id: int, stake: Stake) -> dict[str, Any]:
+        """Stake a second contract on its MicroTimer; the contract as it stands. A shard replaced
+        since this replica last called it is asked once more: a stake is idempotent by the
+        contract's id, so one already held is not held again."""
+        try:
+            return await self.micro(order_id).submit.remote(uid, order_id, stake)
+        except RayActorError:
+            self.forget_handles()
+            return await self.micro(order_id).submit.remote(uid, order_id, stake)
 
     def lever(self, uid: int) -> Any:
         """The LeverShard holding the user's lever account (shard ``uid % lever_shards``)."""

@@ -77,6 +77,7 @@ from micro_checks import USDT, Run, data, end_of, report, spread  # noqa: E402
 from micro_shards import join_cluster, kill, sample_fences, shard_status, wait_restarted  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
+from actors.micro.commands import Stake  # noqa: E402
 from config.settings import get_settings  # noqa: E402
 from tests.utils.users import Member as User  # noqa: E402
 
@@ -188,8 +189,10 @@ async def submit_all(api: httpx.AsyncClient, args: argparse.Namespace, users: li
     async def to_shard(i: int, user: User) -> tuple[str, dict[str, Any] | None]:
         order_id = first_id + i  # what MicroTimer.submit is given by the API after its format checks
         try:
-            order = terms(i, n, users, pairs, durations, args.stake)
-            placed = await shards[order_id % len(shards)].submit.remote(user.uid, order_id, order)
+            wire = terms(i, n, users, pairs, durations, args.stake)
+            stake = Stake(pair_id=wire["match_id"], currency_id=wire["currency_id"], side=wire["type"],
+                          lx=wire["lx"], seconds=wire["seconds"], number=Decimal(wire["number"]))  # fmt: skip
+            placed = await shards[order_id % len(shards)].submit.remote(user.uid, order_id, stake)
         except Exception as exc:  # a DomainError inside Ray's error: the contract was refused
             return str(getattr(exc, "cause", None) or type(exc).__name__), None
         return "", placed

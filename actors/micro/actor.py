@@ -22,7 +22,6 @@ import asyncio
 import heapq
 import logging
 from collections import defaultdict, deque
-from decimal import Decimal
 from typing import Any
 
 import ray
@@ -30,6 +29,7 @@ from redis.asyncio import Redis
 
 from actors.engine import Engine
 from actors.micro import stakes
+from actors.micro.commands import Stake
 from actors.micro.feed import TickFeed
 from actors.micro.passes import Decided, Settlements, quantiles
 from actors.micro.stakes import Exposure
@@ -93,13 +93,13 @@ class MicroTimer(DbActor):
         if not self._healthy:
             raise DomainError(ErrorCode.SERVICE_UNAVAILABLE)
 
-    async def submit(self, uid: int, order_id: int, order: dict[str, Any]) -> dict[str, Any]:
-        """Stake a new contract (``order``: match_id, currency_id, type, lx, seconds, number as a
-        string). Raises DomainError; durable when it answers, accepted at the answer's ``accepted_at``."""
+    async def submit(self, uid: int, order_id: int, stake: Stake) -> dict[str, Any]:
+        """Stake a new contract. Raises DomainError; durable when it answers, accepted at the
+        answer's ``accepted_at``."""
         await self._serving()
         if not await micro.switched_on():
             raise DomainError(ErrorCode.MICRO_SWITCHED_OFF)
-        pair_id, currency_id, seconds = int(order["match_id"]), int(order["currency_id"]), int(order["seconds"])
+        pair_id, currency_id, seconds = stake.pair_id, stake.currency_id, stake.seconds
         await self._refresh_offers()
         if (
             pair_id not in self._pairs
@@ -118,10 +118,10 @@ class MicroTimer(DbActor):
         mark = (await marks.read(self._redis, [pair.symbol])).get(pair.symbol)
         if mark is None or not mark.fresh(now_ms(), self._settings.mark_stale_seconds):
             raise DomainError(ErrorCode.PRICE_STALE)  # the pair is down or has no price: nothing to settle on
-        number = Decimal(order["number"])
-        stakes.check(currency, number, int(order["lx"]))
+        number = stake.number
+        stakes.check(currency, number, stake.lx)
         row = MicroOrder(id=order_id, user_id=uid, currency_match_id=pair.id, currency_id=currency.id,
-                         type=int(order["type"]), seconds=seconds, number=number,
+                         type=stake.side, seconds=seconds, number=number,
                          profit_ratio=pair.durations[seconds], fee_rate=pair.fee_rate, status=MicroStatus.OPEN,
                          accepted_ms=now_ms())  # fmt: skip
         exposure = self._exposure[(pair.id, seconds, currency.id)]

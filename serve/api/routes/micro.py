@@ -14,8 +14,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
-from ray.exceptions import RayActorError
 
+from actors.micro.commands import Stake
 from actors.pair.marks import Tick, verify
 from serve.api.amounts import AmountText, parse_amount
 from serve.api.deps import CurrentUid, EngineDep, Lang, Svc, client_ip
@@ -161,13 +161,9 @@ async def submit(body: MicroSubmitIn, uid: CurrentUid, engine: EngineDep, reques
                           maximum=currency.micro_max)  # fmt: skip
     # A keyed submit stakes the same contract on every run of its key: its timer holds it once.
     order_id = await (attempt.remember(CONTRACT, engine.micro_ids.next) if attempt else engine.micro_ids.next())
-    order = {"match_id": body.match_id, "currency_id": currency.id, "type": body.type, "lx": body.lx,
-             "seconds": body.seconds, "number": str(number)}  # fmt: skip
-    try:
-        placed = await engine.micro(order_id).submit.remote(uid, order_id, order)
-    except RayActorError:  # a shard replaced since this replica last called it: the same submit, once more
-        engine.forget_handles()  # (idempotent by the contract's id: a stake already held is not held again)
-        placed = await engine.micro(order_id).submit.remote(uid, order_id, order)
+    stake = Stake(pair_id=body.match_id, currency_id=currency.id, side=body.type, lx=body.lx, seconds=body.seconds,
+                  number=number)  # fmt: skip
+    placed = await engine.stake(uid, order_id, stake)
     return envelope(_named(placed, lang), translate(PLACED, lang))
 
 
