@@ -37,6 +37,12 @@ REQUIRED_TYPES = {"missing", "string_too_short"}
 
 
 def envelope(data: Any = None, msg: str = "", code: int = CODE_OK, status: int = 200) -> JSONResponse:
+    """The answer ``{code, msg, data}``; ``data`` may be a response model (serve/api/responses.py) or a
+    list of them."""
+    if isinstance(data, BaseModel):
+        data = data.model_dump(mode="json")
+    elif isinstance(data, list) and data and isinstance(data[0], BaseModel):
+        data = [item.model_dump(mode="json") for item in data]
     return JSONResponse({"code": code, "msg": msg, "data": data}, status_code=status)
 
 

@@ -59,7 +59,8 @@ def account_public(
                 if str(int(t)) in currency.account_types.split(",")
             ],
             "currency_protocols": [
-                protocol_public(p, settings) for p in sorted(currency.protocols, key=lambda p: (p.sort, p.id))
+                protocol_public(p, settings).model_dump(mode="json")
+                for p in sorted(currency.protocols, key=lambda p: (p.sort, p.id))
             ],
         },
     }

@@ -12,6 +12,7 @@ from config.chains import TRON_CHAIN, deposit_chains, withdraw_chains
 from config.settings import Settings
 from serve.api.deps import CurrentUid, Lang, Svc
 from serve.api.paging import paginate
+from serve.api.responses import Code, Envelope, Out, Paged
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from store import deposits
@@ -21,6 +22,60 @@ from store.models import INT_MAX, ChainDeposit, Currency, CurrencyProtocol, Depo
 from store.money import money
 
 router = APIRouter(tags=["wallet"])
+
+
+class WalletOut(Out):
+    """A deposit address of spec §3."""
+
+    id: int
+    currency_protocol_id: int
+    address: str
+    memo: str
+    chain_protocol: Code
+    token_address: str
+
+
+class ProtocolOut(Out):
+    """A currency protocol of spec §3, with whether deposits and withdrawals on its chain are open here."""
+
+    id: int
+    currency_id: int
+    token_address: str
+    chain_protocol: Code
+    uses_memo: int
+    deposit_open: int
+    withdraw_open: int
+
+
+class DepositOut(Out):
+    """A chain transfer to one of the user's addresses, with its state."""
+
+    id: int
+    currency: Code
+    chain_protocol: Code
+    tx_hash: str
+    address: str
+    memo: str
+    amount: str
+    confirmations: int
+    status: int
+    status_name: str
+    created_at: str
+
+
+class CurrencyChainsOut(Out):
+    """A currency with its chains and its withdrawal fee and bounds."""
+
+    id: int
+    code: str
+    open_recharge: int
+    open_draw: int
+    draw_rate: str
+    draw_min: str
+    draw_max: str
+    currency_protocols: list[ProtocolOut]
+
+
 log = logging.getLogger(__name__)
 
 DEPOSIT_STATES = {
@@ -32,30 +87,30 @@ DEPOSIT_STATES = {
 }
 
 
-def protocol_public(p: CurrencyProtocol, settings: Settings) -> dict[str, Any]:
+def protocol_public(p: CurrencyProtocol, settings: Settings) -> ProtocolOut:
     """A currency protocol of spec §3: id, token_address, chain_protocol.code; and whether deposits
     and withdrawals on its chain are open here (docs/decisions.md "Chains a deployment follows")."""
-    return {
-        "id": p.id,
-        "currency_id": p.currency_id,
-        "token_address": p.token_address,
-        "chain_protocol": {"code": p.chain_protocol},
-        "uses_memo": int(p.uses_memo),
-        "deposit_open": int(p.chain_protocol in deposit_chains(settings)),
-        "withdraw_open": int(p.chain_protocol in withdraw_chains(settings)),
-    }
+    return ProtocolOut(
+        id=p.id,
+        currency_id=p.currency_id,
+        token_address=p.token_address,
+        chain_protocol=Code(code=p.chain_protocol),
+        uses_memo=int(p.uses_memo),
+        deposit_open=int(p.chain_protocol in deposit_chains(settings)),
+        withdraw_open=int(p.chain_protocol in withdraw_chains(settings)),
+    )
 
 
-def wallet_public(address: DepositAddress, p: CurrencyProtocol, token_address: str) -> dict[str, Any]:
+def wallet_public(address: DepositAddress, p: CurrencyProtocol, token_address: str) -> WalletOut:
     """A wallet of spec §3: id, address, memo, chain_protocol.code, token_address."""
-    return {
-        "id": address.id,
-        "currency_protocol_id": p.id,
-        "address": address.address,
-        "memo": address.memo,
-        "chain_protocol": {"code": p.chain_protocol},
-        "token_address": token_address,
-    }
+    return WalletOut(
+        id=address.id,
+        currency_protocol_id=p.id,
+        address=address.address,
+        memo=address.memo,
+        chain_protocol=Code(code=p.chain_protocol),
+        token_address=token_address,
+    )
 
 
 def watched_token(settings: Settings, currency: Currency, p: CurrencyProtocol) -> str:
@@ -67,7 +122,7 @@ def watched_token(settings: Settings, currency: Currency, p: CurrencyProtocol) -
     return tokens.get(currency.code, p.token_address)
 
 
-@router.get("/wallet/wallet")
+@router.get("/wallet/wallet", response_model=Envelope[list[WalletOut]])
 async def wallet(uid: CurrentUid, svc: Svc, currency_id: Annotated[int, Query(ge=1, le=INT_MAX)]) -> Any:
     """The user's deposit address on every chain of a currency that a watcher follows here (derived,
     stable); a currency none of whose chains has an adapter yet, or none of whose chains is followed, is
@@ -98,7 +153,7 @@ async def wallet(uid: CurrentUid, svc: Svc, currency_id: Annotated[int, Query(ge
     )
 
 
-@router.get("/wallet/deposits")
+@router.get("/wallet/deposits", response_model=Envelope[Paged[DepositOut]])
 async def deposit_list(
     uid: CurrentUid,
     lang: Lang,
@@ -111,43 +166,43 @@ async def deposit_list(
         query = query.filter(currency_id=currency_id)
     query = query.order_by("-id").prefetch_related("currency", "currency_protocol")
 
-    def shape(d: ChainDeposit) -> dict[str, Any]:
-        return {
-            "id": d.id,
-            "currency": {"code": d.currency.code},
-            "chain_protocol": {"code": d.currency_protocol.chain_protocol},
-            "tx_hash": d.tx_hash,
-            "address": d.address,
-            "memo": d.memo,
-            "amount": money(d.amount),
-            "confirmations": d.confirmations,
-            "status": int(d.status),
-            "status_name": translate(DEPOSIT_STATES[DepositStatus(d.status)], lang),
-            "created_at": d.created_at.isoformat(),
-        }
+    def shape(d: ChainDeposit) -> DepositOut:
+        return DepositOut(
+            id=d.id,
+            currency=Code(code=d.currency.code),
+            chain_protocol=Code(code=d.currency_protocol.chain_protocol),
+            tx_hash=d.tx_hash,
+            address=d.address,
+            memo=d.memo,
+            amount=money(d.amount),
+            confirmations=d.confirmations,
+            status=int(d.status),
+            status_name=translate(DEPOSIT_STATES[DepositStatus(d.status)], lang),
+            created_at=d.created_at.isoformat(),
+        )
 
-    return envelope(await paginate(query, page, 15, shape))
+    return envelope(Paged[DepositOut](**await paginate(query, page, 15, shape)))
 
 
-@router.get("/block_chain/currency_protocols")
+@router.get("/block_chain/currency_protocols", response_model=Envelope[list[CurrencyChainsOut]])
 async def currency_protocols(svc: Svc) -> Any:
     """Every currency with the chains it moves on (for the bind-address and withdraw chain selectors)
     and its withdrawal fee and bounds, public for the fee page (``account/list`` needs a login)."""
     currencies = await Currency.all().order_by("sort", "id").prefetch_related("protocols")
     return envelope(
         [
-            {
-                "id": c.id,
-                "code": c.code,
-                "open_recharge": int(c.open_recharge),
-                "open_draw": int(c.open_draw),
-                "draw_rate": money(c.draw_rate),
-                "draw_min": money(c.draw_min),
-                "draw_max": money(c.draw_max),
-                "currency_protocols": [
+            CurrencyChainsOut(
+                id=c.id,
+                code=c.code,
+                open_recharge=int(c.open_recharge),
+                open_draw=int(c.open_draw),
+                draw_rate=money(c.draw_rate),
+                draw_min=money(c.draw_min),
+                draw_max=money(c.draw_max),
+                currency_protocols=[
                     protocol_public(p, svc.settings) for p in sorted(c.protocols, key=lambda p: (p.sort, p.id))
                 ],
-            }
+            )
             for c in currencies
         ]
     )
