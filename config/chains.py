@@ -9,6 +9,7 @@ chain's native coin is ``EVM_NATIVE``'s.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,6 +30,10 @@ WATCH_ONLY = ("ETC",)
 # (P2PKH, legacy digests). BCH's P2PKH needs its fork-id digest: its deposits stay where they arrived
 # (docs/decisions.md "Chains a deployment follows").
 SWEPT_UTXO = ("BTC", "LTC", "DOGE")
+# The least of a currency on a deposit address that is swept (settings.sweep_minimums' default): dust
+# would cost more in fees than it moves, and goes with the address's next deposit.
+SWEEP_MINIMUMS = {"USDT": Decimal(100), "ETH": Decimal("0.05"), "LTC": Decimal("0.1"), "BTC": Decimal("0.002"),
+                  "DOGE": Decimal(200), "TRX": Decimal(50)}  # fmt: skip
 
 
 class ChainNode(BaseModel):

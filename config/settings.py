@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import AliasChoices, Field, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from config.chains import ChainNode, check_chain_nodes, check_open_chains
+from config.chains import SWEEP_MINIMUMS, ChainNode, check_chain_nodes, check_open_chains
 from config.production import refuse_development_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,9 +152,7 @@ class Settings(BaseSettings):
     # chain: all its final deposits' outputs together) at or above its minimum
     # moves to the hot wallet, every sweep_seconds; the hot wallet's balance above its ceiling per
     # currency is reported as due to the cold wallet (none set: no ceiling).
-    sweep_minimums: dict[str, Decimal] = Field(
-        default_factory=lambda: {"USDT": Decimal(100), "ETH": Decimal("0.05"), "LTC": Decimal("0.1")}
-    )
+    sweep_minimums: dict[str, Decimal] = Field(default_factory=lambda: dict(SWEEP_MINIMUMS))
     sweep_seconds: float = Field(default=60.0, gt=0, le=86_400)
     hot_wallet_ceiling: dict[str, Decimal] = Field(default_factory=dict)
 

@@ -30,6 +30,7 @@ from store.chain.keys import KeysUnavailable, deposit_keys
 from store.chain.senders import EvmSender, TronSender, UtxoSender
 from store.chain.sends import Dispatch
 from store.chain.sweeps import EvmSweeper, Sweeper
+from store.chain.tron_sweeps import TronSweeper
 from store.chain.utxo_sweeps import UtxoSweeper
 from store.chain_rpc.evm import EvmNode
 from store.chain_rpc.jsonrpc import NodeError
@@ -43,7 +44,7 @@ MAX_BACKOFF_S = 60.0
 def dispatches(settings: Any) -> tuple[list[Dispatch], list[Sweeper]]:
     """A Dispatch per chain the Signer sends on (``sending_chains``): an EVM chain's native coin and
     tokens, and TRON's TRX and TRC20s, signed by the KeySource; a UTXO chain's coin through its node's
-    hot wallet. And the sweepers: every EVM chain's, and the UTXO chains' in ``SWEPT_UTXO``."""
+    hot wallet. And the sweepers: every EVM chain's, TRON's, and the UTXO chains' in ``SWEPT_UTXO``."""
     found: list[Dispatch] = []
     sweepers: list[Sweeper] = []
     redis = connect_redis(settings)
@@ -56,12 +57,13 @@ def dispatches(settings: Any) -> tuple[list[Dispatch], list[Sweeper]]:
         if chain == TRON_CHAIN:
             sender = TronSender(TronNode(settings.tron_rpc_url), keys(), tokens=settings.trc20_contracts,
                                 fee_limit=settings.tron_fee_limit_sun)  # fmt: skip
+            sweepers.extend(_deposit_sweeper(settings, sender, keys))
         elif chain in EVM_NATIVE:
             sender = EvmSender(EvmNode(node.url), keys(), tokens=node.tokens, chain=chain, native=EVM_NATIVE[chain])
             sweepers.append(EvmSweeper(sender, keys(), minimums=settings.sweep_minimums, final=final))
         elif node.wallet:
             sender = UtxoSender(UtxoNode(node.url, wallet=node.wallet), chain=chain, currency=chain)
-            sweepers.extend(_utxo_sweeper(settings, sender, keys))
+            sweepers.extend(_deposit_sweeper(settings, sender, keys))
         else:
             log.warning("signer: %s has no hot wallet (its node's wallet in settings): its withdrawals wait", chain)
             continue
@@ -69,18 +71,23 @@ def dispatches(settings: Any) -> tuple[list[Dispatch], list[Sweeper]]:
     return found, sweepers
 
 
-def _utxo_sweeper(settings: Any, sender: UtxoSender, keys: Callable[[], KeySource]) -> list[Sweeper]:
-    if sender.chain not in SWEPT_UTXO:
+def _deposit_sweeper(settings: Any, sender: UtxoSender | TronSender, keys: Callable[[], KeySource]) -> list[Sweeper]:
+    """The sweeper of a UTXO chain in ``SWEPT_UTXO`` or of TRON, which find each deposit address's key
+    by the deposit xpub's index (none when the xpub cannot be read: its deposits wait)."""
+    if sender.chain not in (*SWEPT_UTXO, TRON_CHAIN):
         log.warning("signer: %s deposits are not swept (its fork-id digest is not built): they stay on their "
                     "addresses", sender.chain)  # fmt: skip
         return []
+    family = "TRON" if isinstance(sender, TronSender) else sender.chain
     try:
-        account = deposit_keys(settings).account(sender.chain)
+        account = deposit_keys(settings).account(family)
     except KeysUnavailable as exc:
         log.warning("signer: %s deposits are not swept: %s", sender.chain, exc)
         return []
-    final = settings.withdraw_confirmations
-    return [UtxoSweeper(sender, keys(), account, minimums=settings.sweep_minimums, final=final)]
+    minimums, final = settings.sweep_minimums, settings.withdraw_confirmations
+    if isinstance(sender, TronSender):
+        return [TronSweeper(sender, keys(), account, minimums=minimums, final=final)]
+    return [UtxoSweeper(sender, keys(), account, minimums=minimums, final=final)]
 
 
 # Waits on its nodes and the database; reserves no CPU.

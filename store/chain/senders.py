@@ -265,23 +265,32 @@ class TronSender:
         token, decimals = await self.currency(out.currency)
         units = to_base_units(out.amount, decimals)
         tron.raw_address(out.address)  # ValueError before the node is asked
+        return await self.signed_by(self.hot_path, out.address, units, token=token)
+
+    async def signed_by(self, path: str, to: str, units: int, *, token: str | None, fee_limit: int = 0) -> Signed:
+        """A payment of ``units`` (SUN, or of ``token``) to ``to`` from the key at ``path`` (the hot
+        wallet's, or, for sweeps, a deposit address's or the gas station's), built by the node and
+        checked field by field before it is signed; a token transfer pays at most ``fee_limit`` (or
+        the settings' limit) for its energy."""
+        owner = tron.address_of(self._keys, path)
         unsigned: Unsigned
         if token is None:
-            expect = tron.Expected(tron.TRANSFER, self.hot, out.address, amount=units)
-            unsigned = await self.node.create_transfer(self.hot, out.address, units)
+            expect = tron.Expected(tron.TRANSFER, owner, to, amount=units)
+            unsigned = await self.node.create_transfer(owner, to, units)
         else:
-            parameter, data = tron.transfer_call(out.address, units)
-            expect = tron.Expected(tron.TRIGGER, self.hot, token, data=data, fee_limit=self.fee_limit)
-            unsigned = await self.node.trigger(self.hot, token, TRANSFER_SELECTOR, parameter, fee_limit=self.fee_limit)
+            limit = fee_limit or self.fee_limit
+            parameter, data = tron.transfer_call(to, units)
+            expect = tron.Expected(tron.TRIGGER, owner, token, data=data, fee_limit=limit)
+            unsigned = await self.node.trigger(owner, token, TRANSFER_SELECTOR, parameter, fee_limit=limit)
         try:
-            signed = tron.sign_raw(self._keys, self.hot_path, unsigned.raw, expect)
+            signed = tron.sign_raw(self._keys, path, unsigned.raw, expect)
         except ValueError as exc:  # the node's doing, not the withdrawal's: it waits, nothing is signed
             raise NodeBadReply(f"the node built another transaction than asked ({exc})", url=self.node.label,
                                method="sign") from exc  # fmt: skip
         if signed.txid != unsigned.txid:
             log.warning("the TRON node named its transaction %s; its bytes hash to %s, the id kept", unsigned.txid,
                         signed.txid)  # fmt: skip
-        return Signed(raw=signed.raw, txid=signed.txid, sender=self.hot, nonce=None)
+        return Signed(raw=signed.raw, txid=signed.txid, sender=owner, nonce=None)
 
     async def broadcast(self, raw: str) -> None:
         try:

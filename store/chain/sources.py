@@ -35,8 +35,9 @@ async def publish_gas_station(chain: str, address: str) -> None:
 
 
 async def gas_station(chain: str) -> str | None:
+    """The published gas station of ``chain``, as the Signer wrote it (EVM hex, TRON base58)."""
     row = await SiteSetting.get_or_none(key=GAS_STATION_SETTING.format(chain=chain))
-    return row.value.lower() if row is not None and row.value else None
+    return row.value if row is not None and row.value else None
 
 
 def from_base_units(units: int, decimals: int) -> Decimal:
@@ -147,7 +148,8 @@ class EvmSource:
     async def scan(self, start: int, end: int, addresses: Mapping[str, str]) -> Scan:
         blocks: list[Block] = []
         transfers: list[Transfer] = []
-        house = await gas_station(self.chain)  # its top-ups move the house's gas, not a user's deposit
+        station = await gas_station(self.chain)  # its top-ups move the house's gas, not a user's deposit
+        house = self._spell(station) if station else None
         for number in range(start, end + 1):
             block = await self.node.block(number)
             if block is None:  # the tip moved back under the scan

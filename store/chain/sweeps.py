@@ -61,37 +61,65 @@ class Sweeper(Protocol):
     async def excess(self, ceilings: dict[str, Decimal]) -> dict[str, str]: ...
 
 
-class EvmSweeper:
-    def __init__(self, sender: EvmSender, keys: KeySource, *, minimums: dict[str, Decimal], final: int) -> None:
+class AccountSweeper:
+    """What an account chain's sweeper does each step (EVM here, TRON in store/chain/tron_sweeps.py):
+    name its gas station where the watcher reads (before any top-up), then take each address of the
+    final, credited, unswept deposits in turn (``_sweep``: True when the address is done, and its
+    deposits are marked swept). ``_context`` is what every address's sweep of one step shares."""
+
+    family = ""  # the deposit addresses' family (store/chain/keys.py)
+
+    def __init__(
+        self, sender: Any, keys: KeySource, gas_station: str, *, minimums: dict[str, Decimal], final: int
+    ) -> None:
         self.sender = sender
         self.node = sender.node
         self._keys = keys
         self._minimums = {code.upper(): amount for code, amount in minimums.items()}
         self._final = final
         self._topping: dict[str, str] = {}  # deposit address -> the top-up's txid, while unmined
-        self.gas_station = address_of(keys, GAS_STATION_PATH)
+        self.gas_station = gas_station
         self._published = False
 
     @property
     def chain(self) -> str:
-        return self.sender.chain
+        return str(self.sender.chain)
 
     async def step(self) -> SweepReport:
         report = SweepReport()
         if not self._published:  # before any top-up: the watcher must know it is the house's
             await publish_gas_station(self.chain, self.gas_station)
             self._published = True
-        waiting = ChainDeposit.filter(chain=self.sender.chain, status=DepositStatus.CREDITED, swept_at=None,
+        waiting = ChainDeposit.filter(chain=self.chain, status=DepositStatus.CREDITED, swept_at=None,
                                       confirmations__gte=self._final)  # fmt: skip
         addresses = sorted(set(await waiting.values_list("address", flat=True)))
         if not addresses:
             return report
-        found = await HdAddress.filter(family="EVM", address__in=addresses).values_list("address", "index")
-        fees = await self.node.fee_data()
+        found = await HdAddress.filter(family=self.family, address__in=addresses).values_list("address", "index")
+        context = await self._context()
         for address, index in found:
-            if await self._sweep(address, int(index), fees, report):
+            if await self._sweep(address, int(index), context, report):
                 await waiting.filter(address=address).update(swept_at=datetime.now(UTC))
         return report
+
+    async def excess(self, ceilings: dict[str, Decimal]) -> dict[str, str]:
+        return over_ceiling(await self.sender.hot_balances(), ceilings)
+
+    async def _context(self) -> Any:
+        return None
+
+    async def _sweep(self, address: str, index: int, context: Any, report: SweepReport) -> bool:
+        raise NotImplementedError
+
+
+class EvmSweeper(AccountSweeper):
+    family = "EVM"
+
+    def __init__(self, sender: EvmSender, keys: KeySource, *, minimums: dict[str, Decimal], final: int) -> None:
+        super().__init__(sender, keys, address_of(keys, GAS_STATION_PATH), minimums=minimums, final=final)
+
+    async def _context(self) -> FeeData:
+        return await self.node.fee_data()  # one fee estimate for the step's sweeps
 
     async def _sweep(self, address: str, index: int, fees: FeeData, report: SweepReport) -> bool:
         """Sweep one address as far as it goes this step; True when it is done (nothing left above a
@@ -134,9 +162,6 @@ class EvmSweeper:
         signed = await self.sender.sign_call(path, call, fees)
         await self.node.send_raw_transaction(signed.raw)
         return signed.txid
-
-    async def excess(self, ceilings: dict[str, Decimal]) -> dict[str, str]:
-        return over_ceiling(await self.sender.hot_balances(), ceilings)
 
 
 def over_ceiling(held: dict[str, Decimal], ceilings: dict[str, Decimal]) -> dict[str, str]:

@@ -17,11 +17,18 @@ from config.chains import ChainNode
 from config.settings import Settings
 from store import deposits, users
 from store.chain.keys import deposit_keys
-from store.chain.sources import EvmSource, UtxoSource, source_for, tron_hex
+from store.chain.sources import (
+    GAS_STATION_SETTING,
+    EvmSource,
+    UtxoSource,
+    publish_gas_station,
+    source_for,
+    tron_hex,
+)
 from store.chain.watch import Watcher
 from store.chain_rpc.devnet import faucet
 from store.chain_rpc.devnet.clients import DevEvmNode
-from store.models import Account, AccountType, ChainDeposit, Currency, CurrencyProtocol, DepositStatus
+from store.models import Account, AccountType, ChainDeposit, Currency, CurrencyProtocol, DepositStatus, SiteSetting
 
 UTXO_NODE = "http://u:p@127.0.0.1:18443"
 
@@ -108,5 +115,13 @@ async def test_trc20_and_trx_deposits_through_the_nodes_json_rpc(
         await ChainDeposit.filter(id__in=[to_alice.id, to_bob.id]).update(confirmations=1)
         await watcher.catch_up()
         assert (await _change(alice, "USDT"), await _change(bob, "TRX")) == (Decimal("42.5"), Decimal(7))
+        # The gas station's TRX top-ups (store/chain/tron_sweeps.py), published in base58, are the
+        # house's: a transfer from it is no deposit, though the node writes its sender in hex.
+        await publish_gas_station("TRC20", _base58(evm_chain["faucet"]["address"]))
+        await faucet.send_evm(evm_chain, to=tron_hex(bob_t), amount=Decimal("30e-12"), currency="ETH")
+        await evm.mine()
+        await watcher.catch_up()
+        assert await ChainDeposit.filter(user_id=bob).count() == 1
     finally:
+        await SiteSetting.filter(key=GAS_STATION_SETTING.format(chain="TRC20")).delete()
         await source.node.aclose()
