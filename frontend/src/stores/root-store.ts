@@ -3,7 +3,7 @@ import { createContext, useContext } from 'react';
 import { apiClient, type ApiTransport } from '@/lib/api-client';
 
 import { ContentStore } from './content-store';
-import { MarketStore } from './market-store';
+import { HomeMarketStore } from './home-market-store';
 import { SessionStore } from './session-store';
 import { UiStore } from './ui-store';
 
@@ -12,13 +12,13 @@ export class RootStore {
   readonly ui: UiStore;
   readonly session: SessionStore;
   readonly content: ContentStore;
-  readonly market: MarketStore;
+  readonly market: HomeMarketStore;
 
   constructor(api: ApiTransport = apiClient) {
     this.ui = new UiStore();
     this.session = new SessionStore(api);
     this.content = new ContentStore(api);
-    this.market = new MarketStore(api);
+    this.market = new HomeMarketStore(api);
   }
 }
 

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 
 import { toBig, truncate } from '@/lib/format';
 
-import type { MarketStore } from './stores/market-store';
+import type { PairMarketStore } from './stores/pair-market-store';
 import type { DepthLevel } from './types';
 
 /** Levels shown per side (a screen with less room passes fewer). */
@@ -33,7 +33,7 @@ export const OrderBook = observer(function OrderBook({
   onPick,
   levels = BOOK_LEVELS,
 }: {
-  market: MarketStore;
+  market: PairMarketStore;
   /** A level was clicked: its price fills the form. */
   onPick: (price: string) => void;
   levels?: number;

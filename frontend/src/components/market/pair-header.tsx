@@ -7,9 +7,9 @@ import { usdValue } from '@/lib/fiat';
 import { EMPTY, formatChange, formatVolume, truncate } from '@/lib/format';
 
 import { changeClass } from './change-class';
-import type { MarketStore } from './stores/market-store';
+import type { PairMarketStore } from './stores/pair-market-store';
 
-export const PairHeader = observer(function PairHeader({ market }: { market: MarketStore }) {
+export const PairHeader = observer(function PairHeader({ market }: { market: PairMarketStore }) {
   const { t } = useTranslation('trade');
   const locale = useLocale();
   const q = market.quotation;

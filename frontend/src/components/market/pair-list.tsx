@@ -10,9 +10,9 @@ import { formatChange, truncate } from '@/lib/format';
 
 import { changeClass } from './change-class';
 import { TabBar } from './tab-bar';
-import type { MarketStore } from './stores/market-store';
+import type { PairMarketStore } from './stores/pair-market-store';
 
-export const PairList = observer(function PairList({ market }: { market: MarketStore }) {
+export const PairList = observer(function PairList({ market }: { market: PairMarketStore }) {
   const { t } = useTranslation('trade');
   const [query, setQuery] = useState('');
   const group = market.quoteGroup;

@@ -18,7 +18,7 @@ import { createP2pApi } from './api';
 import { OrderDialog } from './components/order-dialog';
 import { MethodBadges, P2pNav, ReadState } from './components/ui';
 import { plain, ratePercent } from './lib/money';
-import { MarketStore } from './stores/market-store';
+import { AdMarketStore } from './stores/ad-market-store';
 import type { MarketAd, TakerSide } from './types';
 import { useSendToLogin } from '@/hooks/use-send-to-login';
 
@@ -28,7 +28,7 @@ import './p2p.css';
 
 export default observer(function MarketPage() {
   const { t } = useTranslation('p2p');
-  const [store] = useState(() => new MarketStore(createP2pApi()));
+  const [store] = useState(() => new AdMarketStore(createP2pApi()));
   const navigate = useNavigate();
   useEffect(() => void store.start(), [store]);
   const config = store.config.data;
@@ -115,7 +115,7 @@ export default observer(function MarketPage() {
   );
 });
 
-const AdRow = observer(function AdRow({ ad, store }: { ad: MarketAd; store: MarketStore }) {
+const AdRow = observer(function AdRow({ ad, store }: { ad: MarketAd; store: AdMarketStore }) {
   const { t } = useTranslation('p2p');
   const { session } = useStores();
   const sendToLogin = useSendToLogin();

@@ -4,7 +4,7 @@ import { MemoryStorage } from '@/test/memory-storage';
 
 import { CONTRACT_CHART_PERIODS, HISTORY_BARS, KLINE_REFRESH_MS } from '../chart/periods';
 import { KlineStore, mergeBars } from '../stores/kline-store';
-import { MarketStore } from '../stores/market-store';
+import { PairMarketStore } from '../stores/pair-market-store';
 import type { KlinePush } from '../types';
 import { bar, fakeMarketApi, flush, group, pair } from './fixtures';
 
@@ -22,7 +22,7 @@ afterEach(() => {
 async function setup() {
   const api = fakeMarketApi([group(10, 'USDT', [pair(1, 'BTC', 'USDT')])]);
   api.kline.mockResolvedValue([bar(NOW - 2 * MIN), bar(NOW - MIN)]);
-  const market = new MarketStore(api);
+  const market = new PairMarketStore(api);
   await market.load();
   const kline = new KlineStore(api, market, { now: () => NOW });
   await kline.load();
@@ -129,7 +129,7 @@ describe('KlineStore', () => {
 
   it('offers a screen its own periods, remembered under its own key (lever: spec §9 resolutions)', async () => {
     const api = fakeMarketApi([group(10, 'USDT', [pair(1, 'BTC', 'USDT')])]);
-    const market = new MarketStore(api);
+    const market = new PairMarketStore(api);
     await market.load();
     localStorage.setItem('chart_period', 'time');
     const options = { periods: CONTRACT_CHART_PERIODS, periodKey: 'lever_period', now: () => NOW };

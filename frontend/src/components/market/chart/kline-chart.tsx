@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 
 import type { KlineStore } from '../stores/kline-store';
 import { TabBar } from '../tab-bar';
-import type { MarketStore } from '../stores/market-store';
+import type { PairMarketStore } from '../stores/pair-market-store';
 import { buildChartOption, type ChartLabels, type ChartStudies } from './chart-option';
 import { chartLocale } from './locale';
 import { useDocumentTheme, useMediaQuery } from './hooks';
@@ -25,7 +25,7 @@ export const CHART_HEIGHT = 516;
 /** MACD needs room: it is offered on wide screens only (spec "Chart"). */
 export const WIDE_SCREEN_QUERY = '(min-width: 1200px)';
 
-export const KlineChart = observer(function KlineChart({ kline, market }: { kline: KlineStore; market: MarketStore }) {
+export const KlineChart = observer(function KlineChart({ kline, market }: { kline: KlineStore; market: PairMarketStore }) {
   const { t, i18n } = useTranslation('trade');
   const locale = chartLocale(i18n.language);
   const theme = useDocumentTheme();

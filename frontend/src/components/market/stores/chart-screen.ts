@@ -9,15 +9,15 @@ import { reaction } from 'mobx';
 import type { MarketApi } from '../market-api';
 import type { ScreenStore } from '../use-screen';
 import { KlineStore, type KlineOptions } from './kline-store';
-import { type MarketOptions, MarketStore } from './market-store';
+import { type MarketOptions, PairMarketStore } from './pair-market-store';
 
 export abstract class ChartScreenStore implements ScreenStore {
-  readonly market: MarketStore;
+  readonly market: PairMarketStore;
   readonly kline: KlineStore;
   private readonly disposers: (() => void)[] = [];
 
   protected constructor(api: MarketApi, options: { market?: MarketOptions; kline?: KlineOptions } = {}) {
-    this.market = new MarketStore(api, options.market);
+    this.market = new PairMarketStore(api, options.market);
     this.kline = new KlineStore(api, this.market, options.kline);
   }
 

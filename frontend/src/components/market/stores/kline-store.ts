@@ -9,7 +9,7 @@ import { CHART_PERIODS, type ChartPeriod, HISTORY_BARS, KLINE_REFRESH_MS, period
 import type { MarketApi } from '../market-api';
 import { readLocal, TRADE_STORAGE_KEYS, writeLocal } from '../saved-pair';
 import type { KlineBar, KlinePush } from '../types';
-import type { MarketStore } from './market-store';
+import type { PairMarketStore } from './pair-market-store';
 
 export interface KlineOptions {
   /** The period buttons (spot: the "Chart" ones). */
@@ -52,13 +52,13 @@ export class KlineStore {
   readonly periods: readonly ChartPeriod[];
   private readonly storageKey: string;
   private readonly api: MarketApi;
-  private readonly market: MarketStore;
+  private readonly market: PairMarketStore;
   private readonly now: () => number;
   private request = 0;
   private loadedFor: string | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
 
-  constructor(api: MarketApi, market: MarketStore, options: KlineOptions = {}) {
+  constructor(api: MarketApi, market: PairMarketStore, options: KlineOptions = {}) {
     this.api = api;
     this.market = market;
     this.now = options.now ?? Date.now;

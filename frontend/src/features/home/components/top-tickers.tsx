@@ -7,7 +7,7 @@ import { paths } from '@/config/paths';
 import { useLocale } from '@/hooks/use-locale';
 import { usdValue } from '@/lib/fiat';
 import { changeDirection, formatChange, formatCompact } from '@/lib/format';
-import { TOP_TICKER_COUNT } from '@/stores/market-store';
+import { TOP_TICKER_COUNT } from '@/stores/home-market-store';
 import { useStores } from '@/stores/root-store';
 
 /** The 6 top tickers: tradable pairs (open_change 1) with live price and change. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { MarketStore } from '@/components/market/stores/market-store';
+import { PairMarketStore } from '@/components/market/stores/pair-market-store';
 import { MemoryStorage } from '@/test/memory-storage';
 
 import { offersLever } from '../stores/lever-page-store';
@@ -18,7 +18,7 @@ afterEach(() => {
 
 async function setup() {
   const api = fakeLeverApi();
-  const market = new MarketStore(api, { listed: offersLever, pairKey: 'lever_tradeinfo' });
+  const market = new PairMarketStore(api, { listed: offersLever, pairKey: 'lever_tradeinfo' });
   const opened = vi.fn();
   const order = new LeverOrderStore(api, market, opened);
   await market.load();

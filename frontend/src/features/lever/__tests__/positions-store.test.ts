@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { MarketStore } from '@/components/market/stores/market-store';
+import { PairMarketStore } from '@/components/market/stores/pair-market-store';
 import { ApiError } from '@/lib/api-client';
 import { MemoryStorage } from '@/test/memory-storage';
 
@@ -20,7 +20,7 @@ afterEach(() => {
 async function setup(open = [position(1), position(2, { type: SHORT, price: '61000' })]) {
   const api = fakeLeverApi();
   api.dealAll.mockResolvedValue({ order: page(open), hazard_rate: '512.5', profits_all: '-10' });
-  const market = new MarketStore(api, { listed: offersLever });
+  const market = new PairMarketStore(api, { listed: offersLever });
   const changed = vi.fn();
   const positions = new PositionsStore(api, market, changed);
   await market.load();
@@ -85,7 +85,7 @@ describe('PositionsStore', () => {
     const many = Array.from({ length: 10 }, (_, i) => position(i + 1));
     const api = fakeLeverApi();
     api.dealAll.mockResolvedValue({ order: page(many, 12), hazard_rate: '300', profits_all: '42' });
-    const market = new MarketStore(api, { listed: offersLever });
+    const market = new PairMarketStore(api, { listed: offersLever });
     const positions = new PositionsStore(api, market);
     await market.load();
     await positions.load();

@@ -7,7 +7,7 @@
  */
 import { makeAutoObservable, runInAction } from 'mobx';
 
-import type { MarketStore } from '@/components/market/stores/market-store';
+import type { PairMarketStore } from '@/components/market/stores/pair-market-store';
 import { sanitizeDecimal } from '@/lib/format';
 
 import type { LeverApi } from '../api/lever-api';
@@ -47,14 +47,14 @@ export class LeverOrderStore {
   submitting = false;
 
   private readonly api: LeverApi;
-  private readonly market: MarketStore;
+  private readonly market: PairMarketStore;
   private readonly onOpened: (position: Position) => void;
   private dealRequest = 0;
   private dealFor: number | null = null;
   private reloadTimer: ReturnType<typeof setTimeout> | null = null;
 
   /** `onOpened` gets the position the server answered (the positions list shows it at once). */
-  constructor(api: LeverApi, market: MarketStore, onOpened: (position: Position) => void = () => {}) {
+  constructor(api: LeverApi, market: PairMarketStore, onOpened: (position: Position) => void = () => {}) {
     this.api = api;
     this.market = market;
     this.onOpened = onOpened;

@@ -13,7 +13,7 @@
  */
 import { makeAutoObservable, observable, runInAction } from 'mobx';
 
-import type { MarketStore } from '@/components/market/stores/market-store';
+import type { PairMarketStore } from '@/components/market/stores/pair-market-store';
 import { isApiError } from '@/lib/api-client';
 
 import { type CloseSide, type LeverApi, POSITIONS_PAGE_SIZE, type TradeStatus } from '../api/lever-api';
@@ -65,7 +65,7 @@ export class PositionsStore {
   busy: number[] = [];
 
   private readonly api: LeverApi;
-  private readonly market: MarketStore;
+  private readonly market: PairMarketStore;
   private readonly onChanged: () => void;
   private request = 0;
   private summaryRequest = 0;
@@ -74,7 +74,7 @@ export class PositionsStore {
   private readonly seen = new Map<number, Position>();
 
   /** `onChanged` runs after anything that moves the lever balance (a close, cancel or push). */
-  constructor(api: LeverApi, market: MarketStore, onChanged: () => void = () => {}) {
+  constructor(api: LeverApi, market: PairMarketStore, onChanged: () => void = () => {}) {
     this.api = api;
     this.market = market;
     this.onChanged = onChanged;

@@ -12,7 +12,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { EMPTY, formatPrice } from '@/lib/format';
 
 import { plain } from '../lib/money';
-import type { OrderFormStore } from '../stores/market-store';
+import type { OrderFormStore } from '../stores/ad-market-store';
 import { useMethodName } from './ui';
 
 import '../i18n';

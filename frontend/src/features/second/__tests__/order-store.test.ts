@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
-import { MarketStore } from '@/components/market/stores/market-store';
+import { PairMarketStore } from '@/components/market/stores/pair-market-store';
 import { ApiError } from '@/lib/api-client';
 import { setupScreenTests } from '@/test/screen-tests';
 
@@ -14,7 +14,7 @@ setupScreenTests();
 
 async function setup() {
   const api = fakeSecondApi();
-  const market = new MarketStore(api, { listed: offersSeconds, pairKey: 'second_tradeinfo' });
+  const market = new PairMarketStore(api, { listed: offersSeconds, pairKey: 'second_tradeinfo' });
   const placed = vi.fn();
   const order = new SecondOrderStore(api, market, placed);
   await market.load();

@@ -7,7 +7,7 @@
  */
 import { makeAutoObservable, runInAction } from 'mobx';
 
-import type { MarketStore } from '@/components/market/stores/market-store';
+import type { PairMarketStore } from '@/components/market/stores/pair-market-store';
 import { isApiError } from '@/lib/api-client';
 import { sanitizeDecimal } from '@/lib/format';
 
@@ -60,13 +60,13 @@ export class SecondOrderStore {
   unavailable: string | null = null;
 
   private readonly api: SecondApi;
-  private readonly market: MarketStore;
+  private readonly market: PairMarketStore;
   private readonly onPlaced: (order: MicroOrder) => void;
   private secondsRequest = 0;
   private reloadTimer: ReturnType<typeof setTimeout> | null = null;
 
   /** `onPlaced` gets the order the server answered (the history shows it at once). */
-  constructor(api: SecondApi, market: MarketStore, onPlaced: (order: MicroOrder) => void = () => {}) {
+  constructor(api: SecondApi, market: PairMarketStore, onPlaced: (order: MicroOrder) => void = () => {}) {
     this.api = api;
     this.market = market;
     this.onPlaced = onPlaced;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { MarketStore } from '@/components/market/stores/market-store';
+import { PairMarketStore } from '@/components/market/stores/pair-market-store';
 import { MemoryStorage } from '@/test/memory-storage';
 
 import { isDone, ORDERS_RELOAD_DELAY_MS, OrdersStore } from '../stores/orders-store';
@@ -20,7 +20,7 @@ const page = (rows: SpotOrder[], total = rows.length) => ({ data: rows, total, p
 async function setup(rows: SpotOrder[] = [], total = rows.length) {
   const api = fakeApi([group(10, 'USDT', [pair(1, 'BTC', 'USDT'), pair(2, 'ETH', 'USDT')])]);
   api.orders.mockResolvedValue(page(rows, total));
-  const market = new MarketStore(api);
+  const market = new PairMarketStore(api);
   await market.load();
   const changed = vi.fn();
   const orders = new OrdersStore(api, market, changed);

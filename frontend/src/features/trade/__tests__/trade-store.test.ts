@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { MarketStore } from '@/components/market/stores/market-store';
+import { PairMarketStore } from '@/components/market/stores/pair-market-store';
 import { MemoryStorage } from '@/test/memory-storage';
 
 import { TradeStore } from '../stores/trade-store';
@@ -21,7 +21,7 @@ afterEach(() => {
 async function setup({ loggedIn = true, dealSeq = 1 } = {}) {
   const api = fakeApi([group(10, 'USDT', [{ ...btc }, { ...acb }])]);
   api.deal.mockResolvedValue(deal(dealSeq)); // best bid 99, best ask 101
-  const market = new MarketStore(api);
+  const market = new PairMarketStore(api);
   await market.load();
   const trade = new TradeStore(api, market);
   trade.setLoggedIn(loggedIn);

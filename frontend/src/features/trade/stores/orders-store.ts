@@ -6,7 +6,7 @@
  */
 import { makeAutoObservable, runInAction } from 'mobx';
 
-import type { MarketStore } from '@/components/market/stores/market-store';
+import type { PairMarketStore } from '@/components/market/stores/pair-market-store';
 import { toBig } from '@/lib/format';
 
 import { ORDERS_PAGE_SIZE, type OrdersView, type TradeApi } from '../api/trade-api';
@@ -36,7 +36,7 @@ export class OrdersStore {
   cancelling: number[] = [];
 
   private readonly api: TradeApi;
-  private readonly market: MarketStore;
+  private readonly market: PairMarketStore;
   private readonly onChanged: () => void;
   private enabled = false;
   private request = 0;
@@ -44,7 +44,7 @@ export class OrdersStore {
   private readonly closedIds: number[] = [];
 
   /** `onChanged` runs after anything that moves the user's balances (cancel, fills). */
-  constructor(api: TradeApi, market: MarketStore, onChanged: () => void = () => {}) {
+  constructor(api: TradeApi, market: PairMarketStore, onChanged: () => void = () => {}) {
     this.api = api;
     this.market = market;
     this.onChanged = onChanged;

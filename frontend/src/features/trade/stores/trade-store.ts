@@ -8,7 +8,7 @@
  */
 import { makeAutoObservable, runInAction } from 'mobx';
 
-import type { MarketStore } from '@/components/market/stores/market-store';
+import type { PairMarketStore } from '@/components/market/stores/pair-market-store';
 import { sanitizeDecimal } from '@/lib/format';
 
 import type { TradeApi } from '../api/trade-api';
@@ -42,11 +42,11 @@ export class TradeStore {
   readonly orders: OrdersStore;
 
   private readonly api: TradeApi;
-  private readonly market: MarketStore;
+  private readonly market: PairMarketStore;
   private balanceTimer: ReturnType<typeof setTimeout> | null = null;
   private balanceRequest = 0;
 
-  constructor(api: TradeApi, market: MarketStore) {
+  constructor(api: TradeApi, market: PairMarketStore) {
     this.api = api;
     this.market = market;
     this.orders = new OrdersStore(api, market, () => this.scheduleBalances());

@@ -4,7 +4,7 @@ import { ApiError } from '@/lib/api-client';
 import { fakeTransport } from '@/test/fake-transport';
 
 import { createP2pApi } from '../api';
-import { MarketStore } from '../stores/market-store';
+import { AdMarketStore } from '../stores/ad-market-store';
 import { ad, config, detail } from './fixtures';
 
 let transport: ReturnType<typeof fakeTransport>;
@@ -16,12 +16,12 @@ beforeEach(() => {
 });
 
 async function started() {
-  const store = new MarketStore(createP2pApi(transport.api));
+  const store = new AdMarketStore(createP2pApi(transport.api));
   await store.start();
   return store;
 }
 
-describe('MarketStore', () => {
+describe('AdMarketStore', () => {
   it('reads the config, then the ads of its first coin and fiat for a taker who buys', async () => {
     const store = await started();
     expect(store.currencyId).toBe(1);

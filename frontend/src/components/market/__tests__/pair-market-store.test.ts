@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStorage } from '@/test/memory-storage';
 
 import { saveTradeInfo } from '../saved-pair';
-import { MarketStore, PAIR_CHANGE_REFETCH_MS, RECENT_TRADES_LIMIT } from '../stores/market-store';
+import { PairMarketStore, PAIR_CHANGE_REFETCH_MS, RECENT_TRADES_LIMIT } from '../stores/pair-market-store';
 import type { CompletedTrade, DepthPush, Pair } from '../types';
 import { deal, fakeMarketApi, flush, group, pair } from './fixtures';
 
@@ -39,13 +39,13 @@ afterEach(() => {
 async function loaded(dealSeq = 10) {
   const api = fakeMarketApi(groups());
   api.deal.mockResolvedValue(deal(dealSeq));
-  const market = new MarketStore(api);
+  const market = new PairMarketStore(api);
   await market.load();
   await flush();
   return { api, market };
 }
 
-describe('MarketStore', () => {
+describe('PairMarketStore', () => {
   it('opens the first pair of the first group and loads its deal', async () => {
     const { api, market } = await loaded();
     expect(market.pair?.symbol).toBe('BTC/USDT');
@@ -179,7 +179,7 @@ describe('MarketStore', () => {
   it('reports an unreachable pair list', async () => {
     const api = fakeMarketApi();
     api.currencyMatches.mockRejectedValue(new Error('down'));
-    const market = new MarketStore(api);
+    const market = new PairMarketStore(api);
     await market.load();
     expect(market.status).toBe('error');
     expect(market.pair).toBeNull();
@@ -192,7 +192,7 @@ describe('MarketStore', () => {
       group(10, 'USDT', [{ ...btc, open_lever: 0 }, { ...eth, open_lever: 1 }]),
     ]);
     saveTradeInfo(btc); // the spot page's choice is not the lever screen's
-    const market = new MarketStore(api, { listed: lever, pairKey: 'levertradeinfo' });
+    const market = new PairMarketStore(api, { listed: lever, pairKey: 'levertradeinfo' });
     await market.load();
     expect(market.tabs.map((g) => g.code)).toEqual(['USDT']);
     expect(market.quotePairs.map((p) => p.symbol)).toEqual(['ETH/USDT']);

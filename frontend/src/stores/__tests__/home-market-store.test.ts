@@ -4,7 +4,7 @@ import type { DayMarketFeed } from '@/lib/day-market-feed';
 import { fakeTransport } from '@/test/fake-transport';
 import type { CurrencyMatch, QuoteGroup } from '@/types/api';
 
-import { HOME_PAIR_IDS, MarketStore } from '../market-store';
+import { HOME_PAIR_IDS, HomeMarketStore } from '../home-market-store';
 
 function pair(id: number, change: string, open_change = 1): CurrencyMatch {
   return {
@@ -39,11 +39,11 @@ function groups(): QuoteGroup[] {
 function loaded() {
   const transport = fakeTransport();
   transport.answer('market/currency_matches', groups());
-  const market = new MarketStore(transport.api);
+  const market = new HomeMarketStore(transport.api);
   return { market, transport };
 }
 
-describe('MarketStore', () => {
+describe('HomeMarketStore', () => {
   it('loads the quote groups', async () => {
     const { market } = loaded();
     await market.load();
@@ -57,8 +57,8 @@ describe('MarketStore', () => {
     transport.answer('market/currency_matches', new Error('offline'));
     await market.load();
     expect(market.status).toBe('ready');
-    expect(new MarketStore(transport.api).status).toBe('idle');
-    const fresh = new MarketStore(transport.api);
+    expect(new HomeMarketStore(transport.api).status).toBe('idle');
+    const fresh = new HomeMarketStore(transport.api);
     await fresh.load();
     expect(fresh.status).toBe('error');
   });

@@ -16,7 +16,7 @@ import { Loadable } from '@/lib/loadable';
 /** A coin the config does not describe keeps 8 places. */
 const FALLBACK_DECIMALS = 8;
 
-export class MarketStore {
+export class AdMarketStore {
   readonly config: Loadable<P2pConfig>;
   readonly ads: Loadable<P2pPage<MarketAd>>;
   side: TakerSide = 'buy';
@@ -29,7 +29,7 @@ export class MarketStore {
   constructor(private readonly api: P2pApi) {
     this.config = new Loadable(() => api.config());
     this.ads = new Loadable(() => this.readAds());
-    makeAutoObservable<MarketStore, 'api' | 'readAds'>(this, { api: false, config: false, ads: false, readAds: false });
+    makeAutoObservable<AdMarketStore, 'api' | 'readAds'>(this, { api: false, config: false, ads: false, readAds: false });
   }
 
   /** Reads the config, picks its first coin and fiat, then the ads. */

@@ -39,7 +39,7 @@ export interface MarketOptions {
   pairKey?: string;
 }
 
-export class MarketStore {
+export class PairMarketStore {
   groups: QuoteGroup[] = [];
   status: LoadStatus = 'idle';
   /** The quote tab shown in the pair list. */
@@ -68,7 +68,7 @@ export class MarketStore {
     this.listed = options.listed ?? isOpen;
     this.pairKey = options.pairKey ?? TRADE_STORAGE_KEYS.tradeInfo;
     makeAutoObservable<
-      MarketStore,
+      PairMarketStore,
       'api' | 'pairKey' | 'seq' | 'dealRequest' | 'dealInFlight' | 'dealPairId' | 'pairTimer'
     >(this, {
       listed: false,

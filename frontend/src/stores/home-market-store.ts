@@ -16,7 +16,7 @@ export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 const QUOTE_FIELDS = ['close', 'change', 'high', 'low', 'volume', 'usd_price', 'cny_price'] as const;
 
 /** Pairs grouped by quote currency, with their live 24 h quotations. */
-export class MarketStore {
+export class HomeMarketStore {
   groups: QuoteGroup[] = [];
   status: LoadStatus = 'idle';
   /** Direction of each pair's last price move, for the up/down flash. */
@@ -25,7 +25,7 @@ export class MarketStore {
   private stopFeed: (() => void) | null = null;
 
   constructor(private readonly api: ApiTransport) {
-    makeAutoObservable<MarketStore, 'api' | 'watchers' | 'stopFeed'>(this, {
+    makeAutoObservable<HomeMarketStore, 'api' | 'watchers' | 'stopFeed'>(this, {
       api: false,
       watchers: false,
       stopFeed: false,
