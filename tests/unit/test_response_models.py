@@ -1,5 +1,5 @@
 """Answers named by response models (serve/api/responses.py): the OpenAPI document shows each field of
-the wallet routes' answers inside the ``{code, msg, data}`` envelope (schemathesis, tests/fuzz,
+the wallet and second-contract routes' answers inside the ``{code, msg, data}`` envelope (schemathesis, tests/fuzz,
 checks live answers against it), and an answer built with a field the model does not name fails
 where it is built."""
 
@@ -64,3 +64,12 @@ def test_the_envelope_carries_models_as_json() -> None:
         b'{"code":1,"msg":"","data":[{"id":1,"currency_protocol_id":2,"address":"a","memo":"",'
         b'"chain_protocol":{"code":"LTC"},"token_address":""}]}'
     )
+
+
+def test_the_document_shows_a_second_contract_as_every_answer_gives_it(document: dict[str, Any]) -> None:
+    page = _answer(document, "/api/microtrade/lists")
+    order = document["components"]["schemas"]["MicroOrderOut"]
+    assert page["properties"]["data"]["items"]["$ref"].endswith("/MicroOrderOut")
+    assert {"remain_milli_seconds", "entry_tick_id", "outcome_name", "payout", "symbol_name"} <= set(order["required"])
+    stakes = _answer(document, "/api/microtrade/payable_currencies")
+    assert {"micro_account", "micro_numbers", "min_number", "max_number", "max_open"} <= set(stakes["required"])

@@ -20,7 +20,9 @@ from actors.pair.marks import Tick, verify
 from serve.api.amounts import AmountText, parse_amount
 from serve.api.deps import CurrentUid, EngineDep, Lang, Svc, client_ip
 from serve.api.idempotency import Keyed, attempt_of, idempotent
+from serve.api.micro_answers import DurationOut, MicroBalance, MicroNumber, MicroOrderOut, StakeCurrencyOut
 from serve.api.paging import paginate
+from serve.api.responses import Envelope, Paged
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from store import micro, ticks
@@ -64,14 +66,14 @@ class MicroSubmitIn(MicroBody, Keyed):
     number: AmountText = Field(default=None, description="the stake")
 
 
-def _named(order: dict[str, Any], lang: str) -> dict[str, Any]:
+def _named(order: dict[str, Any], lang: str) -> MicroOrderOut:
     outcome = order.get("outcome")
-    return {
+    return MicroOrderOut(
         **order,
-        "type_name": translate(TYPE_NAMES[order["type"]], lang),
-        "status_name": translate(STATUS_NAMES[MicroStatus(order["status"])], lang),
-        "outcome_name": translate(OUTCOME_NAMES[outcome], lang) if outcome in OUTCOME_NAMES else None,
-    }
+        type_name=translate(TYPE_NAMES[order["type"]], lang),
+        status_name=translate(STATUS_NAMES[MicroStatus(order["status"])], lang),
+        outcome_name=translate(OUTCOME_NAMES[outcome], lang) if outcome in OUTCOME_NAMES else None,
+    )
 
 
 async def _names(rows: list[MicroOrder]) -> tuple[dict[int, str], dict[int, str]]:
@@ -92,7 +94,7 @@ async def _entry(row: MicroOrder) -> rule.TickView | None:
     return rule.TickView(tick.id, tick.seq, tick.time_ms, tick.price)
 
 
-async def _shape(rows: list[MicroOrder], lang: str) -> list[dict[str, Any]]:
+async def _shape(rows: list[MicroOrder], lang: str) -> list[MicroOrderOut]:
     symbols, codes = await _names(rows)
     now = now_ms()
     return [
@@ -110,7 +112,7 @@ async def _shape(rows: list[MicroOrder], lang: str) -> list[dict[str, Any]]:
     ]
 
 
-@router.get("/payable_currencies")
+@router.get("/payable_currencies", response_model=Envelope[list[StakeCurrencyOut]])
 async def payable_currencies(uid: CurrentUid) -> Any:
     """The stake currencies with the user's micro-account balance, the preset stakes and the bounds."""
     currencies = await micro.stake_currencies()
@@ -119,20 +121,20 @@ async def payable_currencies(uid: CurrentUid) -> Any:
         .values_list("currency_id", "balance")
     )  # fmt: skip
     return envelope([
-        {
-            "id": c.id,
-            "code": c.code,
-            "micro_account": {"balance": money(balances.get(c.id, Decimal(0)))},
-            "micro_numbers": [{"number": money(n)} for n in micro.presets(c.micro_numbers)],
-            "min_number": money(c.micro_min),
-            "max_number": money(c.micro_max),
-            "max_open": money(c.micro_max_open),
-        }
+        StakeCurrencyOut(
+            id=c.id,
+            code=c.code,
+            micro_account=MicroBalance(balance=money(balances.get(c.id, Decimal(0)))),
+            micro_numbers=[MicroNumber(number=money(n)) for n in micro.presets(c.micro_numbers)],
+            min_number=money(c.micro_min),
+            max_number=money(c.micro_max),
+            max_open=money(c.micro_max_open),
+        )
         for c in currencies
     ])  # fmt: skip
 
 
-@router.get("/seconds")
+@router.get("/seconds", response_model=Envelope[list[DurationOut]])
 async def seconds(match_id: MatchFilter = 0) -> Any:
     """The durations offered with the profit ratio of a win (percent): the pair's, or, with no pair
     given, the first offered pair's."""
@@ -141,10 +143,10 @@ async def seconds(match_id: MatchFilter = 0) -> Any:
         raise DomainError(ErrorCode.MICRO_NOT_OFFERED)
     pair = offered.get(match_id) or (offered[min(offered)] if offered else None)
     durations = pair.durations if pair else {}
-    return envelope([{"seconds": s, "profit_ratio": money(r)} for s, r in durations.items()])
+    return envelope([DurationOut(seconds=s, profit_ratio=money(r)) for s, r in durations.items()])
 
 
-@router.post("/submit")
+@router.post("/submit", response_model=Envelope[MicroOrderOut])
 @idempotent(retry=True)
 async def submit(body: MicroSubmitIn, uid: CurrentUid, engine: EngineDep, request: Request, lang: Lang) -> Any:
     """Stake ``number`` on the pair's mark going up (type 1) or down (2) over ``seconds``. Answers the
@@ -167,7 +169,7 @@ async def submit(body: MicroSubmitIn, uid: CurrentUid, engine: EngineDep, reques
     return envelope(_named(placed, lang), translate(PLACED, lang))
 
 
-@router.get("/lists")
+@router.get("/lists", response_model=Envelope[Paged[MicroOrderOut]])
 async def lists(uid: CurrentUid, lang: Lang, match_id: MatchFilter = 0, page: PageNo = 1, limit: Limit = micro.PER_PAGE,
                 status: StatusNo = int(MicroStatus.OPEN)) -> Any:  # fmt: skip
     """The user's contracts in progress (status 1) or closed (3), on one pair or all (match_id 0),
@@ -179,7 +181,7 @@ async def lists(uid: CurrentUid, lang: Lang, match_id: MatchFilter = 0, page: Pa
         query = query.filter(currency_match_id=match_id)
     result = await paginate(query.order_by("-id"), page, limit, lambda r: r)
     result["data"] = await _shape(result["data"], lang)
-    return envelope(result)
+    return envelope(Paged[MicroOrderOut](**result))
 
 
 @router.get("/proof")
@@ -196,7 +198,7 @@ async def proof(request: Request, svc: Svc, lang: Lang, id: OrderId) -> Any:  # 
         raise DomainError(ErrorCode.MICRO_ORDER_NOT_FOUND)
     (order,) = await _shape([row], lang)
     if row.status != MicroStatus.CLOSED:
-        return envelope({"order": order, **await _evidence(row)})
+        return envelope({"order": order.model_dump(mode="json"), **await _evidence(row)})
     # A settled contract's ticks and verdict never change: read them from the log once.
     kept = BoundedCache(svc.redis, f"{PREFIX}micro_proof:", ttl=svc.settings.micro_proof_cache_seconds,
                         entries=svc.settings.micro_proof_cache_entries)  # fmt: skip
@@ -204,7 +206,7 @@ async def proof(request: Request, svc: Svc, lang: Lang, id: OrderId) -> Any:  # 
     if evidence is None:
         evidence = await _evidence(row)
         await kept.put(str(row.id), evidence)
-    return envelope({"order": order, **evidence})
+    return envelope({"order": order.model_dump(mode="json"), **evidence})
 
 
 async def _evidence(row: MicroOrder) -> dict[str, Any]:
