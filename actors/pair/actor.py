@@ -13,8 +13,9 @@ The loop never ends. A batch the database refuses is not everyone's failure: the
 from the database and the batch's commands run again one at a time, so only the command that cannot
 be stored is refused. If the database is down, the pair refuses commands at once (503) and retries
 loading until it can, then serves again. Health (``ping``) and the mark's refresh go through the same
-queue as the orders, so a pair whose loop is stuck is reported down and its mark goes stale. All of
-this starts in the constructor: Ray runs it again when it restarts the actor.
+queue as the orders (``actors.pair.commands``), so a pair whose loop is stuck is reported down and its
+mark goes stale; the ``MarkClock`` (``actors.pair.mark_clock``) decides when the mark is looked at.
+All of this starts in the constructor: Ray runs it again when it restarts the actor.
 
 Moving a pair to another node (``actors.pair.placement``): ``pause`` stops taking commands (they are
 refused with PAIR_MOVING, which the engine retries on the new actor), lets the running batch commit
@@ -34,8 +35,10 @@ from typing import Any
 import ray
 
 from actors.pair import events
+from actors.pair.commands import Command, CommandQueue, answer_after, answer_all
 from actors.pair.effects import BUYER, SELLER, Outgoing, PairEffects
 from actors.pair.loading import TRADE_ID_BITS, PairLoading
+from actors.pair.mark_clock import MarkClock
 from actors.pair.marks import Tick
 from actors.pair.matching import Batch, match_cancel, match_submit, public_order
 from actors.pair.metrics import PairMetrics
@@ -47,11 +50,8 @@ from store.errors import DomainError, ErrorCode, OutcomeUnknown
 from store.prices import UsdPrices
 
 log = logging.getLogger(__name__)
-LOAD_WAIT_S = 10.0  # a command waits this long for the first load before it is refused
 RECOVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)  # between attempts to load while the database is down
 ORDER_COMMANDS = ("submit", "cancel", "tick")
-
-Command = tuple[str, Any, "asyncio.Future[Any] | None"]
 
 
 # Event-loop and database bound; reserves no CPU so every pair fits the machine. Operators spread
@@ -66,17 +66,14 @@ class PairActor(PairEffects, PairLoading, DbActor):
         # A snapshot is for the first start only: after a crash the actor is restarted with the same
         # arguments, and then the database is the truth.
         self._restore = None if ray.get_runtime_context().was_current_actor_reconstructed else restore
-        self._paused = False
-        self._healthy = False  # loaded and serving; False while it (re)loads
-        self._loaded = asyncio.Event()  # set by the first load
-        self._queue: asyncio.Queue[Command] = asyncio.Queue()
+        self._commands = CommandQueue()  # every command, and whether the pair takes them now
         self._background: set[asyncio.Task[Any]] = set()
         self._outbox: asyncio.Queue[list[Outgoing]] = asyncio.Queue()
         self._metrics = PairMetrics()
         self._redis = connect_redis(self._settings)
         self._prices = UsdPrices(self._redis, self._settings.mark_stale_seconds)  # for the quotation's usd/cny
         self._wallets: dict[int, Any] = {}
-        self._tick_due: asyncio.TimerHandle | None = None
+        self._clock = MarkClock(pair_id, self._settings, self._commands.tick)
         self._isolated = 0  # batches of several commands the database refused and that ran one by one
         # The actor's background work starts here, in its own start path: when Ray restarts the
         # actor it runs the constructor again, and with it every loop.
@@ -87,44 +84,42 @@ class PairActor(PairEffects, PairLoading, DbActor):
 
     async def start(self) -> dict[str, Any]:
         """Wait until the pair has loaded (the constructor started it); answers what it holds."""
-        await self._wait_loaded()
+        await self._commands.wait_loaded()
         return {"symbol": self._cfg.symbol, "open_orders": len(self._orders)}
 
     async def submit(self, order: dict[str, Any]) -> dict[str, Any]:
         """Match a new order; answers once it and its trades are durable (and, if the order is
         already final, once its unused funds are released). Raises DomainError."""
-        return await self._enqueue("submit", order)
+        return await self._commands.send("submit", order)
 
     async def cancel(self, order_id: int, uid: int) -> dict[str, Any]:
         """Cancel an open order of ``uid``; answers once the cancellation is durable and the order's
         funds are back in the balance (a balance read after the answer shows them)."""
-        return await self._enqueue("cancel", (order_id, uid))
+        return await self._commands.send("cancel", (order_id, uid))
 
     async def submit_many(self, orders: list[dict[str, Any]]) -> list[dict[str, Any] | DomainError]:
         """Many ``submit`` in one call: each order joins the batch loop's queue and is matched and
         answered exactly as ``submit`` would (they share a batch). Answers, in order, the order or the
         DomainError that refused it (OutcomeUnknown when its batch failed). Raises PAIR_MOVING or
         PAIR_UNAVAILABLE for all of them when the pair takes none."""
-        return await self._enqueue_many("submit", orders)
+        return await self._commands.send_many("submit", orders)
 
     async def cancel_many(self, order_ids: list[int], uid: int) -> list[dict[str, Any] | DomainError]:
         """Many ``cancel`` of ``uid``'s orders in one call; each answered, in order, as ``cancel`` would
         (the order, or ORDER_NOT_FOUND / ORDER_NOT_OPEN)."""
-        return await self._enqueue_many("cancel", [(order_id, uid) for order_id in order_ids])
+        return await self._commands.send_many("cancel", [(order_id, uid) for order_id in order_ids])
 
     async def ping(self) -> bool:
         """True once the batch loop answers: the health check goes through the orders' queue."""
-        return await self._enqueue("ping", None)
+        return await self._commands.send("ping", None)
 
     async def tick_fence(self) -> dict[str, int]:
         """``{"seq", "as_of_ms"}``: every tick of this pair stamped before ``as_of_ms`` is durable, the
         last of them being tick ``seq``; any later tick is stamped at or after ``as_of_ms``. Second
         contracts settle from the log once its fence has passed their end. Goes through the orders'
         queue (taken between two batches), also while the pair is paused for a move."""
-        await self._serving()
-        fence: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self._queue.put(("fence", None, fence))
-        return await fence
+        await self._commands.serving()
+        return await self._commands.between_batches("fence")
 
     async def info(self) -> dict[str, Any]:
         """Where this actor runs and what it holds, for ``exchange pairs``."""
@@ -134,8 +129,8 @@ class PairActor(PairEffects, PairLoading, DbActor):
             "node_id": ray.get_runtime_context().get_node_id(),
             "open_orders": len(self._orders),
             "depth_seq": self._depth_seq,
-            "paused": self._paused,
-            "healthy": self._healthy,
+            "paused": self._commands.paused,
+            "healthy": self._commands.healthy,
             "isolated_batches": self._isolated,
         }
 
@@ -146,10 +141,8 @@ class PairActor(PairEffects, PairLoading, DbActor):
         the caller may send them again to the actor that takes over.
         """
         await self.start()
-        self._paused = True
-        barrier: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self._queue.put(("barrier", None, barrier))
-        await barrier
+        self._commands.paused = True
+        await self._commands.between_batches("barrier")
         # Pushes of the last batches go out before the next actor publishes (settlements need not:
         # the next actor's sweep finishes any that did not, idempotently).
         try:
@@ -160,18 +153,18 @@ class PairActor(PairEffects, PairLoading, DbActor):
 
     async def resume(self) -> None:
         """Take commands again (a move that could not finish gives the pair back to this actor)."""
-        self._paused = False
+        self._commands.paused = False
 
     async def verify(self) -> dict[str, Any]:
         """Compare the book with the open orders in the database: the check after a move.
 
         Runs in the batch loop between two batches, so no commit lands between the two reads.
         """
-        return await self._enqueue("verify", None)
+        return await self._commands.send("verify", None)
 
     async def deal(self) -> dict[str, Any]:
         """Quotation, depth (with its sequence number), the last 30 trades and the mark, for market/deal."""
-        await self._serving()
+        await self._commands.serving()
         return {
             "quotation": events.quotation(self._cfg, self._ticker, self._now(), self._prices.latest),
             "depth": events.depth(self._cfg, self._book, self._depth_seq, self._settings.depth_levels),
@@ -181,56 +174,19 @@ class PairActor(PairEffects, PairLoading, DbActor):
         }
 
     async def kline(self, period: str, from_ms: int, to_ms: int) -> list[dict[str, Any]]:
-        await self._serving()
+        await self._commands.serving()
         from actors.market.periods import parse_period
 
         return [events.bar(b) for b in self._candles.bars(parse_period(period), from_ms, to_ms)]
 
     # -- the batch loop ---------------------------------------------------------------------------
 
-    async def _wait_loaded(self) -> None:
-        try:
-            await asyncio.wait_for(self._loaded.wait(), LOAD_WAIT_S)
-        except TimeoutError:
-            raise DomainError(ErrorCode.PAIR_UNAVAILABLE) from None
-
-    async def _serving(self) -> None:
-        await self._wait_loaded()
-        if not self._healthy:
-            raise DomainError(ErrorCode.PAIR_UNAVAILABLE)
-
-    async def _enqueue(self, kind: str, payload: Any) -> Any:
-        await self._serving()
-        if self._paused:
-            raise DomainError(ErrorCode.PAIR_MOVING)
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self._queue.put((kind, payload, future))
-        return await future
-
-    async def _enqueue_many(self, kind: str, payloads: list[Any]) -> list[Any]:
-        """Queue every command at once (so they share a batch) and answer each alone."""
-        await self._serving()
-        if self._paused:
-            raise DomainError(ErrorCode.PAIR_MOVING)
-        loop = asyncio.get_running_loop()
-        futures: list[asyncio.Future[Any]] = []
-        for payload in payloads:
-            futures.append(loop.create_future())
-            self._queue.put_nowait((kind, payload, futures[-1]))
-        answers = await asyncio.gather(*futures, return_exceptions=True)
-        # Only rules refuse a command; anything else leaves its outcome to the reconcilers.
-        return [a if isinstance(a, dict | DomainError) else OutcomeUnknown(ErrorCode.PAIR_UNAVAILABLE) for a in answers]
-
     async def _serve(self) -> None:
         """The batch loop: load, then take batches forever. Nothing ends it."""
         await self._recover()
         window = self._settings.batch_window_ms / 1000
         while True:
-            commands = [await self._queue.get()]
-            if window:
-                await asyncio.sleep(window)
-            while not self._queue.empty():
-                commands.append(self._queue.get_nowait())
+            commands = await self._commands.take(window)
             try:
                 await self._run_batch(commands)
             except Exception:
@@ -239,16 +195,16 @@ class PairActor(PairEffects, PairLoading, DbActor):
                 # reconciler); then reload before taking anything else.
                 log.exception("pair %s: batch of %d failed; reloading", self._cfg.symbol, len(commands))
                 self._metrics.batch_failed(self._cfg.symbol)
-                _answer_all(commands, OutcomeUnknown(ErrorCode.PAIR_UNAVAILABLE))
+                answer_all(commands, OutcomeUnknown(ErrorCode.PAIR_UNAVAILABLE))
                 await self._recover()
 
     async def _recover(self) -> None:
         """Load the pair from the database, retrying until it can; meanwhile every command is
         refused at once (it was never matched, so its caller may release its freeze)."""
-        self._healthy = False
+        self._commands.healthy = False
         attempt = 0
         while True:
-            _answer_all(_drain(self._queue), DomainError(ErrorCode.PAIR_UNAVAILABLE))
+            self._commands.refuse_queued(DomainError(ErrorCode.PAIR_UNAVAILABLE))
             try:
                 await self._load()
                 break
@@ -256,9 +212,9 @@ class PairActor(PairEffects, PairLoading, DbActor):
                 log.exception("pair %s: could not load (attempt %d)", self._pair_id, attempt + 1)
                 await asyncio.sleep(RECOVER_DELAYS[min(attempt, len(RECOVER_DELAYS) - 1)])
                 attempt += 1
-        self._healthy = True
-        self._loaded.set()
-        self._tick_later(0)  # the mark as loaded (or restored, its window still moving) is looked at now
+        self._commands.healthy = True
+        self._commands.loaded.set()
+        self._clock.later(0)  # the mark as loaded (or restored, its window still moving) is looked at now
 
     async def _run_batch(self, commands: list[Command]) -> None:
         """Match and commit the orders, cancels and ticks, then answer the barriers and checks."""
@@ -333,12 +289,12 @@ class PairActor(PairEffects, PairLoading, DbActor):
             except DomainError as exc:
                 answer = exc
             answers.append((future, answer))
-        tick = self._due_tick(batch.now_ms)
+        tick = self._clock.due_tick(self._ticks, self._mark, batch.now_ms)
         writes = self._writes(batch, tick)
         if any(writes[k] for k in ("new_orders", "updated_orders", "trades", "ticks")):
             await spot.persist_batch(**writes)
         self._ticks.accept(tick)
-        self._take_into_mark(batch)
+        self._clock.take_in(self._ticks, self._mark, batch, self._book)
         self._after_commit(batch, answers, tick, refresh=any(c[0] == "tick" for c in commands))
         refused = sum(1 for _, answer in answers if isinstance(answer, Exception))
         self._metrics.batch_done(self._cfg.symbol, commands, refused, time.perf_counter() - began, len(self._orders))
@@ -386,7 +342,8 @@ class PairActor(PairEffects, PairLoading, DbActor):
         if tick is not None:
             outgoing.append(("publish", *events.mark_message(self._cfg, tick)))
         if (tick is not None or refresh) and self._ticks.last is not None:
-            outgoing.append(("set", marks.key(self._cfg.symbol), self._mark_record(self._ticks.last).encode()))
+            record = self._clock.record(self._cfg.symbol, self._ticks.last, self._now())
+            outgoing.append(("set", marks.key(self._cfg.symbol), record.encode()))
         if outgoing:
             self._outbox.put_nowait(outgoing)
         for t in batch.trades:
@@ -399,7 +356,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
             if isinstance(answer, Exception):
                 future.set_exception(answer)
             elif answer["id"] in releases:  # the caller's own order is final: answer once its funds are back
-                self._spawn(_answer_after(releases[answer["id"]], future, answer))
+                self._spawn(answer_after(releases[answer["id"]], future, answer))
             else:
                 future.set_result(answer)
 
@@ -411,58 +368,18 @@ class PairActor(PairEffects, PairLoading, DbActor):
             return self._ticks.last.price
         return self._mark.raw.price if self._mark.raw is not None else None
 
-    def _due_tick(self, now: int) -> Tick | None:
-        """The tick to write with a batch: the smoothed mark of the batches already durable, if it is due
-        for a look (``actors.pair.mark_state``), changed, and the tick interval allows."""
-        if self._ticks.wait_ms(now) > 0 or not self._mark.due(now):
-            return None
-        return self._ticks.propose(self._mark.smooth.value(now), now)
-
-    def _take_into_mark(self, batch: Batch) -> None:
-        """A durable batch's trades and book into the raw mark, and a timer for the next look while the
-        smoothed mark may still change. Only once the batch is durable: the mark's state never runs
-        ahead of the database, so a reload after a failed batch keeps it as it is."""
-        now = batch.now_ms
-        self._mark.count((t.row for t in batch.trades), now)
-        self._mark.observe(self._book, now)
-        last = self._ticks.last
-        wait = self._mark.wait_ms(now, last.price if last else None)
-        if wait is not None:
-            self._tick_later(max(wait, self._ticks.wait_ms(now)))
-
-    def _mark_record(self, tick: Tick) -> marks.Mark:
-        return marks.Mark(self._pair_id, self._cfg.symbol, tick.price, tick.id, tick.seq, tick.time_ms, self._now(),
-                          tick.rule)  # fmt: skip
-
-    def _tick_later(self, delay_ms: int) -> None:
-        """A mark change came too soon after the last tick: tick again once the interval is over."""
-        if self._tick_due is None:
-            self._tick_due = asyncio.get_running_loop().call_later(delay_ms / 1000, self._due)
-
-    def _due(self) -> None:
-        self._tick_due = None
-        if self._healthy and not self._paused:  # a paused pair's state went with its snapshot
-            self._queue.put_nowait(("tick", None, None))
-
     async def _refresh_loop(self) -> None:
-        """Every ``_refresh_s``, through the orders' queue: tick if the mark changed, and confirm the
-        mark in Redis. A pair whose loop is stuck or down stops confirming, and its mark goes stale."""
+        """Every ``MarkClock.refresh_s``, through the orders' queue: tick if the mark changed, and confirm
+        the mark in Redis. A pair whose loop is stuck or down stops confirming, and its mark goes stale."""
         while True:
-            await asyncio.sleep(self._refresh_s)
-            if self._healthy and not self._paused:
-                self._queue.put_nowait(("tick", None, None))
+            await asyncio.sleep(self._clock.refresh_s)
+            self._commands.tick()
             try:
                 await self._prices.book()  # the USD prices the next quotations carry
-                if self._healthy:  # loaded: the house's accounts again (a market maker may have started since)
+                if self._commands.healthy:  # loaded: the house's accounts again (a market maker may have started since)
                     self._mark.house = frozenset(await users.house_ids())
             except Exception:  # the quotation goes without them meanwhile
                 log.warning("pair %s: no USD prices or house accounts", self._pair_id, exc_info=True)
-
-    @property
-    def _refresh_s(self) -> float:
-        """A quarter of the time after which a mark is stale, and at least ``REFRESH_MS``: an idle
-        pair wakes less often (2.5 s by default, issue 15) and its mark still never looks stale."""
-        return max(marks.REFRESH_MS / 1000, self._settings.mark_stale_seconds / 4)
 
     # -- ids and time, used by the matching helpers ------------------------------------------------
 
@@ -477,22 +394,3 @@ class PairActor(PairEffects, PairLoading, DbActor):
     @staticmethod
     def _now() -> int:
         return int(time.time() * 1000)
-
-
-def _drain(queue: asyncio.Queue[Command]) -> list[Command]:
-    drained = []
-    while not queue.empty():
-        drained.append(queue.get_nowait())
-    return drained
-
-
-def _answer_all(commands: list[Command], error: Exception) -> None:
-    for _, _, future in commands:
-        if future is not None and not future.done():
-            future.set_exception(error)
-
-
-async def _answer_after(release: asyncio.Task[bool], future: asyncio.Future[Any], answer: Any) -> None:
-    await release
-    if not future.done():
-        future.set_result(answer)

@@ -18,6 +18,7 @@ from redis.asyncio import Redis
 
 from actors.names import wallet_name
 from actors.pair import events
+from actors.pair.commands import CommandQueue
 from actors.pair.state import BUY, OrderState, PairConfig
 from actors.wallet.legs import BUYER, SELLER, TradeLeg, shard_of
 from config.settings import Settings
@@ -43,7 +44,7 @@ class PairEffects:
     _wallets: dict[int, Any]
     _outbox: asyncio.Queue[list[Outgoing]]
     _background: set[asyncio.Task[Any]]
-    _healthy: bool
+    _commands: CommandQueue
 
     start: Callable[[], Awaitable[dict[str, Any]]]  # the PairActor's
 
@@ -125,7 +126,7 @@ class PairEffects:
     async def _sweep_loop(self) -> None:
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
-            if not self._healthy:
+            if not self._commands.healthy:
                 continue
             try:
                 await self.sweep()
