@@ -30,10 +30,10 @@ from redis.asyncio import Redis
 
 from actors.lever import ledger as lever_ledger
 from actors.lever import settle, terms
+from actors.lever.checks import check_stops, check_target
 from actors.lever.events import LeverEvents
 from actors.lever.feed import LeverFeed
 from actors.lever.state import DAY_MS, PairTerms, position_of
-from actors.lever.terms import LONG
 from actors.names import lever_name
 from actors.runtime import DbActor
 from actors.wallet.legs import transfer as transfer_legs
@@ -137,7 +137,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         limit = order.get("kind") == "limit"
         target = Decimal(order["target"]) if limit else Decimal(0)
         if limit:
-            self._check_target(pair, mark.price, side, target)
+            check_target(pair, mark.price, side, target)
         async with self._locks[uid]:
             if given is not None and (made := await self._made(uid, int(given))) is not None:
                 return made  # the same submit, run meanwhile (its caller lost the answer)
@@ -199,21 +199,6 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
     def _seq(self, pair: PairTerms) -> int:
         return self._book.seqs.get(pair.id, 0)
 
-    def _check_target(self, pair: PairTerms, mark: Decimal, side: int, target: Decimal) -> None:
-        """An entrustment's target must not be reached yet (long: below the mark; short: above) and must
-        lie in the pair's band around the mark."""
-        if target <= 0:
-            raise DomainError(ErrorCode.LEVER_PRICE_REQUIRED)
-        reached = target >= mark if side == LONG else target <= mark
-        if reached:
-            raise DomainError(ErrorCode.LEVER_TARGET_REACHED, price=money(target))
-        step = terms.step(pair.places)
-        low, high = (mark / pair.band).quantize(step), (mark * pair.band).quantize(step)
-        if not low <= target <= high or target > pair.max_price:
-            raise DomainError(ErrorCode.PRICE_OUT_OF_BAND, low=money(low), high=money(high))
-        if -target.as_tuple().exponent > pair.places:  # type: ignore[operator]
-            raise DomainError(ErrorCode.PRICE_PRECISION, places=pair.places)
-
     async def cancel(self, uid: int, position_id: int) -> dict[str, Any]:
         """Cancel an entrustment: its frozen funds go back. Durable when it answers."""
         await self._serving()
@@ -261,16 +246,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
             pair = self._pairs[row.currency_match_id]
             mark = await self._mark(pair)
             tp, sl = take_profit or Decimal(0), stop_loss or Decimal(0)
-            for value in (tp, sl):
-                if value and -value.as_tuple().exponent > pair.places:  # type: ignore[operator]
-                    raise DomainError(ErrorCode.PRICE_PRECISION, places=pair.places)
-            long = row.type == LONG
-            if tp and (tp <= mark.price if long else tp >= mark.price):
-                code = ErrorCode.LEVER_TAKE_PROFIT_ABOVE if long else ErrorCode.LEVER_TAKE_PROFIT_BELOW
-                raise DomainError(code, price=money(mark.price))
-            if sl and (sl >= mark.price if long else sl <= mark.price):
-                code = ErrorCode.LEVER_STOP_LOSS_BELOW if long else ErrorCode.LEVER_STOP_LOSS_ABOVE
-                raise DomainError(code, price=money(mark.price))
+            check_stops(pair, mark.price, row.type, tp, sl)
             new = copy.copy(row)
             new.target_profit_price, new.stop_loss_price = tp, sl
             new.stop_seq = max(mark.seq, self._seq(pair))
