@@ -19,7 +19,7 @@ import ray
 from ray.exceptions import RayActorError
 from redis.asyncio import Redis
 
-from actors.micro.commands import Stake
+from actors.commands import LeverOrder, Stake
 from actors.names import PAIR_MOVED, PAIR_MOVING, lever_name, micro_name, pair_name, wallet_name
 from actors.pair.state import BUY
 from actors.wallet.legs import shard_of
@@ -92,6 +92,49 @@ class Engine:
         if not self._lever_shards:
             raise RuntimeError("this Engine was made without lever_shards")
         return self._get(lever_name(shard_of(uid, self._lever_shards)))
+
+    # -- the user's LeverShard: one method per call, each with its retry policy ---------------------
+
+    async def _lever_call(self, uid: int, method: str, *args: Any, again: bool) -> Any:
+        """Call the user's LeverShard. A shard replaced since this replica last called it (its handle
+        fails with RayActorError) is looked up again; the call is sent once more only when ``again``
+        (a read, or a command idempotent by its id or ref), else the error reaches the edge (503)."""
+        try:
+            return await getattr(self.lever(uid), method).remote(uid, *args)
+        except RayActorError:
+            self.forget_handles()
+            if not again:
+                raise
+            return await getattr(self.lever(uid), method).remote(uid, *args)
+
+    async def lever_submit(self, uid: int, order: LeverOrder) -> dict[str, Any]:
+        """Open or entrust a position; sent once more only with an id (one position per id)."""
+        return dict(await self._lever_call(uid, "submit", order, again=order.id is not None))
+
+    async def lever_cancel(self, uid: int, position_id: int) -> dict[str, Any]:
+        return dict(await self._lever_call(uid, "cancel", position_id, again=False))
+
+    async def lever_close(self, uid: int, position_id: int) -> dict[str, Any]:
+        return dict(await self._lever_call(uid, "close", position_id, again=False))
+
+    async def lever_batch_close(self, uid: int, pair_id: int, side: int) -> list[dict[str, Any]]:
+        """Close the user's open positions on a pair (0: every pair) and side (0: both)."""
+        return list(await self._lever_call(uid, "batch_close", pair_id, side, again=False))
+
+    async def lever_setstop(
+        self, uid: int, position_id: int, take_profit: Decimal | None, stop_loss: Decimal | None
+    ) -> dict[str, Any]:
+        return dict(await self._lever_call(uid, "setstop", position_id, take_profit, stop_loss, again=False))
+
+    async def lever_overview(self, uid: int, pair_id: int | None = None) -> dict[str, Any]:
+        """The lever account's balance, margins, risk rate and unrealised profit (a read)."""
+        return dict(await self._lever_call(uid, "overview", pair_id, again=True))
+
+    async def lever_transfer(
+        self, uid: int, currency_id: int, amount: Decimal, source: int, target: int, ref: str
+    ) -> bool:
+        """Move between the lever account and another of the user's; once per ``ref``."""
+        return bool(await self._lever_call(uid, "transfer", currency_id, amount, source, target, ref, again=True))
 
     def every_lever(self) -> list[Any]:
         """Every LeverShard (to tell them all something, such as an operator's change of the terms)."""

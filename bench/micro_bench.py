@@ -77,7 +77,7 @@ from micro_checks import USDT, Run, data, end_of, report, spread  # noqa: E402
 from micro_shards import join_cluster, kill, sample_fences, shard_status, wait_restarted  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
-from actors.micro.commands import Stake  # noqa: E402
+from actors.commands import Stake  # noqa: E402
 from config.settings import get_settings  # noqa: E402
 from tests.utils.users import Member as User  # noqa: E402
 

@@ -28,6 +28,7 @@ from typing import Any
 import ray
 from redis.asyncio import Redis
 
+from actors.commands import LeverOrder
 from actors.lever import ledger as lever_ledger
 from actors.lever import settle, terms
 from actors.lever.checks import check_stops, check_target
@@ -115,37 +116,37 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
             raise DomainError(ErrorCode.LEVER_POSITION_NOT_FOUND)
         return row
 
-    async def submit(self, uid: int, order: dict[str, Any]) -> dict[str, Any]:
+    async def submit(self, uid: int, order: LeverOrder) -> dict[str, Any]:
         """Open at the market, or entrust at a target. Durable when it answers. Raises DomainError, among
         others LEVER_EXPOSURE when the order's worst case (every pending entrustment on its side filled
         too) takes the shard past its share of the pair's cap, INSUFFICIENT_BALANCE, and
         LEVER_ACCOUNT_AT_RISK when it would put the account at or below the liquidation level.
 
-        ``order["id"]``, when given, is the position's id (an idempotency key's, ``serve.api.idempotency``):
+        ``order.id``, when given, is the position's id (an idempotency key's, ``serve.api.idempotency``):
         a submit whose position exists already answers it as it is now and moves nothing."""
         await self._serving()
-        given = order.get("id")
-        if given is not None and (made := await self._made(uid, int(given))) is not None:
+        given = order.id
+        if given is not None and (made := await self._made(uid, given)) is not None:
             return made
-        pair = self._pair(int(order["pair_id"]))
-        side, hands, multiple = int(order["side"]), int(order["hands"]), int(order["multiple"])
+        pair = self._pair(order.pair_id)
+        side, hands, multiple = order.side, order.hands, order.multiple
         if multiple not in pair.multiples:
             raise DomainError(ErrorCode.LEVER_MULTIPLE_INVALID, multiples=", ".join(map(str, pair.multiples)))
         if not 1 <= hands <= pair.max_hands:
             raise DomainError(ErrorCode.LEVER_HANDS_RANGE, max=pair.max_hands)
         mark = await self._mark(pair)
-        limit = order.get("kind") == "limit"
-        target = Decimal(order["target"]) if limit else Decimal(0)
+        limit = order.limit
+        target = order.target if order.target is not None else Decimal(0)
         if limit:
             check_target(pair, mark.price, side, target)
         async with self._locks[uid]:
-            if given is not None and (made := await self._made(uid, int(given))) is not None:
+            if given is not None and (made := await self._made(uid, given)) is not None:
                 return made  # the same submit, run meanwhile (its caller lost the answer)
             balance = await self._fresh_balance(uid)
             qty = terms.quantity(hands, pair.share_num)
             if self._book.past_cap(pair.id, side, qty, mark.price, pair.max_exposure / self._shards, pending=True):
                 raise DomainError(ErrorCode.LEVER_EXPOSURE)
-            position_id = int(given) if given is not None else await self._ids.next()
+            position_id = given if given is not None else await self._ids.next()
             row = LeverPosition(
                 id=position_id, user_id=uid, currency_match_id=pair.id, type=side, share=hands, multiple=multiple,
                 share_num=pair.share_num, point_rate=pair.point_rate, fee_rate=pair.fee_rate,

@@ -27,9 +27,9 @@ from typing import Any
 import ray
 from redis.asyncio import Redis
 
+from actors.commands import Stake
 from actors.engine import Engine
 from actors.micro import stakes
-from actors.micro.commands import Stake
 from actors.micro.feed import TickFeed
 from actors.micro.passes import Decided, Settlements, quantiles
 from actors.micro.stakes import Exposure

@@ -14,6 +14,7 @@ import httpx
 import pytest
 import ray
 
+from actors.commands import LeverOrder
 from actors.lever.state import DAY_MS
 from actors.names import lever_name
 from actors.wallet.legs import shard_of
@@ -62,7 +63,7 @@ async def test_open_take_profit_and_the_house(stack: Stack, api: httpx.Client, t
     holder, seller, buyer = traders
     lever = shard(stack, holder.uid)
     start = await asyncio.to_thread(current, api)
-    order = {"pair_id": BTC_USDT, "side": 1, "hands": 2, "multiple": 10, "kind": "market", "target": None}
+    order = LeverOrder(pair_id=BTC_USDT, side=1, hands=2, multiple=10)
     opened = await lever.submit.remote(holder.uid, order)
     assert opened["status"] == 1 and opened["share"] == 2 and opened["multiple"] == 10
     price = Decimal(opened["price"])
@@ -101,7 +102,7 @@ async def test_an_entrustment_fills_when_the_mark_reaches_it(stack: Stack, api: 
     lever = shard(stack, holder.uid)
     start = await asyncio.to_thread(current, api)
     target = (start * Decimal("1.01")).quantize(Decimal(1))  # a short, above the market
-    order = {"pair_id": BTC_USDT, "side": 2, "hands": 1, "multiple": 20, "kind": "limit", "target": target}
+    order = LeverOrder(pair_id=BTC_USDT, side=2, hands=1, multiple=20, target=target)
     entrusted = await lever.submit.remote(holder.uid, order)
     assert entrusted["status"] == 0 and Decimal(entrusted["frozen"]) > 0
     await asyncio.to_thread(mark_to, api, seller, buyer, BTC_USDT, target + 5)
@@ -126,7 +127,7 @@ async def test_an_account_at_the_level_is_liquidated_and_the_fund_pays_the_gap(
     await lever.transfer.remote(holder.uid, USDT, Decimal("9990"), int(AccountType.LEVER), int(AccountType.CHANGE),
                                 f"x-liq-{holder.uid}")  # fmt: skip
     start = await asyncio.to_thread(current, api)
-    order = {"pair_id": BTC_USDT, "side": 1, "hands": 1, "multiple": 200, "kind": "market", "target": None}
+    order = LeverOrder(pair_id=BTC_USDT, side=1, hands=1, multiple=200)
     opened = await lever.submit.remote(holder.uid, order)
     margin = Decimal(opened["caution_money"])
     assert Decimal((await lever.overview.remote(holder.uid))["hazard_rate"]) > 50
@@ -159,7 +160,7 @@ async def test_a_restarted_shard_fires_what_the_mark_crossed_while_it_was_down(
     holder, seller, buyer = traders
     lever = shard(stack, holder.uid)
     start = await asyncio.to_thread(current, api)
-    order = {"pair_id": BTC_USDT, "side": 1, "hands": 1, "multiple": 5, "kind": "market", "target": None}
+    order = LeverOrder(pair_id=BTC_USDT, side=1, hands=1, multiple=5)
     opened = await lever.submit.remote(holder.uid, order)
     stop = (start * Decimal("0.99")).quantize(Decimal(1))
     await lever.setstop.remote(holder.uid, opened["id"], None, stop)
@@ -192,10 +193,8 @@ async def test_a_cross_margin_account_falls_to_its_other_pairs_move_while_the_sh
     lever = shard(stack, holder.uid)
     await lever.transfer.remote(holder.uid, USDT, Decimal("9900"), int(AccountType.LEVER), int(AccountType.CHANGE),
                                 f"x-cross-{holder.uid}")  # fmt: skip
-    btc = await lever.submit.remote(holder.uid, {"pair_id": BTC_USDT, "side": 1, "hands": 1, "multiple": 20,
-                                                 "kind": "market", "target": None})  # fmt: skip
-    eth = await lever.submit.remote(holder.uid, {"pair_id": ETH_USDT, "side": 2, "hands": 1, "multiple": 20,
-                                                 "kind": "market", "target": None})  # fmt: skip
+    btc = await lever.submit.remote(holder.uid, LeverOrder(pair_id=BTC_USDT, side=1, hands=1, multiple=20))
+    eth = await lever.submit.remote(holder.uid, LeverOrder(pair_id=ETH_USDT, side=2, hands=1, multiple=20))
     view = await lever.overview.remote(holder.uid)
     free, margins, eth_mark = Decimal(view["balance"]), Decimal(view["margins"]), Decimal(view["marks"][ETH_USDT])
     # the ETH short loses free + margins / 2 (the level, 50 %) at this rise; go a fifth past it
@@ -218,7 +217,7 @@ async def test_the_overnight_fee_is_charged_once_per_position_and_day(stack: Sta
                                                                       traders: tuple[Member, ...]) -> None:  # fmt: skip
     holder = traders[0]
     lever = shard(stack, holder.uid)
-    order = {"pair_id": BTC_USDT, "side": 2, "hands": 3, "multiple": 10, "kind": "market", "target": None}
+    order = LeverOrder(pair_id=BTC_USDT, side=2, hands=3, multiple=10)
     opened = await lever.submit.remote(holder.uid, order)
     before = await lever_account(holder.uid)
     tomorrow = int(time.time() * 1000) // DAY_MS + 1  # the next 00:00 UTC, as the Scheduler calls it

@@ -185,10 +185,12 @@ async def test_alice_opens_entrusts_sets_stops_and_closes(
     assert [p["id"] for p in my_trade(api, alice, 3)["data"]] == [short["id"], long["id"]]
     assert my_trade(api, alice, 1)["data"] == []
 
-    # what is left: the balance plus each margin and its profit; the records add up to it
-    final = free + Decimal("120.06") + Decimal("18.79") + Decimal("29.985") - Decimal("10.605")
-    assert lever_balance(api, alice) == (final, 0)
+    # what is left: the balance plus each margin and its profit (less the overnight fee, were 00:00
+    # UTC to pass while the positions were open); the records add up to it
     records = lever_records(api, alice)
+    overnight = sum((Decimal(r["value"]) for r in records if r["log_type"] == "lever_overnight"), Decimal(0))
+    final = free + Decimal("120.06") + Decimal("18.79") + Decimal("29.985") - Decimal("10.605") + overnight
+    assert lever_balance(api, alice) == (final, 0)
     assert sum(Decimal(r["value"]) for r in records) == final
     assert sum(Decimal(r["lock_value"]) for r in records) == 0
     kinds = [r["log_type"] for r in records]

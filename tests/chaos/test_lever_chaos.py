@@ -14,6 +14,7 @@ import httpx
 import ray
 from ray.exceptions import RayActorError
 
+from actors.commands import LeverOrder
 from actors.lever import terms
 from actors.lever.state import DAY_MS
 from actors.names import lever_name, pair_name
@@ -71,8 +72,7 @@ async def test_kills_during_a_price_walk_fire_each_crossed_trigger_once(stack: S
     for i, m in enumerate(holders):
         lever = ray.get_actor(lever_name(shard_of(m.uid, stack.settings.lever_shards)))
         for side in (1, 2):
-            order = {"pair_id": BTC_USDT, "side": side, "hands": 1 + i % 3, "multiple": 5, "kind": "market",
-                     "target": None}  # fmt: skip
+            order = LeverOrder(pair_id=BTC_USDT, side=side, hands=1 + i % 3, multiple=5)
             opened = await lever.submit.remote(m.uid, order)
             up, down = Decimal(1) + Decimal(i + 1) / 200, Decimal(1) - Decimal(i + 1) / 200  # 0.5 % .. 3 % away
             profit, loss = (up, down) if side == 1 else (down, up)
@@ -137,7 +137,7 @@ async def lever_long(stack: Stack, api: httpx.Client, m: Member, multiple: int, 
     price = terms.open_price(await asyncio.to_thread(mark_now, api), Decimal("0.05"), 1, 4)
     fee = terms.fee(price, 1, Decimal("0.01"), Decimal("0.001"))
     await fund(m, "USDT", str(terms.margin(price, 1, Decimal("0.01"), multiple) + fee + spare), AccountType.LEVER)
-    order = {"pair_id": BTC_USDT, "side": 1, "hands": 1, "multiple": multiple, "kind": "market", "target": None}
+    order = LeverOrder(pair_id=BTC_USDT, side=1, hands=1, multiple=multiple)
     return await ray.get_actor(lever_name(shard_of(m.uid, stack.settings.lever_shards))).submit.remote(m.uid, order)
 
 

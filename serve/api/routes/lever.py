@@ -9,13 +9,14 @@ side, state and close reason are added here, in the request's language.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from decimal import Decimal
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from actors.engine import Engine
+from actors.commands import LeverOrder
 from actors.pair.state import PairConfig
 from serve.api.amounts import AMOUNT_RE, MAX_LENGTH, AmountText, parse_amount
 from serve.api.deps import CurrentUid, EngineDep, Lang, Services, Svc
@@ -131,16 +132,11 @@ def _named(position: dict[str, Any], lang: str) -> dict[str, Any]:
     }
 
 
-async def _shard(engine: Engine, uid: int, method: str, *args: Any) -> Any:
-    """Call one method of the user's LeverShard (its DomainErrors reach the edge as they are)."""
-    return await getattr(engine.lever(uid), method).remote(uid, *args)
-
-
-async def _on_position(engine: Engine, uid: int, method: str, position_id: int, *args: Any, gone: ErrorCode) -> Any:
-    """Call a shard method about one position. A position the shard no longer holds but the database
-    shows as the user's has closed or been cancelled meanwhile: ``gone``, not "not found"."""
+async def _on_position(call: Awaitable[dict[str, Any]], uid: int, position_id: int, *, gone: ErrorCode) -> Any:
+    """A shard call about one position. A position the shard no longer holds but the database shows
+    as the user's has closed or been cancelled meanwhile: ``gone``, not "not found"."""
     try:
-        return await _shard(engine, uid, method, position_id, *args)
+        return await call
     except DomainError as exc:
         if exc.code == ErrorCode.LEVER_POSITION_NOT_FOUND and await LeverPosition.exists(id=position_id, user_id=uid):
             raise DomainError(gone) from exc
@@ -182,7 +178,7 @@ async def deal(body: PairIn, uid: CurrentUid, svc: Svc, engine: EngineDep, lang:
     if not row.open_lever:
         raise DomainError(ErrorCode.LEVER_NOT_OFFERED)
     pair = await svc.pairs.get(row.id)
-    overview = await _shard(engine, uid, "overview", pair.id)
+    overview = await engine.lever_overview(uid, pair.id)
     mark = (await _marks(svc, [pair])).get(pair.id)
     entrusted = LeverPosition.filter(user_id=uid, currency_match_id=pair.id, status=LeverStatus.ENTRUSTED)
     rows = await entrusted.order_by("-created_at", "-id")
@@ -210,7 +206,7 @@ async def dealall(body: DealAllIn, uid: CurrentUid, svc: Svc, engine: EngineDep,
     """The user's open positions on the pair (10 a page, newest first, profits at the mark), the
     account's risk rate and the unrealised profit of those positions."""
     pair = await svc.pairs.get(body.currency_match_id)
-    overview = await _shard(engine, uid, "overview", pair.id)
+    overview = await engine.lever_overview(uid, pair.id)
     query = LeverPosition.filter(user_id=uid, currency_match_id=pair.id, status=LeverStatus.OPEN)
     order = await _page(svc, query, body.page, lang)
     return envelope({"order": order, "hazard_rate": overview["hazard_rate"], "profits_all": overview["profits_all"]})
@@ -263,26 +259,28 @@ async def submit(body: SubmitIn, uid: CurrentUid, svc: Svc, engine: EngineDep, r
     if fixed:
         target = parse_amount(body.target_price, missing=ErrorCode.LEVER_PRICE_REQUIRED, places=pair.price_decimals,
                               maximum=pair.max_price)  # fmt: skip
-    order = {"pair_id": pair.id, "side": body.type, "hands": hands, "multiple": multiple,
-             "kind": "limit" if fixed else "market", "target": target}  # fmt: skip
     attempt = attempt_of(request)
-    if attempt is not None:  # every run of the key opens the same position: the shard opens it once
-        order["id"] = await attempt.remember("position", engine.lever_ids.next)
-    position = await _shard(engine, uid, "submit", order)
+    # Every run of a key opens the same position: the shard opens it once.
+    position_id = await attempt.remember("position", engine.lever_ids.next) if attempt is not None else None
+    order = LeverOrder(pair_id=pair.id, side=body.type, hands=hands, multiple=multiple, target=target,
+                       id=position_id)  # fmt: skip
+    position = await engine.lever_submit(uid, order)
     return envelope(_named(position, lang), translate(PLACED, lang))
 
 
 @router.post("/cancel")
 async def cancel(body: PositionRef, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """Cancel one of the user's entrustments: its frozen margin and fee return to the balance."""
-    position = await _on_position(engine, uid, "cancel", body.id, gone=ErrorCode.LEVER_NOT_ENTRUSTED)
+    position = await _on_position(engine.lever_cancel(uid, body.id), uid, body.id, gone=ErrorCode.LEVER_NOT_ENTRUSTED)
     return envelope(_named(position, lang), translate(CANCELLED, lang))
 
 
 @router.post("/close")
 async def close(body: PositionRef, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """Close one of the user's open positions at the mark less the spread."""
-    position = await _on_position(engine, uid, "close", body.id, gone=ErrorCode.LEVER_POSITION_NOT_OPEN)
+    position = await _on_position(
+        engine.lever_close(uid, body.id), uid, body.id, gone=ErrorCode.LEVER_POSITION_NOT_OPEN
+    )
     return envelope(_named(position, lang), translate(CLOSED, lang))
 
 
@@ -291,7 +289,7 @@ async def batch_close(body: BatchCloseIn, uid: CurrentUid, svc: Svc, engine: Eng
     """Close every open position of the user on one pair (0: every pair) and side (0: both)."""
     if body.currency_match_id:
         await svc.pairs.get(body.currency_match_id)
-    closed = await _shard(engine, uid, "batch_close", body.currency_match_id, body.type)
+    closed = await engine.lever_batch_close(uid, body.currency_match_id, body.type)
     data = [_named(p, lang) for p in closed]
     return envelope({"closed": len(data), "data": data}, translate(CLOSED, lang))
 
@@ -318,6 +316,6 @@ async def setstop(body: SetStopIn, uid: CurrentUid, svc: Svc, engine: EngineDep,
     pair = await svc.pairs.get(found)
     take_profit = _stop_price(body.target_profit_price, pair.price_decimals, pair.max_price, BAD_TAKE_PROFIT)
     stop_loss = _stop_price(body.stop_loss_price, pair.price_decimals, pair.max_price, BAD_STOP_LOSS)
-    position = await _on_position(engine, uid, "setstop", body.id, take_profit, stop_loss,
-                                  gone=ErrorCode.LEVER_POSITION_NOT_OPEN)  # fmt: skip
+    stops = engine.lever_setstop(uid, body.id, take_profit, stop_loss)
+    position = await _on_position(stops, uid, body.id, gone=ErrorCode.LEVER_POSITION_NOT_OPEN)
     return envelope(_named(position, lang), translate(SAVED, lang))

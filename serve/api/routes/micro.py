@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from actors.micro.commands import Stake
+from actors.commands import Stake
 from actors.pair.marks import Tick, verify
 from serve.api.amounts import AmountText, parse_amount
 from serve.api.deps import CurrentUid, EngineDep, Lang, Svc, client_ip

@@ -110,7 +110,7 @@ async def transfer(body: TransferIn, uid: CurrentUid, engine: EngineDep, request
         return envelope(data, translate(TRANSFERRED, lang))
     args = (uid, currency.id, amount, int(body.source), int(body.target), ref)
     if AccountType.LEVER in (body.source, body.target):  # its lever shard is the lever account's one writer
-        await engine.lever(uid).transfer.remote(*args)
+        await engine.lever_transfer(*args)
     else:
         await call_wallet(engine, uid, "transfer", *args)
     return envelope(data, translate(TRANSFERRED, lang))
