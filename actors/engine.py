@@ -133,8 +133,10 @@ class Engine:
     async def lever_transfer(
         self, uid: int, currency_id: int, amount: Decimal, source: int, target: int, ref: str
     ) -> bool:
-        """Move between the lever account and another of the user's; once per ``ref``."""
-        return bool(await self._lever_call(uid, "transfer", currency_id, amount, source, target, ref, again=True))
+        """Move between the lever account and another of the user's; once per ``ref``. Not sent again:
+        a transfer out that a dead shard made would be refused on the second try (the margin check
+        comes before the ref's), so the edge answers 503 and a keyed request's replay tells."""
+        return bool(await self._lever_call(uid, "transfer", currency_id, amount, source, target, ref, again=False))
 
     def every_lever(self) -> list[Any]:
         """Every LeverShard (to tell them all something, such as an operator's change of the terms)."""
