@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 import ray
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
 from actors.names import pair_name, wallet_name
@@ -129,7 +129,9 @@ class Stream:
                         if self._stop.is_set():
                             return
                         self._socket_round(ws, rng, who)
-            except (ConnectionClosed, OSError, TimeoutError):
+            # A fanout killed during the opening handshake closes it before any HTTP answer
+            # (InvalidHandshake: "did not receive a valid HTTP response"), as one killed later does.
+            except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError):
                 time.sleep(0.2)
 
     def _socket_round(self, ws: ClientConnection, rng: random.Random, who: Member) -> None:
