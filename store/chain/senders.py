@@ -317,7 +317,7 @@ class TronSender:
 
     async def hot_balances(self) -> dict[str, Decimal]:
         balances = {"TRX": Decimal(await self.node.balance(self.hot)).scaleb(-tron.TRX_DECIMALS)}
-        holder = word("0x" + tron.raw_address(self.hot)[1:].hex())  # an ABI word: the 20 bytes after 0x41
+        holder = word(tron.evm_hex(self.hot))  # an ABI word: the 20 bytes after 0x41
         for code, token in self.tokens.items():
             _, decimals = await self.currency(code)
             balances[code] = Decimal(await self.node.token_balance(token, self.hot, word=holder)).scaleb(-decimals)

@@ -79,6 +79,12 @@ def raw_address(address: str) -> bytes:
     return raw
 
 
+def evm_hex(address: str) -> str:
+    """A ``T…`` address as 0x and its 20 bytes after the 0x41 prefix: how a contract call (an ABI word)
+    and TRON's Ethereum-style JSON-RPC name it."""
+    return "0x" + raw_address(address)[1:].hex()
+
+
 def base58(raw: bytes) -> str:
     return Base58Encoder.CheckEncode(raw)
 
@@ -87,7 +93,7 @@ def transfer_call(to: str, units: int) -> tuple[str, bytes]:
     """TRC20 ``transfer(to, units)``: its ABI parameters (hex, what ``triggersmartcontract`` takes with
     the function's signature) and the call data the node must build from them. TRON's ABI words
     carry the 20 address bytes without the 0x41 prefix, as on EVM chains."""
-    data = transfer_data("0x" + raw_address(to)[1:].hex(), units)  # 0x + selector + words
+    data = transfer_data(evm_hex(to), units)  # 0x + selector + words
     return data[10:], bytes.fromhex(data[2:])
 
 

@@ -35,11 +35,6 @@ GAS_STATION_PATH = tron.hot_path(1)
 BANDWIDTH_RESERVE = 1_000_000  # SUN kept back when TRX is swept: a transfer's bandwidth if none is free
 
 
-def holder_word(address: str) -> str:
-    """A TRON address as an ABI word (its 20 bytes after 0x41), for ``balanceOf``."""
-    return word("0x" + tron.raw_address(address)[1:].hex())
-
-
 class TronSweeper(AccountSweeper):
     family = "TRON"
 
@@ -65,7 +60,7 @@ class TronSweeper(AccountSweeper):
         moved_token = False
         for code, token in self.sender.tokens.items():
             _, decimals = await self.sender.currency(code)
-            units = await self.node.token_balance(token, address, word=holder_word(address))
+            units = await self.node.token_balance(token, address, word=word(tron.evm_hex(address)))
             if units == 0 or Decimal(units).scaleb(-decimals) < self._minimums.get(code, Decimal(0)):
                 report.below_minimum += units > 0
                 continue
