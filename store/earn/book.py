@@ -118,3 +118,21 @@ async def catch_up(
             break
         order = await load()
     return booked, False
+
+
+Settle = Callable[[int, int, int], Awaitable[tuple[int, bool]]]  # (order id, through, places)
+
+
+async def run_active(model: type[Model], day: int, settle: Settle) -> tuple[int, int]:
+    """The day loop of an earn product, run once ``day`` is over: every active order that started
+    before it is settled through ``day`` (its missed days included), oldest first.
+
+    Returns (days booked, orders matured) over the run."""
+    places: dict[int, int] = {}
+    booked = matured = 0
+    for order_id, currency_id in (
+        await model.filter(status=EarnStatus.ACTIVE, start_day__lt=day).order_by("id").values_list("id", "currency_id")
+    ):
+        done, ended = await settle(order_id, day, await places_of(currency_id, places))
+        booked, matured = booked + done, matured + ended
+    return booked, matured

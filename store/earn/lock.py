@@ -16,7 +16,7 @@ from typing import Any
 
 from store.db import column
 from store.earn import EARN_INTEREST, FINANCIAL, LOG_LOCK
-from store.earn.book import HouseRow, Stale, catch_up, floor, locked, move, places_of
+from store.earn.book import HouseRow, Stale, catch_up, floor, locked, move, run_active
 from store.earn.clock import day_text
 from store.errors import DomainError, ErrorCode
 from store.ids import TableIds
@@ -152,15 +152,7 @@ async def settle(order_id: int, through: int, places: int) -> tuple[int, bool]:
 async def run_day(day: int) -> dict[str, int]:
     """The Scheduler's run of ``day`` (once it is over): every active order books what it owes up to
     ``day`` (days missed before included) and matures if its term ended. Idempotent."""
-    places: dict[int, int] = {}
-    booked = matured = 0
-    for order_id, currency_id in (
-        await LockOrder.filter(status=EarnStatus.ACTIVE, start_day__lt=day)
-        .order_by("id")
-        .values_list("id", "currency_id")
-    ):
-        done, ended = await settle(order_id, day, await places_of(currency_id, places))
-        booked, matured = booked + done, matured + ended
+    booked, matured = await run_active(LockOrder, day, settle)
     return {"booked": booked, "matured": matured}
 
 

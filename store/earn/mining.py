@@ -22,7 +22,7 @@ from tortoise.exceptions import IntegrityError
 
 from store.db import scalar
 from store.earn import EARN_INTEREST, EARN_PENALTY, FINANCIAL, LOG_MINING
-from store.earn.book import HouseRow, Stale, catch_up, floor, locked, move, places_of
+from store.earn.book import HouseRow, Stale, catch_up, floor, locked, move, places_of, run_active
 from store.earn.clock import day_text
 from store.errors import DomainError, ErrorCode
 from store.ids import TableIds
@@ -234,15 +234,7 @@ async def run_day(day: int) -> dict[str, int]:
             if not await MiningRate.filter(product_id=product.id, day=when).exists():
                 await publish(product, when)
                 published_now += 1
-    places: dict[int, int] = {}
-    booked = matured = 0
-    for order_id, currency_id in (
-        await MiningOrder.filter(status=EarnStatus.ACTIVE, start_day__lt=day)
-        .order_by("id")
-        .values_list("id", "currency_id")
-    ):
-        done, ended = await settle(order_id, day, await places_of(currency_id, places))
-        booked, matured = booked + done, matured + ended
+    booked, matured = await run_active(MiningOrder, day, settle)
     return {"published": published_now, "booked": booked, "matured": matured}
 
 
