@@ -37,10 +37,11 @@ import ray
 from actors.pair import events
 from actors.pair.commands import Command, CommandQueue, answer_after, answer_all
 from actors.pair.effects import BUYER, SELLER, Outgoing, PairEffects
+from actors.pair.handover import Handover, answer_from_database
 from actors.pair.loading import TRADE_ID_BITS, PairLoading
 from actors.pair.mark_clock import MarkClock
 from actors.pair.marks import Tick
-from actors.pair.matching import Batch, match_cancel, match_submit, public_order
+from actors.pair.matching import Batch, match_cancel, match_submit
 from actors.pair.metrics import PairMetrics
 from actors.pair.state import PairConfig
 from actors.runtime import DbActor
@@ -74,11 +75,12 @@ class PairActor(PairEffects, PairLoading, DbActor):
         self._prices = UsdPrices(self._redis, self._settings.mark_stale_seconds)  # for the quotation's usd/cny
         self._wallets: dict[int, Any] = {}
         self._clock = MarkClock(pair_id, self._settings, self._commands.tick)
+        self._handover = Handover(frozenset(self._restore.pop("_handed", ())) if self._restore else frozenset())
         self._isolated = 0  # batches of several commands the database refused and that ran one by one
         # The actor's background work starts here, in its own start path: when Ray restarts the
         # actor it runs the constructor again, and with it every loop.
-        for work in (self._serve(), self._publisher(), self._sweep_loop(), self._refresh_loop()):
-            self._spawn(work)
+        loops = (self._serve(), self._publisher(), self._sweep_loop(), self._refresh_loop())
+        self._loops = [self._spawn(work) for work in loops]
 
     # -- public methods -------------------------------------------------------------------------
 
@@ -143,6 +145,10 @@ class PairActor(PairEffects, PairLoading, DbActor):
         await self.start()
         self._commands.paused = True
         await self._commands.between_batches("barrier")
+        # Answers that wait for a release, and the settlements, finish here rather than die with the
+        # actor (a lost answer is sent again, and then answered by the next actor from the database).
+        if answering := [t for t in self._background if t not in self._loops]:
+            await asyncio.wait(answering, timeout=2.0)
         # Pushes of the last batches go out before the next actor publishes (settlements need not:
         # the next actor's sweep finishes any that did not, idempotently).
         try:
@@ -218,7 +224,8 @@ class PairActor(PairEffects, PairLoading, DbActor):
 
     async def _run_batch(self, commands: list[Command]) -> None:
         """Match and commit the orders, cancels and ticks, then answer the barriers and checks."""
-        orders = [c for c in commands if c[0] in ORDER_COMMANDS]
+        handed = self._handover.answered  # a command the previous actor took is answered as stored
+        orders = [c for c in commands if c[0] in ORDER_COMMANDS and not await handed(c, self._orders, self._cfg)]
         if orders:
             await self._commit_isolating(orders)
         for kind, _, future in commands:
@@ -250,29 +257,15 @@ class PairActor(PairEffects, PairLoading, DbActor):
         self._isolated += len(commands) > 1
         for command in commands:
             kind, payload, future = command
-            if future is not None and future.done() or await self._answered_from_database(command):
+            if future is not None and future.done() or await answer_from_database(command, self._cfg):
                 continue
             try:
                 await self._commit([command])
             except Exception:
                 log.exception("pair %s: %s refused: it cannot be committed", self._cfg.symbol, kind)
                 await self._load()
-                if not await self._answered_from_database(command) and future is not None:
+                if not await answer_from_database(command, self._cfg) and future is not None:
                     future.set_exception(DomainError(ErrorCode.PAIR_UNAVAILABLE))
-
-    async def _answered_from_database(self, command: Command) -> bool:
-        """A submit whose order the database holds was committed (its answer was lost with the
-        failure): answer it as stored. True if answered."""
-        kind, payload, future = command
-        if kind != "submit" or future is None:
-            return False
-        row = await spot.order(int(payload["id"]))
-        price, number = Decimal(payload.get("price") or 0), Decimal(payload["number"])
-        sent = (int(payload["uid"]), int(payload["way"]), price, number)
-        if row is None or (row.user_id, row.way, row.price, row.number) != sent:
-            return False  # not stored, or another order holds the id (the command is not a retry of it)
-        future.set_result(public_order(events.state_of(row), self._cfg))
-        return True
 
     async def _commit(self, commands: list[Command]) -> None:
         """Match ``commands`` against the book, persist everything in one transaction, then answer.
@@ -280,6 +273,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
         began = time.perf_counter()
         batch = Batch(now_ms=self._now())
         answers: list[tuple[asyncio.Future[Any] | None, Any]] = []
+        accepted: list[tuple[str, Any]] = []
         for kind, payload, future in commands:
             if kind == "tick":
                 continue
@@ -289,10 +283,13 @@ class PairActor(PairEffects, PairLoading, DbActor):
             except DomainError as exc:
                 answer = exc
             answers.append((future, answer))
+            accepted += [] if isinstance(answer, DomainError) else [(kind, payload)]
         tick = self._clock.due_tick(self._ticks, self._mark, batch.now_ms)
         writes = self._writes(batch, tick)
         if any(writes[k] for k in ("new_orders", "updated_orders", "trades", "ticks")):
             await spot.persist_batch(**writes)
+        for kind, payload in accepted:
+            self._handover.taken(kind, payload)
         self._ticks.accept(tick)
         self._clock.take_in(self._ticks, self._mark, batch, self._book)
         self._after_commit(batch, answers, tick, refresh=any(c[0] == "tick" for c in commands))

@@ -21,6 +21,7 @@ from actors.book.types import Precision, Side
 from actors.market.candles import CandleBook
 from actors.market.ticker import Ticker24h
 from actors.pair import events
+from actors.pair.handover import Handover
 from actors.pair.mark_rule import related
 from actors.pair.mark_state import MarkState
 from actors.pair.marks import Tick, TickLog
@@ -44,6 +45,7 @@ class PairLoading:
     _restore: dict[str, Any] | None
     _mark: MarkState  # built by the first load, kept by reloads
     _cfg: PairConfig
+    _handover: Handover
 
     # From DbActor and the PairActor (annotations only: a stub here would shadow them in the MRO).
     _now: Callable[[], int]
@@ -56,7 +58,7 @@ class PairLoading:
 
     def _snapshot(self) -> dict[str, Any]:
         """Everything ``_load`` builds, as it is now (the book, orders, candles, ticker, sequences)."""
-        return {name: getattr(self, name) for name in self._MOVED_STATE}
+        return {**{name: getattr(self, name) for name in self._MOVED_STATE}, "_handed": self._handover.snapshot()}
 
     async def reload_config(self) -> dict[str, Any]:
         """Read the pair's settings again (an operator changed them in the console): trading on or off,
@@ -107,7 +109,8 @@ class PairLoading:
         self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT_TRADES)
         for trade in reversed(await events.recent_trades(self._pair_id, RECENT_TRADES)):
             self._recent.appendleft(trade)
-        self._depth_seq = 0
+        # A reload in the same process carries the push sequence on (clients see a change, not a reset).
+        self._depth_seq = getattr(self, "_depth_seq", -1) + 1
         last = await ticks.last_tick(self._pair_id)
         self._ticks = TickLog(self._pair_id, self._settings.mark_interval_ms, Tick.of(last) if last else None)
         if getattr(self, "_mark", None) is None:  # a reload keeps it: it only ever took in durable batches

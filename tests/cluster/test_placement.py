@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import ray
 
+from actors.engine import LIMIT
 from actors.names import PLACEMENT_NAME, pair_name
 from serve.stack import Stack
 from store.models import Order, OrderStatus, PairPin, Trade
@@ -132,6 +133,40 @@ async def test_a_moved_pair_restarts_from_the_database_not_its_old_snapshot(api:
     assert Decimal(book["depth"]["in"][0]["price"]) == price, book["depth"]
     async with httpx.AsyncClient(base_url=api.base_url, timeout=30) as client:
         await client.post("tx_in/cancel", json={"id": order_id}, headers=trader.auth)
+
+
+async def test_a_command_whose_answer_a_move_lost_is_answered_as_stored_by_the_next_actor(
+    api: httpx.Client, db: None
+) -> None:
+    """The old actor committed an order and a cancel, and died with the move before its answers
+    reached the caller, who sends both again to the new actor (Engine.ask): each is answered as the
+    database holds it, not refused as a duplicate id or an unknown order, and no reload resets the
+    push sequence."""
+    symbol = "LTC/USDT"
+    trader = member(api)
+    await fund(trader, "USDT", "1000")
+    price = inside_price(await asyncio.to_thread(deal, api, 3)) - 1
+    body = {"currency_match_id": 3, "number": "1", "price": str(price)}
+    async with httpx.AsyncClient(base_url=api.base_url, timeout=30) as client:
+        kept = (await client.post("tx_in/add", json=body, headers=trader.auth)).json()["data"]
+        gone = (await client.post("tx_in/add", json=body, headers=trader.auth)).json()["data"]
+        assert (await client.post("tx_in/cancel", json={"id": gone["id"]}, headers=trader.auth)).json()["code"] == 1
+    target = "node-1" if where(symbol) == "node-2" else "node-2"
+    assert (await placement().move.remote(symbol, target))["moved"] is True
+    pair = ray.get_actor(pair_name(symbol))
+    before = await pair.info.remote()
+    order = {"sent_ms": int(time.time() * 1000), "id": kept["id"], "uid": trader.uid, "way": 1, "kind": LIMIT,
+             "price": price, "number": Decimal(1), "frozen": price}  # fmt: skip
+    again = await pair.submit.remote(order)
+    assert (again["id"], again["status"]) == (kept["id"], kept["status"]), again
+    cancelled = await pair.cancel.remote(gone["id"], trader.uid)
+    assert (cancelled["id"], cancelled["status"]) == (gone["id"], OrderStatus.CANCELLED), cancelled
+    after = await pair.info.remote()
+    assert after["depth_seq"] >= before["depth_seq"] > 0, (before, after)
+    assert await Order.filter(user_id=trader.uid).count() == 2
+    assert (await pair.verify.remote())["matches_database"] is True
+    async with httpx.AsyncClient(base_url=api.base_url, timeout=30) as client:
+        await client.post("tx_in/cancel", json={"id": kept["id"]}, headers=trader.auth)
 
 
 def test_operators_list_nodes_and_pairs_and_move_one_from_the_cli(stack: Stack) -> None:
