@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass
 from decimal import Decimal
@@ -18,9 +19,11 @@ from typing import Any
 import ray
 from ray.exceptions import RayActorError
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from actors.commands import LeverOrder, Stake
-from actors.names import PAIR_MOVED, PAIR_MOVING, lever_name, micro_name, pair_name, wallet_name
+from actors.names import PAIR_AT, PAIR_MOVED, PAIR_MOVING, lever_name, micro_name, pair_name, wallet_name
+from actors.pair.directory import live_name
 from actors.pair.state import BUY
 from actors.wallet.legs import shard_of
 from store.errors import DomainError, ErrorCode, OutcomeUnknown
@@ -49,6 +52,7 @@ class Engine:
         self._micro_shards = micro_shards
         self._redis = redis
         self._handles: dict[str, Any] = {}
+        self._pair_names: dict[str, str] = {}  # symbol -> its live actor's name (a move changes it)
         self.ids = IdBlocks(redis=redis)
         self.micro_ids = IdBlocks(MICRO)
         self.lever_ids = IdBlocks(LEVER)  # positions whose id a caller chooses (an idempotency key's)
@@ -67,6 +71,7 @@ class Engine:
         """Look every actor up by name again on its next use: a handle to an actor that died for good
         (killed, or out of restarts) fails every call, even once another actor has taken its name."""
         self._handles.clear()
+        self._pair_names.clear()
 
     def wallet(self, uid: int) -> Any:
         return self._get(wallet_name(shard_of(uid, self._shards)))
@@ -155,12 +160,11 @@ class Engine:
         failure is the caller's (PAIR_UNAVAILABLE), as before; no answer within ``ANSWER_WAIT_S`` is
         OutcomeUnknown (the pair may still carry the command out, within its own deadline).
         """
-        name = pair_name(symbol)
         deadline = time.monotonic() + MOVE_WAIT_S
         while True:
             handle = None
             try:
-                handle = self._get(name)
+                handle = self._get(await self._pair_name(symbol))
                 return await asyncio.wait_for(getattr(handle, method).remote(*args), ANSWER_WAIT_S)
             except TimeoutError as exc:
                 raise OutcomeUnknown(ErrorCode.PAIR_UNAVAILABLE) from exc
@@ -173,7 +177,7 @@ class Engine:
             except RayActorError as exc:
                 if handle is None or not await self._flag(PAIR_MOVED + handle._actor_id.hex()):
                     raise OutcomeUnknown(ErrorCode.PAIR_UNAVAILABLE) from exc
-            self._handles.pop(name, None)
+            self._forget_pair(symbol)
             if time.monotonic() > deadline:
                 raise DomainError(ErrorCode.PAIR_UNAVAILABLE)
             await asyncio.sleep(MOVE_POLL_S)
@@ -189,8 +193,27 @@ class Engine:
             except OutcomeUnknown as exc:
                 if not isinstance(exc.__cause__, RayActorError) or time.monotonic() > deadline:
                     raise
-            self._handles.pop(pair_name(symbol), None)  # a replaced actor is found by name again
+            self._forget_pair(symbol)  # a replaced actor is found by name again
             await asyncio.sleep(MOVE_POLL_S * 10)
+
+    async def _pair_name(self, symbol: str) -> str:
+        """The name of the pair's live actor: remembered, else the generation the last move recorded in
+        Redis, else (no Redis, or the key is gone) the newest Ray knows."""
+        name = self._pair_names.get(symbol)
+        if name is None:
+            generation = None
+            if self._redis is not None:
+                with contextlib.suppress(RedisError):  # Ray's list of names answers without Redis
+                    generation = await self._redis.get(PAIR_AT + symbol)
+            name = pair_name(symbol, int(generation)) if generation is not None else live_name(symbol)
+            self._pair_names[symbol] = name
+        return name
+
+    def _forget_pair(self, symbol: str) -> None:
+        """Find the pair's actor again on the next call (it moved, or the one found is gone)."""
+        name = self._pair_names.pop(symbol, None)
+        if name is not None:
+            self._handles.pop(name, None)
 
     async def _flag(self, key: str) -> bool:
         return self._redis is not None and bool(await self._redis.exists(key))

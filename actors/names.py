@@ -19,6 +19,7 @@ SIGNER_NAME = "chain-signer"  # the one holder of the hot wallet's keys (actors/
 # While a pair moves to another node (actors.pair.placement) these Redis keys say so to the engine:
 PAIR_MOVING = f"{PREFIX}pair-moving:"  # + symbol: a move of this pair is under way
 PAIR_MOVED = f"{PREFIX}pair-moved:"  # + actor id: this actor was stopped by a move, after its pause
+PAIR_AT = f"{PREFIX}pair-at:"  # + symbol: the generation of the pair's live actor (each move adds one)
 
 # A pair refuses an order sent longer ago than this, so a wallet shard's freeze whose order has no
 # row after ORPHAN_GRACE_MS can be released without the order ever appearing later.
@@ -26,9 +27,19 @@ SUBMIT_DEADLINE_MS = 20_000
 ORPHAN_GRACE_MS = 60_000
 
 
-def pair_name(symbol: str) -> str:
-    """The PairActor of ``symbol`` (BTC/USDT)."""
-    return f"pair:{symbol}"
+def pair_name(symbol: str, generation: int = 0) -> str:
+    """The PairActor of ``symbol`` (BTC/USDT) in its ``generation``: a move starts the next one under a
+    name of its own, as a warm standby, while the current one still trades (``pair:BTC/USDT@1``)."""
+    return f"pair:{symbol}" if generation == 0 else f"pair:{symbol}@{generation}"
+
+
+def pair_generation(name: str, symbol: str) -> int | None:
+    """The generation ``name`` is of ``symbol``'s PairActor, or None if it names another actor."""
+    first = pair_name(symbol)
+    if name == first:
+        return 0
+    tail = name.removeprefix(first + "@")
+    return int(tail) if tail != name and tail.isdigit() else None
 
 
 def wallet_name(index: int) -> str:

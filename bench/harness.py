@@ -230,9 +230,8 @@ async def lift_open_order_cap(settings: Settings, pair_id: int = BTC_USDT, cap: 
     """Let each bot rest ``cap`` orders on the pair (200 by default): a phase places tens of thousands
     over a few bots, and the benchmark measures the order path, not that rule. Applied live by the
     pair's ``reload_config``, as an operator's change in the console is."""
-    import ray
 
-    from actors.names import pair_name
+    from actors.pair.directory import pair_actor
     from store.db import close_db, init_db
     from store.models import CurrencyMatch
 
@@ -242,7 +241,7 @@ async def lift_open_order_cap(settings: Settings, pair_id: int = BTC_USDT, cap: 
         await CurrencyMatch.filter(id=pair_id).update(max_open_orders=cap)
     finally:
         await close_db()
-    await ray.get_actor(pair_name(f"{pair.base_currency.code}/{pair.quote_currency.code}")).reload_config.remote()
+    await pair_actor(f"{pair.base_currency.code}/{pair.quote_currency.code}").reload_config.remote()
 
 
 # -- orders ------------------------------------------------------------------------------------------

@@ -43,12 +43,12 @@ def fence_round_trip(symbols: list[str]) -> list[float]:
     """How long each pair takes to answer ``tick_fence`` (what a settling pass waits for), ms."""
     import ray
 
-    from actors.names import pair_name
+    from actors.pair.directory import pair_actor
 
     took = []
     for symbol in symbols:
         began = time.monotonic()
-        ray.get(ray.get_actor(pair_name(symbol)).tick_fence.remote(), timeout=30)
+        ray.get(pair_actor(symbol).tick_fence.remote(), timeout=30)
         took.append((time.monotonic() - began) * 1000)
     return took
 

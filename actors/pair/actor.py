@@ -17,11 +17,12 @@ queue as the orders (``actors.pair.commands``), so a pair whose loop is stuck is
 mark goes stale; the ``MarkClock`` (``actors.pair.mark_clock``) decides when the mark is looked at.
 All of this starts in the constructor: Ray runs it again when it restarts the actor.
 
-Moving a pair to another node (``actors.pair.placement``): ``pause`` stops taking commands (they are
-refused with PAIR_MOVING, which the engine retries on the new actor), lets the running batch commit
-and returns a snapshot of the in-memory state; the actor started on the target node with
-``restore=`` that snapshot resumes from it without reading the database, then ``verify`` checks the
-restored book against the open orders the database holds.
+Moving a pair to another node (``actors.pair.placement``): the next generation of the actor starts on
+the target as a standby (``standby=True``: up, not loaded) while this one trades; then ``pause`` stops
+taking commands (they are refused with PAIR_MOVING, which the engine sends to the new actor), lets
+the queued batches commit and returns a snapshot of the in-memory state, which the standby loads
+(``take_over``) without reading the database; ``verify`` then checks its book against the open
+orders the database holds.
 """
 
 from __future__ import annotations
@@ -60,13 +61,16 @@ ORDER_COMMANDS = ("submit", "cancel", "tick")
 # Ray's typed overloads of ray.remote() lack the actor option max_concurrency (the ignore's one reason).
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)  # type: ignore[call-overload]
 class PairActor(PairEffects, PairLoading, DbActor):
-    def __init__(self, pair_id: int, settings: dict[str, Any], restore: dict[str, Any] | None = None) -> None:
+    def __init__(self, pair_id: int, settings: dict[str, Any], standby: bool = False) -> None:
         super().__init__(settings)
         channels.use_database(redis_db(self._settings))
         self._pair_id = pair_id
-        # A snapshot is for the first start only: after a crash the actor is restarted with the same
-        # arguments, and then the database is the truth.
-        self._restore = None if ray.get_runtime_context().was_current_actor_reconstructed else restore
+        # A move's standby loads the snapshot it is handed (``take_over``), on its first start only:
+        # restarted after a crash, with the same arguments, it loads from the database, the truth.
+        self._restore: dict[str, Any] | None = None
+        self._handed_in = asyncio.Event()
+        if not standby or ray.get_runtime_context().was_current_actor_reconstructed:
+            self._handed_in.set()
         self._commands = CommandQueue()  # every command, and whether the pair takes them now
         self._background: set[asyncio.Task[Any]] = set()
         self._outbox: asyncio.Queue[list[Outgoing]] = asyncio.Queue()
@@ -75,7 +79,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
         self._prices = UsdPrices(self._redis, self._settings.mark_stale_seconds)  # for the quotation's usd/cny
         self._wallets: dict[int, Any] = {}
         self._clock = MarkClock(pair_id, self._settings, self._commands.tick)
-        self._handover = Handover(frozenset(self._restore.pop("_handed", ())) if self._restore else frozenset())
+        self._handover = Handover()
         self._isolated = 0  # batches of several commands the database refused and that ran one by one
         # The actor's background work starts here, in its own start path: when Ray restarts the
         # actor it runs the constructor again, and with it every loop.
@@ -157,6 +161,19 @@ class PairActor(PairEffects, PairLoading, DbActor):
             pass
         return self._snapshot()
 
+    async def standby(self) -> bool:
+        """True once a move's standby is up with its database open: ready to ``take_over``."""
+        await self._ready()
+        return True
+
+    async def take_over(self, snapshot: dict[str, Any]) -> dict[str, Any]:
+        """The standby loads the paused actor's ``snapshot`` and takes commands; answers as ``start``."""
+        if not self._handed_in.is_set():
+            self._handover = Handover(frozenset(snapshot.pop("_handed", ())))
+            self._restore = snapshot
+            self._handed_in.set()
+        return await self.start()
+
     async def resume(self) -> None:
         """Take commands again (a move that could not finish gives the pair back to this actor)."""
         self._commands.paused = False
@@ -188,7 +205,8 @@ class PairActor(PairEffects, PairLoading, DbActor):
     # -- the batch loop ---------------------------------------------------------------------------
 
     async def _serve(self) -> None:
-        """The batch loop: load, then take batches forever. Nothing ends it."""
+        """The batch loop: load (a standby, once handed its snapshot), then take batches forever."""
+        await self._handed_in.wait()
         await self._recover()
         window = self._settings.batch_window_ms / 1000
         while True:
@@ -285,7 +303,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
             answers.append((future, answer))
             accepted += [] if isinstance(answer, DomainError) else [(kind, payload)]
         tick = self._clock.due_tick(self._ticks, self._mark, batch.now_ms)
-        writes = self._writes(batch, tick)
+        writes = events.batch_writes(self._cfg, self._candles, self._ticker, batch, tick)
         if any(writes[k] for k in ("new_orders", "updated_orders", "trades", "ticks")):
             await spot.persist_batch(**writes)
         for kind, payload in accepted:
@@ -295,23 +313,6 @@ class PairActor(PairEffects, PairLoading, DbActor):
         self._after_commit(batch, answers, tick, refresh=any(c[0] == "tick" for c in commands))
         refused = sum(1 for _, answer in answers if isinstance(answer, Exception))
         self._metrics.batch_done(self._cfg.symbol, commands, refused, time.perf_counter() - began, len(self._orders))
-
-    def _writes(self, batch: Batch, tick: Tick | None) -> dict[str, Any]:
-        bars = []
-        if batch.trades:
-            for period, bar in self._candles.dirty():
-                bars.append(events.bar_row(self._pair_id, period, bar))
-            self._candles.clear_dirty()
-        return {
-            "pair_id": self._pair_id,
-            "new_orders": [events.order_row(self._pair_id, o) for o in batch.new_orders],
-            "updated_orders": [events.order_update_row(o) for o in batch.changed_resting()],
-            "trades": [t.row for t in batch.trades],
-            "quotation": events.quotation_row(self._cfg, self._ticker, batch.now_ms) if batch.trades else None,
-            "bars": bars,
-            "releases": [o.id for o in batch.touched() if o.final and o.held > 0],
-            "ticks": [tick.row()] if tick else [],
-        }
 
     def _after_commit(
         self, batch: Batch, answers: list[tuple[asyncio.Future[Any] | None, Any]], tick: Tick | None, *, refresh: bool

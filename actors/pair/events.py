@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from actors.book.order_book import OrderBook
-from actors.market.candles import Bar
+from actors.market.candles import Bar, CandleBook
 from actors.market.ticker import Ticker24h
 from actors.pair.marks import Tick
 from actors.pair.matching import Batch, public_order
@@ -198,3 +198,24 @@ def mark_message(cfg: PairConfig, tick: Tick) -> tuple[str, str]:
     """The MARK.<symbol> push of a new tick: its price, time, id and place in the hash chain."""
     payload = {"symbol": cfg.symbol, **tick.public()}
     return public_topic(f"MARK.{cfg.symbol}"), encode("mark", payload)
+
+
+def batch_writes(
+    cfg: PairConfig, candles: CandleBook, ticker: Ticker24h, batch: Batch, tick: Tick | None
+) -> dict[str, Any]:
+    """What one batch writes in its transaction (``store.spot.persist_batch``'s arguments); takes the
+    candles' dirty bars (a batch with trades changed them)."""
+    bars = []
+    if batch.trades:
+        bars = [bar_row(cfg.id, period, b) for period, b in candles.dirty()]
+        candles.clear_dirty()
+    return {
+        "pair_id": cfg.id,
+        "new_orders": [order_row(cfg.id, o) for o in batch.new_orders],
+        "updated_orders": [order_update_row(o) for o in batch.changed_resting()],
+        "trades": [t.row for t in batch.trades],
+        "quotation": quotation_row(cfg, ticker, batch.now_ms) if batch.trades else None,
+        "bars": bars,
+        "releases": [o.id for o in batch.touched() if o.final and o.held > 0],
+        "ticks": [tick.row()] if tick else [],
+    }

@@ -7,17 +7,20 @@ placement actor finds the running pairs by name. ``Stack.stop`` stops them expli
 Where a pair starts: its pin from ``exchange pairs move`` (the ``pair_pins`` table), else
 EXCHANGE_PAIR_NODES, else wherever Ray finds a free ``pairs`` slot. Pins are soft (``actors.nodes``).
 
-A move (``move``), with no accepted order lost:
-1. mark the pair as moving in Redis (``engine.PAIR_MOVING``), so callers that find no actor wait;
-2. ``pause`` the old actor: it refuses new commands with PAIR_MOVING (the engine sends them again),
-   commits what it had queued and returns its snapshot;
-3. mark the old actor as stopped by a move (``engine.PAIR_MOVED``) and kill it: a caller whose
-   command meets the dead actor knows the command was never taken and sends it again;
-4. start the new actor under the same name on the target node from the snapshot, and clear the
-   mark; the pause is the time from 2 to here, reported with the move;
+A move (``move``), with no accepted order lost and the pause kept to the handover itself:
+1. start the pair's next generation (``pair_name(symbol, n + 1)``) on the target node as a warm
+   standby, while the current actor trades on: Ray's creation of an actor (a second) is not paid
+   inside the pause;
+2. mark the pair as moving in Redis (``PAIR_MOVING``) and ``pause`` the current actor: it refuses new
+   commands with PAIR_MOVING (the engine sends them again), commits what it had queued and returns
+   its snapshot, which goes straight to the standby (``take_over``), which loads it and serves;
+3. record the new generation in Redis (``PAIR_AT``, where the engine looks the pair up): the pause
+   ends here, and is reported with the move;
+4. mark the old actor as stopped by a move (``PAIR_MOVED``: a caller whose command meets it dead
+   knows the command was never taken and sends it again) and kill it;
 5. record the pin, and check the new actor's book against the database.
-If the new actor cannot start on the target, the pair is started again where Ray can place it,
-from the database, and the move reports the failure.
+If the standby cannot start or take over, it is killed and the current actor resumes: the move
+reports the failure and the pair never stopped trading for longer than the attempt.
 """
 
 from __future__ import annotations
@@ -31,16 +34,16 @@ from typing import Any
 import ray
 from tortoise.exceptions import IntegrityError
 
-from actors.names import PAIR_MOVED, PAIR_MOVING, pair_name
+from actors.names import PAIR_AT, PAIR_MOVED, PAIR_MOVING, pair_name
 from actors.nodes import PAIR_RESOURCE, Node, alive_nodes, find_node, pinned_to
 from actors.pair.actor import PairActor
+from actors.pair.directory import generations
 from actors.remote import actor_class
 from actors.runtime import DbActor
 from store.cache import connect_redis
 from store.models import PairPin
 
 log = logging.getLogger(__name__)
-NAME_FREE_WAIT_S = 10.0  # a killed actor's name is released within milliseconds; allow for a busy GCS
 START_TIMEOUT_S = 120.0
 INFO_TIMEOUT_S = 5.0
 MARK_TTL_S = 3600
@@ -53,6 +56,7 @@ class PairPlacement(DbActor):
         self._pairs = {symbol: pair_id for pair_id, symbol in pairs}
         self._move_lock = asyncio.Lock()
         self._redis = connect_redis(self._settings)
+        self._generation: dict[str, int] = {}  # symbol -> its live actor's generation
 
     async def start(self) -> list[dict[str, Any]]:
         """Create (or find) every pair's actor on its node and wait until all have loaded."""
@@ -65,11 +69,36 @@ class PairPlacement(DbActor):
                 f"start nodes with --resources='{{\"{PAIR_RESOURCE}\": 64}}' (see ray-cluster.yaml)"
             )
         pins = await self._pins()
-        handles = [
-            self._create(symbol, self._node_id(pins.get(symbol), nodes), get_if_exists=True) for symbol in self._pairs
-        ]
+        handles = []
+        for symbol in self._pairs:
+            generation = await self._adopt(symbol)
+            node_id = self._node_id(pins.get(symbol), nodes)
+            handles.append(self._create(symbol, node_id, generation, get_if_exists=True))
         await asyncio.wait_for(asyncio.gather(*(h.start.remote() for h in handles)), START_TIMEOUT_S)
         return await self.pairs()
+
+    async def _adopt(self, symbol: str) -> int:
+        """The generation of the pair's live actor, found again (this actor restarted, or ``exchange up``
+        joined a running cluster): the one Redis records if it runs, else the oldest running. A move
+        cut short leaves a standby that never took over, or an old actor the new one replaced: the
+        other generation is killed (after its PAIR_MOVED mark), and the one kept takes commands."""
+        running = generations(symbol)
+        recorded = await self._redis.get(PAIR_AT + symbol)
+        live = int(recorded) if recorded is not None and int(recorded) in running else min(running, default=0)
+        for other in running:
+            if other != live:
+                await self._retire(ray.get_actor(pair_name(symbol, other)))
+        if live in running:
+            with contextlib.suppress(Exception):
+                await ray.get_actor(pair_name(symbol, live)).resume.remote()
+        self._generation[symbol] = live
+        await self._redis.set(PAIR_AT + symbol, live)
+        return live
+
+    async def _retire(self, actor: Any) -> None:
+        """Kill a pair actor that is not the live one; a call that meets it dead is sent again."""
+        await self._redis.set(PAIR_MOVED + actor._actor_id.hex(), 1, ex=MARK_TTL_S)
+        ray.kill(actor, no_restart=True)
 
     async def symbols(self) -> list[str]:
         """The pairs that have an actor (``serve.prepare.engine_facts`` chose them at start)."""
@@ -114,17 +143,19 @@ class PairPlacement(DbActor):
         """Kill every pair actor (``exchange up`` stopping on a cluster it joined); returns how many."""
         stopped = 0
         for symbol in self._pairs:
-            try:
-                ray.kill(ray.get_actor(pair_name(symbol)), no_restart=True)
-                stopped += 1
-            except ValueError:
-                pass  # not running
+            for generation in generations(symbol):  # a move's standby too
+                try:
+                    ray.kill(ray.get_actor(pair_name(symbol, generation)), no_restart=True)
+                    stopped += 1
+                except ValueError:
+                    pass  # gone meanwhile
+            self._generation.pop(symbol, None)
         return stopped
 
     # -- the move ---------------------------------------------------------------------------------
 
     async def _move(self, symbol: str, target: Node, nodes: list[Node]) -> dict[str, Any]:
-        old = ray.get_actor(pair_name(symbol))
+        old = await self._live(symbol)
         before = await old.info.remote()
         source = next((n for n in nodes if n.id == before["node_id"]), None)
         report: dict[str, Any] = {
@@ -136,34 +167,32 @@ class PairPlacement(DbActor):
         if before["node_id"] == target.id:
             await self._save_pin(symbol, target, nodes)
             return {**report, "moved": False, "pause_ms": 0.0}
-        old_id = old._actor_id.hex()
-        await self._redis.set(PAIR_MOVING + symbol, old_id, ex=MARK_TTL_S)
+        generation = self._generation[symbol] + 1
+        new = self._create(symbol, target.id, generation, standby=True)
+        try:
+            await asyncio.wait_for(new.standby.remote(), START_TIMEOUT_S)
+        except Exception as exc:
+            await self._retire(new)
+            return {**report, "moved": False, "error": f"could not start on {target.label}: {exc}"}
+        await self._redis.set(PAIR_MOVING + symbol, old._actor_id.hex(), ex=MARK_TTL_S)
         began = time.perf_counter()
         try:
             snapshot = old.pause.remote()
             await snapshot  # commands queued before the pause are committed and answered
+            drained = time.perf_counter()
+            await asyncio.wait_for(new.take_over.remote(snapshot), START_TIMEOUT_S)
         except Exception as exc:
+            log.exception("pair %s: could not hand over to %s; it stays where it is", symbol, target.label)
+            await self._retire(new)
             with contextlib.suppress(Exception):  # a pair that died meanwhile is restarted by Ray
                 await old.resume.remote()
             await self._redis.delete(PAIR_MOVING + symbol)
-            return {**report, "moved": False, "error": f"could not pause the pair: {exc}"}
-        drained = time.perf_counter()
-        await self._redis.set(PAIR_MOVED + old_id, 1, ex=MARK_TTL_S)
-        ray.kill(old, no_restart=True)
-        new = None
-        try:
-            new = await self._create_when_free(symbol, target.id, restore=snapshot)
-            await asyncio.wait_for(new.start.remote(), START_TIMEOUT_S)
-        except Exception as exc:
-            if new is not None:
-                ray.kill(new, no_restart=True)
-            log.exception("pair %s: could not start on %s; starting it again from the database", symbol, target.label)
-            fallback = await self._create_when_free(symbol, None)
-            await fallback.start.remote()
-            await self._redis.delete(PAIR_MOVING + symbol)
-            return {**report, "moved": False, "error": f"could not start on {target.label}: {exc}"}
+            return {**report, "moved": False, "error": f"could not hand over to {target.label}: {exc}"}
+        await self._redis.set(PAIR_AT + symbol, generation)
         resumed = time.perf_counter()
+        self._generation[symbol] = generation
         await self._redis.delete(PAIR_MOVING + symbol)
+        await self._retire(old)
         await self._save_pin(symbol, target, nodes)
         after = await new.info.remote()
         check = await new.verify.remote()
@@ -178,28 +207,26 @@ class PairPlacement(DbActor):
             "matches_database": check["matches_database"],
         }
 
-    async def _create_when_free(self, symbol: str, node_id: str | None, restore: Any = None) -> Any:
-        """Create the pair's actor once the killed one has given up its name."""
-        deadline = time.monotonic() + NAME_FREE_WAIT_S
-        while True:
-            try:
-                return self._create(symbol, node_id, restore=restore)
-            except ValueError:  # the name is still taken
-                if time.monotonic() > deadline:
-                    raise
-                await asyncio.sleep(0.01)
+    async def _live(self, symbol: str) -> Any:
+        """The pair's live actor (found again after this actor restarted). ValueError if none runs."""
+        generation = self._generation.get(symbol)
+        if generation is None:
+            generation = await self._adopt(symbol)
+        return ray.get_actor(pair_name(symbol, generation))
 
-    def _create(self, symbol: str, node_id: str | None, *, restore: Any = None, get_if_exists: bool = False) -> Any:
+    def _create(
+        self, symbol: str, node_id: str | None, generation: int, *, standby: bool = False, get_if_exists: bool = False
+    ) -> Any:
         return (
             actor_class(PairActor)
             .options(
-                name=pair_name(symbol),
+                name=pair_name(symbol, generation),
                 lifetime="detached",
                 get_if_exists=get_if_exists,
                 resources={PAIR_RESOURCE: 1},
                 **pinned_to(node_id),
             )
-            .remote(self._pairs[symbol], self._settings.model_dump(mode="json"), restore)
+            .remote(self._pairs[symbol], self._settings.model_dump(mode="json"), standby)
         )
 
     # -- pins -------------------------------------------------------------------------------------
@@ -236,4 +263,4 @@ class PairPlacement(DbActor):
                 await PairPin.filter(currency_match_id=pair_id).update(node=ref)
 
     async def _info(self, symbol: str) -> dict[str, Any]:
-        return await asyncio.wait_for(ray.get_actor(pair_name(symbol)).info.remote(), INFO_TIMEOUT_S)
+        return await asyncio.wait_for((await self._live(symbol)).info.remote(), INFO_TIMEOUT_S)

@@ -12,7 +12,8 @@ import httpx
 import ray
 
 from actors.engine import LIMIT
-from actors.names import PLACEMENT_NAME, pair_name
+from actors.names import PLACEMENT_NAME
+from actors.pair.directory import pair_actor
 from serve.stack import Stack
 from store.models import Order, OrderStatus, PairPin, Trade
 from tests.utils.cli import exchange, exchange_ok
@@ -42,8 +43,8 @@ def test_pairs_start_on_the_nodes_they_are_pinned_to(stack: Stack) -> None:
     assert all(row["state"] == "up" for row in rows.values())
     # Each actor says where it runs; the pin is Ray's placement, not a label.
     nodes = {n["NodeName"]: n["NodeID"] for n in ray.nodes() if n["Alive"]}
-    assert ray.get(ray.get_actor(pair_name("BTC/USDT")).info.remote())["node_id"] == nodes["node-1"]
-    assert ray.get(ray.get_actor(pair_name("ETH/USDT")).info.remote())["node_id"] == nodes["node-2"]
+    assert ray.get(pair_actor("BTC/USDT").info.remote())["node_id"] == nodes["node-1"]
+    assert ray.get(pair_actor("ETH/USDT").info.remote())["node_id"] == nodes["node-2"]
 
 
 async def test_pairs_on_two_nodes_trade_at_the_same_time(api: httpx.Client, db: None) -> None:
@@ -77,7 +78,7 @@ async def test_moving_a_pair_while_orders_stream_in_loses_nothing(stack: Stack, 
     symbol = "LTC/USDT"
     start = where(symbol)
     other = "node-1" if start == "node-2" else "node-2"
-    seq_before = ray.get(ray.get_actor(pair_name(symbol)).info.remote())["depth_seq"]
+    seq_before = ray.get(pair_actor(symbol).info.remote())["depth_seq"]
     stream = Stream(api, traders)
     stream.start()
     reports = []
@@ -101,7 +102,7 @@ async def test_moving_a_pair_while_orders_stream_in_loses_nothing(stack: Stack, 
     pin = await PairPin.get(currency_match_id=3)
     assert pin.node == start
     # The push sequence carries on across the moves (clients see no gap to refetch for).
-    assert ray.get(ray.get_actor(pair_name(symbol)).info.remote())["depth_seq"] >= seq_before
+    assert ray.get(pair_actor(symbol).info.remote())["depth_seq"] >= seq_before
 
     await quiesce(stack)
     await assert_invariants(stream.accepted, traders)
@@ -119,17 +120,17 @@ async def test_a_moved_pair_restarts_from_the_database_not_its_old_snapshot(api:
     async with httpx.AsyncClient(base_url=api.base_url, timeout=30) as client:
         body = {"currency_match_id": 3, "number": "1", "price": str(price)}
         order_id = (await client.post("tx_in/add", json=body, headers=trader.auth)).json()["data"]["id"]
-    ray.kill(ray.get_actor(pair_name(symbol)), no_restart=False)
+    ray.kill(pair_actor(symbol), no_restart=False)
     deadline = time.monotonic() + 60
     while True:
         try:
-            check = await ray.get_actor(pair_name(symbol)).verify.remote()
+            check = await pair_actor(symbol).verify.remote()
             break
         except ray.exceptions.RayActorError:
             assert time.monotonic() < deadline
             await asyncio.sleep(0.2)
     assert check["matches_database"] is True, check
-    book = await ray.get_actor(pair_name(symbol)).deal.remote()
+    book = await pair_actor(symbol).deal.remote()
     assert Decimal(book["depth"]["in"][0]["price"]) == price, book["depth"]
     async with httpx.AsyncClient(base_url=api.base_url, timeout=30) as client:
         await client.post("tx_in/cancel", json={"id": order_id}, headers=trader.auth)
@@ -153,7 +154,7 @@ async def test_a_command_whose_answer_a_move_lost_is_answered_as_stored_by_the_n
         assert (await client.post("tx_in/cancel", json={"id": gone["id"]}, headers=trader.auth)).json()["code"] == 1
     target = "node-1" if where(symbol) == "node-2" else "node-2"
     assert (await placement().move.remote(symbol, target))["moved"] is True
-    pair = ray.get_actor(pair_name(symbol))
+    pair = pair_actor(symbol)
     before = await pair.info.remote()
     order = {"sent_ms": int(time.time() * 1000), "id": kept["id"], "uid": trader.uid, "way": 1, "kind": LIMIT,
              "price": price, "number": Decimal(1), "frozen": price}  # fmt: skip
@@ -191,7 +192,7 @@ def test_operators_list_nodes_and_pairs_and_move_one_from_the_cli(stack: Stack) 
 
 
 def test_a_crashed_placement_actor_comes_back_and_leaves_the_pairs_running(stack: Stack, api: httpx.Client) -> None:
-    before = {symbol: ray.get_actor(pair_name(symbol))._actor_id.hex() for _, symbol in stack.pairs}
+    before = {symbol: pair_actor(symbol)._actor_id.hex() for _, symbol in stack.pairs}
     ray.kill(placement(), no_restart=False)  # Ray restarts it: it is detached, like the pairs it made
     deadline = time.monotonic() + 60
     while True:
@@ -203,5 +204,5 @@ def test_a_crashed_placement_actor_comes_back_and_leaves_the_pairs_running(stack
         time.sleep(0.5)
     assert answer.json()["data"]["pairs"] == {symbol: True for symbol in before}
     # The very same pair actors: nothing was restarted or reloaded.
-    assert {symbol: ray.get_actor(pair_name(symbol))._actor_id.hex() for symbol in before} == before
+    assert {symbol: pair_actor(symbol)._actor_id.hex() for symbol in before} == before
     assert {row["symbol"] for row in ray.get(placement().pairs.remote())} == set(before)

@@ -10,10 +10,9 @@ from decimal import Decimal
 from typing import Any
 
 import httpx
-import ray
 from redis.asyncio import Redis
 
-from actors.names import pair_name
+from actors.pair.directory import pair_actor
 from actors.pair.mark_rule import mark_of
 from store import marks
 from tests.utils.users import Member, member, ok
@@ -102,7 +101,7 @@ def move_mark(api: httpx.Client, seller: Member, buyer: Member, pair_id: int, nu
 async def held_mark(redis: Redis, symbol: str) -> AsyncIterator[marks.Mark]:
     """Pause the pair (it stops confirming its mark) and yield its mark as Redis holds it; the test may
     age or delete the key. Afterwards the key is put back as it was and the pair resumes."""
-    pair = ray.get_actor(pair_name(symbol))
+    pair = pair_actor(symbol)
     await pair.pause.remote()
     saved = await redis.get(marks.key(symbol))
     assert saved, f"{symbol} has no mark to hold"

@@ -23,7 +23,8 @@ import ray
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
-from actors.names import pair_name, wallet_name
+from actors.names import wallet_name
+from actors.pair.directory import pair_actor
 from serve.stack import Stack
 from store import lever, micro
 from store.ledger import credit
@@ -177,15 +178,15 @@ async def funded_traders(api: httpx.Client, count: int, tag: str) -> list[Member
 async def quiesce(stack: Stack) -> None:
     """Wait until every pair answers, then finish every settlement and release."""
     deadline = time.monotonic() + 60
-    names = [pair_name(s) for _, s in stack.pairs]
+    symbols = [s for _, s in stack.pairs]
     while True:
         try:
-            for name in names:
-                await ray.get_actor(name).sweep.remote()
+            for symbol in symbols:  # the live actor of each (a move names the next one)
+                await pair_actor(symbol).sweep.remote()
             for i in range(stack.settings.wallet_shards):
                 await ray.get_actor(wallet_name(i)).reconcile.remote(0)
-            for name in names:  # a second pass: the first may have raced a restart
-                result = await ray.get_actor(name).sweep.remote()
+            for symbol in symbols:  # a second pass: the first may have raced a restart
+                result = await pair_actor(symbol).sweep.remote()
                 assert result == {"sides": 0, "releases": 0}, result
             return
         except Exception:
