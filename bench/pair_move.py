@@ -4,9 +4,10 @@ Starts the stack on a local cluster of two Ray nodes (as the test session does: 
 Redis in a temporary directory, or DATABASE_URL / REDIS_URL when set), funds bots, and has
 ``--concurrency`` workers place BTC/USDT limit orders back to back (about 10 % crossing) through the
 API. Every ``--every`` seconds it moves BTC/USDT to the other node (``PairPlacement.move``), and
-prints per move the pause (first refused command to the new actor taking commands) and the drain
-(the old actor committing what it had queued), then the order latency outside and across the moves
-and the number of failed orders (the engine holds commands through a pause: expected 0).
+prints per move the pause (first refused command to the new actor taking commands), the drain
+(the old actor committing what it had queued) and the warm standby's start (before the pause),
+then the order latency outside and across the moves and the number of failed orders (the engine
+holds commands through a pause: expected 0).
 
     .venv/bin/python bench/pair_move.py [--moves 10] [--every 3] [--concurrency 16] [--reset]
 
@@ -92,13 +93,19 @@ async def run(stack: Any, args: argparse.Namespace) -> None:
 
     pauses = sorted(r["pause_ms"] for _, r in reports if "pause_ms" in r)
     drains = sorted(r["drain_ms"] for _, r in reports if "drain_ms" in r)
-    windows = [(began, began + r["pause_ms"] / 1000 + 0.5) for began, r in reports if "pause_ms" in r]
+    standbys = sorted(r["standby_ms"] for _, r in reports if "standby_ms" in r)
+    windows = [
+        (began + r["standby_ms"] / 1000, began + (r["standby_ms"] + r["pause_ms"]) / 1000 + 0.5)
+        for began, r in reports
+        if "pause_ms" in r and "standby_ms" in r
+    ]
     across = sorted(t1 - t0 for t0, t1, ok in done if ok and any(t0 < end and t1 > start for start, end in windows))
     outside = sorted(t1 - t0 for t0, t1, ok in done if ok and not any(t0 < e and t1 > s for s, e in windows))
     print()
     print(f"results ({args.moves} moves of {SYMBOL} between 2 nodes, {args.concurrency} workers):")
-    print(f"  pause  p50 {pct(pauses, 50):7.1f} ms   max {pauses[-1] if pauses else float('nan'):7.1f} ms")
-    print(f"  drain  p50 {pct(drains, 50):7.1f} ms   max {drains[-1] if drains else float('nan'):7.1f} ms")
+    for name, ms in (("pause", pauses), ("drain", drains), ("standby start (before the pause)", standbys)):
+        print(f"  {name:<32} p50 {pct(ms, 50):7.1f} ms   p99 {pct(ms, 99):7.1f} ms   "
+              f"max {ms[-1] if ms else float('nan'):7.1f} ms")  # fmt: skip
     for name, lat in (("orders outside moves", outside), ("orders across a move", across)):
         print(f"  {name:<21} {len(lat):>6}   p50 {pct(lat, 50) * 1000:7.1f} ms   p99 {pct(lat, 99) * 1000:7.1f} ms   "
               f"max {(lat[-1] if lat else float('nan')) * 1000:7.1f} ms")  # fmt: skip

@@ -168,6 +168,7 @@ class PairPlacement(DbActor):
             await self._save_pin(symbol, target, nodes)
             return {**report, "moved": False, "pause_ms": 0.0}
         generation = self._generation[symbol] + 1
+        created = time.perf_counter()
         new = self._create(symbol, target.id, generation, standby=True)
         try:
             await asyncio.wait_for(new.standby.remote(), START_TIMEOUT_S)
@@ -203,6 +204,7 @@ class PairPlacement(DbActor):
             "moved": after["node_id"] == target.id,
             "pause_ms": round((resumed - began) * 1000, 1),
             "drain_ms": round((drained - began) * 1000, 1),
+            "standby_ms": round((began - created) * 1000, 1),  # the standby's start, before the pause
             "open_orders_after": after["open_orders"],
             "matches_database": check["matches_database"],
         }
