@@ -156,21 +156,23 @@ class Engine:
 
         A command is sent again only when the first actor certainly did not take it: it refused
         with PAIR_MOVING, it was stopped by a move after its pause (every command it took before
-        the pause was answered), or no actor has the name yet while a move is under way. Any other
+        the pause was answered), or no actor has the name it looked up while a move is under way or
+        since a move gave the pair's actor another (it had remembered the old one). Any other
         failure is the caller's (PAIR_UNAVAILABLE), as before; no answer within ``ANSWER_WAIT_S`` is
         OutcomeUnknown (the pair may still carry the command out, within its own deadline).
         """
         deadline = time.monotonic() + MOVE_WAIT_S
         while True:
-            handle = None
+            handle, name = None, await self._pair_name(symbol)
             try:
-                handle = self._get(await self._pair_name(symbol))
+                handle = self._get(name)
                 return await asyncio.wait_for(getattr(handle, method).remote(*args), ANSWER_WAIT_S)
             except TimeoutError as exc:
                 raise OutcomeUnknown(ErrorCode.PAIR_UNAVAILABLE) from exc
             except DomainError as exc:
+                unsent = exc.code == ErrorCode.PAIR_UNAVAILABLE and handle is None  # no actor has the name
                 retry = exc.code == ErrorCode.PAIR_MOVING or (
-                    exc.code == ErrorCode.PAIR_UNAVAILABLE and handle is None and await self._flag(PAIR_MOVING + symbol)
+                    unsent and (await self._flag(PAIR_MOVING + symbol) or await self._renamed(symbol, name))
                 )
                 if not retry:
                     raise
@@ -208,6 +210,11 @@ class Engine:
             name = pair_name(symbol, int(generation)) if generation is not None else live_name(symbol)
             self._pair_names[symbol] = name
         return name
+
+    async def _renamed(self, symbol: str, name: str) -> bool:
+        """True if the pair's live actor is no longer called ``name`` (a move since it was looked up)."""
+        self._forget_pair(symbol)
+        return await self._pair_name(symbol) != name
 
     def _forget_pair(self, symbol: str) -> None:
         """Find the pair's actor again on the next call (it moved, or the one found is gone)."""

@@ -83,8 +83,8 @@ class PairActor(PairEffects, PairLoading, DbActor):
         self._isolated = 0  # batches of several commands the database refused and that ran one by one
         # The actor's background work starts here, in its own start path: when Ray restarts the
         # actor it runs the constructor again, and with it every loop.
-        loops = (self._serve(), self._publisher(), self._sweep_loop(), self._refresh_loop())
-        self._loops = [self._spawn(work) for work in loops]
+        for work in (self._serve(), self._publisher(), self._sweep_loop(), self._refresh_loop()):
+            self._spawn(work)
 
     # -- public methods -------------------------------------------------------------------------
 
@@ -149,10 +149,8 @@ class PairActor(PairEffects, PairLoading, DbActor):
         await self.start()
         self._commands.paused = True
         await self._commands.between_batches("barrier")
-        # Answers that wait for a release, and the settlements, finish here rather than die with the
-        # actor (a lost answer is sent again, and then answered by the next actor from the database).
-        if answering := [t for t in self._background if t not in self._loops]:
-            await asyncio.wait(answering, timeout=2.0)
+        # Not waited for: answers that wait for a release (one lost with this actor is sent again and
+        # answered by the next from the database, actors.pair.handover) and settlements (its sweep).
         # Pushes of the last batches go out before the next actor publishes (settlements need not:
         # the next actor's sweep finishes any that did not, idempotently).
         try:
