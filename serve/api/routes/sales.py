@@ -42,7 +42,7 @@ class SalesBody(BaseModel):
     id: int = Field(ge=1, le=INT_MAX)
 
 
-class ShoufaBuyIn(SalesBody, Keyed):
+class SaleBuyIn(SalesBody, Keyed):
     nums: AmountText = Field(default=None, description="tokens to subscribe, a multiple of the sale's step")
 
 
@@ -59,7 +59,7 @@ async def _sales_public(rows: list[TokenSale], uid: int | None, now: int) -> lis
 
 
 @shoufa_router.get("/index")
-async def shoufa_index(svc: Svc, user: OptionalUser, type: SaleType = ALL) -> Any:  # noqa: A002 - the spec's name
+async def sales_index(svc: Svc, user: OptionalUser, type: SaleType = ALL) -> Any:  # noqa: A002 - the spec's name
     """Token sales: all (type 99), in progress (0: upcoming, open or waiting for its close) or completed
     (1: allocated); with ``mine`` (the user's subscriptions, summed) when logged in."""
     if type not in (ALL, IN_PROGRESS, COMPLETED):
@@ -70,7 +70,7 @@ async def shoufa_index(svc: Svc, user: OptionalUser, type: SaleType = ALL) -> An
 
 
 @shoufa_router.get("/info")
-async def shoufa_info(svc: Svc, user: OptionalUser, id: Id) -> Any:  # noqa: A002 - the spec's name
+async def sales_info(svc: Svc, user: OptionalUser, id: Id) -> Any:  # noqa: A002 - the spec's name
     """One token sale, with ``mine`` when logged in."""
     sale = await sales.get_sale(id)
     (found,) = await _sales_public([sale], user.id if user else None, await clock.now_ms(svc.redis))
@@ -79,7 +79,7 @@ async def shoufa_info(svc: Svc, user: OptionalUser, id: Id) -> Any:  # noqa: A00
 
 @shoufa_router.post("/buy")
 @idempotent(single_flight=True)
-async def shoufa_buy(body: ShoufaBuyIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
+async def sales_buy(body: SaleBuyIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """Subscribe ``nums`` tokens while the sale is open: ``nums x rengou`` of the accepted asset is
     locked in the financial account until the allocation. Answers the sale with ``mine``."""
     sale = await sales.get_sale(body.id)
