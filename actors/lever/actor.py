@@ -11,7 +11,8 @@ the database and replays the ticks after it: what was carried out is durable and
 (its trigger is gone), what was not fires now. A tick that fails to carry out stops the shard's feed
 until it has reloaded and replayed from the cursor, so no crossed trigger is ever skipped.
 
-Everything starts in the constructor: Ray runs it again when it restarts the actor.
+Everything starts in the constructor, as named loops of the shard's ``Lifecycle`` (``actors.lifecycle``):
+Ray runs it again when it restarts the actor.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from actors.lever import ledger as lever_ledger
 from actors.lever import settle, terms
 from actors.lever.checks import check_stops, check_target
 from actors.lever.events import LeverEvents
-from actors.lever.feed import LeverFeed
+from actors.lever.feed import CURSOR_FLUSH_S, LeverFeed
 from actors.lever.state import DAY_MS, PairTerms, position_of
 from actors.names import lever_name
 from actors.runtime import DbActor
@@ -53,7 +54,7 @@ log = logging.getLogger(__name__)
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)  # type: ignore[call-overload]
 class LeverShard(LeverFeed, LeverEvents, DbActor):
     def __init__(self, index: int, settings: dict[str, Any]) -> None:
-        super().__init__(settings)
+        super().__init__(settings, f"lever shard {index}")
         channels.use_database(redis_db(self._settings))
         self._index = index
         self._shards = self._settings.lever_shards
@@ -61,30 +62,18 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         self._ids = IdBlocks("lever")
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._ticks: asyncio.Queue[tuple[int, int, Decimal, int]] = asyncio.Queue()  # (pair, seq, price, tick id)
-        self._loaded = asyncio.Event()
-        self._healthy = False
         self._pairs: dict[int, PairTerms] = {}
         self._terms_lock = asyncio.Lock()  # a load and a reload of the terms, one at a time
         self._followed_version = 0
         self._done: dict[int, int] = {}  # pair -> last tick seq whose decisions are all durable
         self._flushed: dict[int, int] = {}
         self._loops: dict[str, int] = {}
-        self._background: set[asyncio.Task[Any]] = set()
         # Background work starts in the constructor: a restarted actor runs it again.
-        for work in (self._serve(), self._listen(), self._flush_loop()):
-            task = asyncio.get_running_loop().create_task(work)
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+        self._life.loop("ticks", self._serve)
+        self._life.loop("listener", self._listen)
+        self._life.every("cursors", self._flush_and_catch_up, CURSOR_FLUSH_S, healthy_only=True, level=logging.WARNING)
 
     # -- the calls -------------------------------------------------------------------------------------
-
-    async def _serving(self) -> None:
-        try:
-            await asyncio.wait_for(self._loaded.wait(), 10)
-        except TimeoutError:
-            raise DomainError(ErrorCode.SERVICE_UNAVAILABLE) from None
-        if not self._healthy:
-            raise DomainError(ErrorCode.SERVICE_UNAVAILABLE)
 
     def _pair(self, pair_id: int) -> PairTerms:
         """The terms of a pair open for lever (what a new position or entrustment is made with)."""
@@ -124,7 +113,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
         ``order.id``, when given, is the position's id (an idempotency key's, ``serve.api.idempotency``):
         a submit whose position exists already answers it as it is now and moves nothing."""
-        await self._serving()
+        await self._life.serving()
         given = order.id
         if given is not None and (made := await self._made(uid, given)) is not None:
             return made
@@ -202,7 +191,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
     async def cancel(self, uid: int, position_id: int) -> dict[str, Any]:
         """Cancel an entrustment: its frozen funds go back. Durable when it answers."""
-        await self._serving()
+        await self._life.serving()
         async with self._locks[uid]:
             row = self._own(uid, position_id)
             if row.status != LeverStatus.ENTRUSTED:
@@ -211,7 +200,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
     async def close(self, uid: int, position_id: int, reason: str = "manual") -> dict[str, Any]:
         """Close an open position at the mark moved by the spread against the trader."""
-        await self._serving()
+        await self._life.serving()
         async with self._locks[uid]:
             row = self._own(uid, position_id)
             if row.status != LeverStatus.OPEN:
@@ -223,7 +212,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
     async def batch_close(self, uid: int, pair_id: int, side: int) -> list[dict[str, Any]]:
         """Close the user's open positions (of ``pair_id``, 0: every pair; of ``side``, 0: both)."""
-        await self._serving()
+        await self._life.serving()
         chosen = [r for r in list(self._rows.values())
                   if r.user_id == uid and r.status == LeverStatus.OPEN
                   and (not pair_id or r.currency_match_id == pair_id) and (not side or r.type == side)]  # fmt: skip
@@ -239,7 +228,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
     async def setstop(self, uid: int, position_id: int, take_profit: Decimal | None,
                       stop_loss: Decimal | None) -> dict[str, Any]:  # fmt: skip
         """Set (or clear, with None or 0) the take-profit and stop-loss of an open position."""
-        await self._serving()
+        await self._life.serving()
         async with self._locks[uid]:
             row = self._own(uid, position_id)
             if row.status != LeverStatus.OPEN:
@@ -261,7 +250,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         batch. Out of the lever account, at most what the open positions leave free (``LeverBook.free``:
         equity at the close prices stays at the margins they opened with): LEVER_MARGIN_IN_USE beyond.
         Idempotent by ``ref``."""
-        await self._serving()
+        await self._life.serving()
         async with self._locks[uid]:
             if currency_id == self._usdt:
                 await self._fresh_balance(uid)  # the free balance as stored, before the book counts it
@@ -278,7 +267,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
     async def overview(self, uid: int, pair_id: int | None = None) -> dict[str, Any]:
         """The account's free balance, margins, risk rate and unrealised profit at the marks."""
-        await self._serving()
+        await self._life.serving()
         async with self._locks[uid]:
             balance = await self._fresh_balance(uid)
         opened = self._book.account(uid).open_positions()
@@ -297,7 +286,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         1970-01-01), at the mark of that moment (the tick log), once per (position, day): from the
         free balance, then from the margin down to its floor (``terms.floor``); a fee those cannot pay
         liquidates the position instead (``_overnight_close``)."""
-        await self._serving()
+        await self._life.serving()
         midnight = day * DAY_MS
         charged = 0
         for row in [r for r in list(self._rows.values()) if r.status == LeverStatus.OPEN]:
@@ -361,21 +350,21 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
     async def status(self) -> dict[str, Any]:
         """The loops' last runs, the cursors, and what the shard holds (tests, `exchange` commands)."""
-        await self._serving()
+        await self._life.serving()
         offered = sorted(p.id for p in self._pairs.values() if p.offered)
         return {"loops": dict(self._loops), "cursors": dict(self._done), "positions": len(self._rows),
-                "healthy": self._healthy, "offered": offered}  # fmt: skip
+                "healthy": self._life.healthy, "offered": offered}  # fmt: skip
 
     async def reload_terms(self) -> dict[str, list[int]]:
         """Read the pairs' lever terms again (an operator changed them in the console): the next open or
         entrustment is made with them; positions already made keep the terms copied onto them. A pair
         newly open for lever is followed at once; one closed refuses new positions (LEVER_NOT_OFFERED).
         Answers the pairs offered and followed."""
-        await self._serving()
+        await self._life.serving()
         return await self._reload_terms()
 
     async def ping(self) -> bool:
-        await self._serving()
+        await self._life.serving()
         return True
 
 

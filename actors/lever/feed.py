@@ -20,6 +20,7 @@ from tortoise.expressions import Q
 
 from actors.lever.book import Decision, LeverBook
 from actors.lever.state import USD, PairTerms, position_of
+from actors.lifecycle import Lifecycle
 from config.settings import Settings
 from store import channels, lever, marks, ticks
 from store.models import Currency, CurrencyMatch, LeverCursor, LeverPosition
@@ -28,7 +29,6 @@ from store.times import now_ms
 log = logging.getLogger(__name__)
 CURSOR_FLUSH_S = 1.0
 REPLAY_PAGE = 1000
-RECOVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)
 
 
 class LeverFeed:
@@ -43,8 +43,7 @@ class LeverFeed:
     _pairs: dict[int, PairTerms]
     _usdt: int
     _ticks: asyncio.Queue[tuple[int, int, Decimal, int]]
-    _loaded: asyncio.Event
-    _healthy: bool
+    _life: Lifecycle  # DbActor's: loading with retry, the ready gate, the loops
     _done: dict[int, int]
     _flushed: dict[int, int]
     _loops: dict[str, int]
@@ -70,19 +69,12 @@ class LeverFeed:
                 await self._recover()
 
     async def _recover(self) -> None:
-        self._healthy = False
-        attempt = 0
-        while True:
-            try:
-                await self._flush()
-                await self._load()
-                break
-            except Exception:
-                log.exception("lever shard %d: could not load (attempt %d)", self._index, attempt + 1)
-                await asyncio.sleep(RECOVER_DELAYS[min(attempt, len(RECOVER_DELAYS) - 1)])
-                attempt += 1
-        self._healthy = True
-        self._loaded.set()
+        """Write the cursors that moved, then load, until both succeed; refused calls meanwhile."""
+        await self._life.load(self._flush_and_load)
+
+    async def _flush_and_load(self) -> None:
+        await self._flush()
+        await self._load()
 
     async def _load(self) -> None:
         """This shard's active positions, the pairs (open for lever or holding them) and balances,
@@ -186,7 +178,7 @@ class LeverFeed:
     async def _listen(self) -> None:
         """Every followed pair's MARK channel, each tick handed to the serving loop. Subscribed again when
         the followed pairs change (a reload of the terms, a load)."""
-        await self._loaded.wait()
+        await self._life.loaded.wait()
 
         async def take(pair_id: int, tick: dict[str, Any]) -> None:
             self._ticks.put_nowait((pair_id, int(tick["seq"]), Decimal(tick["price"]), int(tick["id"])))
@@ -194,16 +186,11 @@ class LeverFeed:
         await channels.listen_marks(self._redis, lambda: {t.symbol: t.id for t in self._pairs.values()}, take,
                                     f"lever shard {self._index}", lambda: self._followed_version)  # fmt: skip
 
-    async def _flush_loop(self) -> None:
-        while True:
-            await asyncio.sleep(CURSOR_FLUSH_S)
-            if not self._healthy:
-                continue
-            try:
-                await self._flush()
-                await self._catch_up()
-            except Exception:
-                log.warning("lever shard %d: cursor flush failed", self._index, exc_info=True)
+    async def _flush_and_catch_up(self) -> None:
+        """Every CURSOR_FLUSH_S while the shard is healthy (the loop "cursors"): the cursors that moved,
+        and the ticks the feed did not bring."""
+        await self._flush()
+        await self._catch_up()
 
     async def _flush(self) -> None:
         """Write the cursors that moved (the last tick of each pair with every decision durable)."""
