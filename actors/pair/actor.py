@@ -177,12 +177,8 @@ class PairActor(PairLoading, DbActor):
         }
 
     async def sweep(self) -> dict[str, int]:
-        """Settle every trade side and release every final order still pending (``PairEffects.sweep``),
-        once the pair has loaded; answers how many it sent.
-
-        Runs every few seconds (the loop "sweep"), so work lost with a killed actor or a wallet shard
-        that was restarting is finished later; tests call it to wait for quiescence.
-        """
+        """Settle and release what is still pending (``PairEffects.sweep``) once loaded; how many it sent.
+        The loop "sweep" runs it every few seconds; tests call it to wait for quiescence."""
         await self.start()
         return await self._effects.sweep()
 
