@@ -28,6 +28,7 @@ from actors.pair.state import BUY
 from actors.wallet.legs import shard_of
 from store.errors import DomainError, ErrorCode, OutcomeUnknown
 from store.ids import LEVER, MICRO, IdBlocks
+from store.times import now_ms
 
 LIMIT, MARKET = 1, 2
 # How long a command waits for a moving pair to come back (a move pauses a pair for about a second,
@@ -256,7 +257,7 @@ class OrderSpec:
     def payload(self, order_id: int, uid: int) -> dict[str, Any]:
         """The pair's ``submit`` command, stamped now (the pair refuses it after SUBMIT_DEADLINE_MS)."""
         return {
-            "sent_ms": int(time.time() * 1000),
+            "sent_ms": now_ms(),
             "id": order_id,
             "uid": uid,
             "way": self.way,

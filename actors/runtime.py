@@ -1,4 +1,6 @@
-"""What database-backed actors share: settings, a lazily opened ORM connection, group commit."""
+"""What database-backed actors share: settings, a lazily opened ORM connection, the lifecycle
+(``actors.lifecycle``: load with retry, serve once ready, background loops stopped on shutdown), group
+commit."""
 
 from __future__ import annotations
 
@@ -7,9 +9,11 @@ import gc
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, TypeVar
 
+from actors.lifecycle import LOAD_WAIT_S, Lifecycle
 from config import numeric
 from config.settings import Settings
 from store.db import init_db
+from store.errors import ErrorCode
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -26,12 +30,23 @@ def freeze_startup_objects() -> None:
 
 
 class DbActor:
-    def __init__(self, settings: dict[str, Any]) -> None:
+    """The base of every database-backed actor: its settings, the ORM opened on first use, and its
+    ``Lifecycle`` (``self._life``), whose loops are cancelled when Ray shuts the actor down."""
+
+    def __init__(
+        self,
+        settings: dict[str, Any],
+        name: str = "",
+        *,
+        unavailable: ErrorCode = ErrorCode.SERVICE_UNAVAILABLE,
+        wait_s: float | None = LOAD_WAIT_S,
+    ) -> None:
         freeze_startup_objects()  # the actor's modules are imported by now
         numeric.install()  # on the actor's event loop thread too, whatever ran on it before
         self._settings = Settings.model_validate(settings)
         self._db_ready = False
         self._db_lock = asyncio.Lock()
+        self._life = Lifecycle(name or type(self).__name__, unavailable=unavailable, wait_s=wait_s)
 
     async def _ready(self) -> None:
         """Open the ORM on first use (an actor's constructor cannot await)."""
@@ -45,6 +60,11 @@ class DbActor:
     async def ping(self) -> bool:
         await self._ready()
         return True
+
+    def __ray_shutdown__(self) -> None:
+        """Ray's hook when the actor exits gracefully (``exit_actor``, its last handle gone): its
+        background loops end with it."""
+        self._life.cancel_all()
 
 
 class GroupCommit(Generic[T, R]):

@@ -30,6 +30,7 @@ from store import marks
 from store.marks import Mark
 from store.models import Currency, CurrencyMatch, SiteSetting
 from store.money import money, plain
+from store.times import now_ms
 
 USD = "USDT"  # the exchange's dollar: priced at 1
 BRIDGES = ("BTC", "ETH")  # a currency without a USDT pair is priced through these, in this order
@@ -181,8 +182,7 @@ class UsdPrices:
             self._catalog_at = time.monotonic()
         catalog = self._catalog
         found = await marks.read(self._redis, catalog.symbols)
-        now_ms = int(time.time() * 1000)
-        return PriceBook(usd_prices(catalog.seeds, found, now_ms, self._stale_seconds), catalog.cny_rate)
+        return PriceBook(usd_prices(catalog.seeds, found, now_ms(), self._stale_seconds), catalog.cny_rate)
 
 
 async def _load_catalog() -> _Catalog:

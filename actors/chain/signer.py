@@ -94,7 +94,7 @@ def _deposit_sweeper(settings: Any, sender: UtxoSender | TronSender, keys: Calla
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
 class Signer(DbActor):
     def __init__(self, settings: dict[str, Any]) -> None:
-        super().__init__(settings)
+        super().__init__(settings, "signer")
         self._poll_s = self._settings.chain_poll_seconds
         self._dispatches: list[Dispatch] = []
         self._sweepers: list[Sweeper] = []
@@ -103,7 +103,8 @@ class Signer(DbActor):
         self._failures = 0
         self._last_step: dict[str, Any] = {}
         self._swept: dict[str, Any] = {}
-        self._loop = asyncio.get_running_loop().create_task(self._run())
+        # The loop starts here: Ray runs __init__ again when it restarts the actor.
+        self._life.loop("steps", self._run)
 
     async def status(self) -> list[dict[str, Any]]:
         """Per chain: the hot wallet's balances, the withdrawals approved and not yet signed, the
@@ -122,15 +123,9 @@ class Signer(DbActor):
         return rows
 
     async def _run(self) -> None:
-        while True:
-            try:
-                await self._ready()
-                self._dispatches, self._sweepers = dispatches(self._settings)
-                break
-            except Exception as exc:  # the database is not up yet, or the key cannot be read
-                self._errors["*"] = f"cannot start: {exc}"
-                log.exception("signer: cannot start; trying again")
-                await asyncio.sleep(self._poll_s)
+        """Start (tried again every ``poll_s`` while the database is not up yet, or the key cannot be
+        read), then send and sweep forever."""
+        await self._life.load(self._start, delays=(self._poll_s,))
         while True:
             failed = False
             for dispatch in self._dispatches:
@@ -141,6 +136,10 @@ class Signer(DbActor):
                     failed |= not await self._sweep(sweeper)
             self._failures = self._failures + 1 if failed else 0
             await asyncio.sleep(min(self._poll_s * 2 ** min(self._failures, 10), MAX_BACKOFF_S))
+
+    async def _start(self) -> None:
+        await self._ready()
+        self._dispatches, self._sweepers = dispatches(self._settings)
 
     async def _sweep(self, sweeper: Sweeper) -> bool:
         chain = sweeper.chain

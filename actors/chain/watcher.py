@@ -34,7 +34,7 @@ MAX_BACKOFF_S = 60.0
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
 class ChainWatcher(DbActor):
     def __init__(self, settings: dict[str, Any], chain: str) -> None:
-        super().__init__(settings)
+        super().__init__(settings, f"chain watcher {chain}")
         self._chain = chain
         self._poll_s = self._settings.chain_poll_seconds
         self._watcher: Watcher | None = None
@@ -42,12 +42,13 @@ class ChainWatcher(DbActor):
         self._failures = 0
         self._last_step: dict[str, Any] | None = None
         # The loop starts here: Ray runs __init__ again when it restarts the actor.
-        self._loop = asyncio.get_running_loop().create_task(self._run())
+        self._life.loop("steps", self._run)
 
     async def status(self) -> dict[str, Any]:
         """The node's height, the cursor, the lag and the deposits still followed (``exchange chain
         status``); with the loop's last error (empty when its last step succeeded) and last step."""
-        answer: dict[str, Any] = {"chain": self._chain, "error": self._error, "failures": self._failures,
+        error = self._error or self._life.error  # a step's, or why it has not started yet
+        answer: dict[str, Any] = {"chain": self._chain, "error": error, "failures": self._failures,
                                   "poll_s": self._poll_s, "last_step": self._last_step}  # fmt: skip
         if self._watcher is None:
             return {**answer, "node_height": None, "cursor": None, "lag": None, "pending_deposits": None}
@@ -59,22 +60,18 @@ class ChainWatcher(DbActor):
                     "pending_deposits": None, "error": f"node: {exc}"}  # fmt: skip
 
     async def _run(self) -> None:
-        while True:
-            try:
-                await self._ready()
-                redis = connect_redis(self._settings)
-                source = source_for(self._settings, self._chain)
-                notify = functools.partial(push.notify, redis)
-                self._watcher = Watcher(source, final_confirmations=self._settings.withdraw_confirmations,
-                                        notify=notify)  # fmt: skip
-                break
-            except Exception as exc:  # the database is not up yet
-                self._error = f"cannot start: {exc}"
-                log.exception("chain watcher %s: cannot start; trying again", self._chain)
-                await asyncio.sleep(self._poll_s)
+        """Start (tried again every ``poll_s`` while the database is not up yet), then step forever."""
+        await self._life.load(self._start, delays=(self._poll_s,))
         while True:
             delay = await self._step()
             await asyncio.sleep(delay)
+
+    async def _start(self) -> None:
+        await self._ready()
+        redis = connect_redis(self._settings)
+        source = source_for(self._settings, self._chain)
+        notify = functools.partial(push.notify, redis)
+        self._watcher = Watcher(source, final_confirmations=self._settings.withdraw_confirmations, notify=notify)
 
     async def _step(self) -> float:
         """One step; how long to wait before the next."""

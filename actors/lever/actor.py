@@ -11,7 +11,9 @@ the database and replays the ticks after it: what was carried out is durable and
 (its trigger is gone), what was not fires now. A tick that fails to carry out stops the shard's feed
 until it has reloaded and replayed from the cursor, so no crossed trigger is ever skipped.
 
-Everything starts in the constructor: Ray runs it again when it restarts the actor.
+The feed (ticks in order, replay, cursors) is a ``LeverFeed`` the shard owns (``actors.lever.feed``).
+Everything starts in the constructor, as named loops of the shard's ``Lifecycle`` (``actors.lifecycle``):
+Ray runs it again when it restarts the actor.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from actors.lever import ledger as lever_ledger
 from actors.lever import settle, terms
 from actors.lever.checks import check_stops, check_target
 from actors.lever.events import LeverEvents
-from actors.lever.feed import LeverFeed
+from actors.lever.feed import CURSOR_FLUSH_S, LeverFeed, held, read_shard, read_terms, stored_balance
 from actors.lever.state import DAY_MS, PairTerms, position_of
 from actors.names import lever_name
 from actors.runtime import DbActor
@@ -42,7 +44,7 @@ from store import channels, ledger, marks, ticks
 from store.cache import connect_redis, redis_db
 from store.errors import DomainError, ErrorCode
 from store.ids import IdBlocks
-from store.models import Account, AccountType, LeverPosition, LeverStatus
+from store.models import AccountType, LeverPosition, LeverStatus
 from store.money import money
 from store.times import now_ms
 
@@ -51,40 +53,51 @@ log = logging.getLogger(__name__)
 
 # Ray's typed overloads of ray.remote() lack the actor option max_concurrency (the ignore's one reason).
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)  # type: ignore[call-overload]
-class LeverShard(LeverFeed, LeverEvents, DbActor):
+class LeverShard(LeverEvents, DbActor):
     def __init__(self, index: int, settings: dict[str, Any]) -> None:
-        super().__init__(settings)
+        super().__init__(settings, f"lever shard {index}")
         channels.use_database(redis_db(self._settings))
         self._index = index
         self._shards = self._settings.lever_shards
         self._redis: Redis = connect_redis(self._settings)
         self._ids = IdBlocks("lever")
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._ticks: asyncio.Queue[tuple[int, int, Decimal, int]] = asyncio.Queue()  # (pair, seq, price, tick id)
-        self._loaded = asyncio.Event()
-        self._healthy = False
         self._pairs: dict[int, PairTerms] = {}
         self._terms_lock = asyncio.Lock()  # a load and a reload of the terms, one at a time
-        self._followed_version = 0
-        self._done: dict[int, int] = {}  # pair -> last tick seq whose decisions are all durable
-        self._flushed: dict[int, int] = {}
         self._loops: dict[str, int] = {}
-        self._background: set[asyncio.Task[Any]] = set()
+        # The ticks in order, replay and the cursors; the shard's book and pairs as they are when read.
+        self._feed = LeverFeed(index, self._redis, lambda: self._book, lambda: self._pairs, self._carry_out_all,
+                               self._loops)  # fmt: skip
         # Background work starts in the constructor: a restarted actor runs it again.
-        for work in (self._serve(), self._listen(), self._flush_loop()):
-            task = asyncio.get_running_loop().create_task(work)
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+        self._life.loop("ticks", self._serve)
+        self._life.loop("listener", lambda: self._feed.listen(self._life.loaded))
+        self._life.every("cursors", self._feed.flush_and_catch_up, CURSOR_FLUSH_S, healthy_only=True,
+                         level=logging.WARNING)  # fmt: skip
+
+    # -- loading and the feed --------------------------------------------------------------------------
+
+    async def _serve(self) -> None:
+        """Load, then carry out every tick in order, forever; a failure reloads and replays."""
+        await self._life.load(self._load)
+        while True:
+            pair_id, seq, price, tick_id = await self._feed.queue.get()
+            try:
+                await self._feed.take(pair_id, seq, price, tick_id)
+            except Exception:
+                log.exception("lever shard %d: tick %s of pair %s failed; reloading", self._index, seq, pair_id)
+                await self._life.load(self._load)
+
+    async def _load(self) -> None:
+        """Write the cursors that moved; then this shard's active positions, the pairs (open for lever or
+        holding them) and balances, and every tick after the cursors."""
+        await self._feed.flush()
+        async with self._terms_lock:
+            await self._ready()
+            level = self._settings.lever_liquidation_level
+            self._usdt, self._book, self._rows, self._pairs = await read_shard(self._index, self._shards, level)
+            await self._feed.follow(held(self._rows))
 
     # -- the calls -------------------------------------------------------------------------------------
-
-    async def _serving(self) -> None:
-        try:
-            await asyncio.wait_for(self._loaded.wait(), 10)
-        except TimeoutError:
-            raise DomainError(ErrorCode.SERVICE_UNAVAILABLE) from None
-        if not self._healthy:
-            raise DomainError(ErrorCode.SERVICE_UNAVAILABLE)
 
     def _pair(self, pair_id: int) -> PairTerms:
         """The terms of a pair open for lever (what a new position or entrustment is made with)."""
@@ -100,13 +113,9 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
             raise DomainError(ErrorCode.PRICE_STALE)
         return found
 
-    async def _stored_balance(self, uid: int) -> Decimal:
-        row = await Account.get_or_none(user_id=uid, currency_id=self._usdt, account_type=AccountType.LEVER)
-        return row.balance if row else Decimal(0)
-
     async def _fresh_balance(self, uid: int) -> Decimal:
         """The account's free balance as stored (a deposit by an operator lands there, not here)."""
-        balance = await self._stored_balance(uid)
+        balance = await stored_balance(uid, self._usdt)
         self._book.set_balance(uid, balance)
         return balance
 
@@ -124,7 +133,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
         ``order.id``, when given, is the position's id (an idempotency key's, ``serve.api.idempotency``):
         a submit whose position exists already answers it as it is now and moves nothing."""
-        await self._serving()
+        await self._life.serving()
         given = order.id
         if given is not None and (made := await self._made(uid, given)) is not None:
             return made
@@ -202,7 +211,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
     async def cancel(self, uid: int, position_id: int) -> dict[str, Any]:
         """Cancel an entrustment: its frozen funds go back. Durable when it answers."""
-        await self._serving()
+        await self._life.serving()
         async with self._locks[uid]:
             row = self._own(uid, position_id)
             if row.status != LeverStatus.ENTRUSTED:
@@ -211,7 +220,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
     async def close(self, uid: int, position_id: int, reason: str = "manual") -> dict[str, Any]:
         """Close an open position at the mark moved by the spread against the trader."""
-        await self._serving()
+        await self._life.serving()
         async with self._locks[uid]:
             row = self._own(uid, position_id)
             if row.status != LeverStatus.OPEN:
@@ -223,7 +232,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
     async def batch_close(self, uid: int, pair_id: int, side: int) -> list[dict[str, Any]]:
         """Close the user's open positions (of ``pair_id``, 0: every pair; of ``side``, 0: both)."""
-        await self._serving()
+        await self._life.serving()
         chosen = [r for r in list(self._rows.values())
                   if r.user_id == uid and r.status == LeverStatus.OPEN
                   and (not pair_id or r.currency_match_id == pair_id) and (not side or r.type == side)]  # fmt: skip
@@ -239,7 +248,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
     async def setstop(self, uid: int, position_id: int, take_profit: Decimal | None,
                       stop_loss: Decimal | None) -> dict[str, Any]:  # fmt: skip
         """Set (or clear, with None or 0) the take-profit and stop-loss of an open position."""
-        await self._serving()
+        await self._life.serving()
         async with self._locks[uid]:
             row = self._own(uid, position_id)
             if row.status != LeverStatus.OPEN:
@@ -261,7 +270,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         batch. Out of the lever account, at most what the open positions leave free (``LeverBook.free``:
         equity at the close prices stays at the margins they opened with): LEVER_MARGIN_IN_USE beyond.
         Idempotent by ``ref``."""
-        await self._serving()
+        await self._life.serving()
         async with self._locks[uid]:
             if currency_id == self._usdt:
                 await self._fresh_balance(uid)  # the free balance as stored, before the book counts it
@@ -278,7 +287,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
     async def overview(self, uid: int, pair_id: int | None = None) -> dict[str, Any]:
         """The account's free balance, margins, risk rate and unrealised profit at the marks."""
-        await self._serving()
+        await self._life.serving()
         async with self._locks[uid]:
             balance = await self._fresh_balance(uid)
         opened = self._book.account(uid).open_positions()
@@ -297,7 +306,7 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
         1970-01-01), at the mark of that moment (the tick log), once per (position, day): from the
         free balance, then from the margin down to its floor (``terms.floor``); a fee those cannot pay
         liquidates the position instead (``_overnight_close``)."""
-        await self._serving()
+        await self._life.serving()
         midnight = day * DAY_MS
         charged = 0
         for row in [r for r in list(self._rows.values()) if r.status == LeverStatus.OPEN]:
@@ -361,21 +370,25 @@ class LeverShard(LeverFeed, LeverEvents, DbActor):
 
     async def status(self) -> dict[str, Any]:
         """The loops' last runs, the cursors, and what the shard holds (tests, `exchange` commands)."""
-        await self._serving()
+        await self._life.serving()
         offered = sorted(p.id for p in self._pairs.values() if p.offered)
-        return {"loops": dict(self._loops), "cursors": dict(self._done), "positions": len(self._rows),
-                "healthy": self._healthy, "offered": offered}  # fmt: skip
+        return {"loops": dict(self._loops), "cursors": dict(self._feed.done), "positions": len(self._rows),
+                "healthy": self._life.healthy, "offered": offered}  # fmt: skip
 
     async def reload_terms(self) -> dict[str, list[int]]:
         """Read the pairs' lever terms again (an operator changed them in the console): the next open or
         entrustment is made with them; positions already made keep the terms copied onto them. A pair
         newly open for lever is followed at once; one closed refuses new positions (LEVER_NOT_OFFERED).
         Answers the pairs offered and followed."""
-        await self._serving()
-        return await self._reload_terms()
+        await self._life.serving()
+        async with self._terms_lock:
+            fresh = await read_terms(held(self._rows) | set(self._pairs))
+            await self._feed.follow_terms(fresh)
+            self._pairs = fresh
+        return {"offered": sorted(p.id for p in fresh.values() if p.offered), "followed": sorted(fresh)}
 
     async def ping(self) -> bool:
-        await self._serving()
+        await self._life.serving()
         return True
 
 

@@ -1,11 +1,12 @@
-"""How a LeverShard follows the marks: it loads its users' positions and balances, takes every lever
-pair's ticks in order (Redis pub/sub as they come, the tick log for any it missed), replays the log
-from its durable cursor after a restart, and keeps the cursors (mixed into the actor).
+"""How a LeverShard follows the marks: it loads its users' positions and balances (``read_shard``), takes
+every lever pair's ticks in order (Redis pub/sub as they come, the tick log for any it missed), replays
+the log from its durable cursor after a restart, and keeps the cursors (``LeverFeed``, an object the
+shard owns).
 
 The pairs it follows are those open for lever plus those its positions are on (a pair an operator
-closed for lever keeps its positions' triggers and closes); ``_reload_terms`` reads the pairs' terms
-again while it runs (the console's change): new positions take them, positions already made keep the
-terms copied onto them, and a pair newly opened is followed from its last tick on."""
+closed for lever keeps its positions' triggers and closes); the shard reads the pairs' terms again
+while it runs (the console's change): new positions take them, positions already made keep the terms
+copied onto them, and a pair newly opened is followed from its last tick on (``LeverFeed.follow_new``)."""
 
 from __future__ import annotations
 
@@ -13,147 +14,124 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from redis.asyncio import Redis
 from tortoise.expressions import Q
 
 from actors.lever.book import Decision, LeverBook
 from actors.lever.state import USD, PairTerms, position_of
-from config.settings import Settings
 from store import channels, lever, marks, ticks
-from store.models import Currency, CurrencyMatch, LeverCursor, LeverPosition
+from store.models import Account, AccountType, Currency, CurrencyMatch, LeverCursor, LeverPosition
 from store.times import now_ms
 
 log = logging.getLogger(__name__)
 CURSOR_FLUSH_S = 1.0
 REPLAY_PAGE = 1000
-RECOVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)
+
+Tick = tuple[int, int, Decimal, int]  # (pair, seq, price, tick id)
+
+
+async def read_shard(
+    index: int, shards: int, level: Decimal
+) -> tuple[int, LeverBook, dict[int, LeverPosition], dict[int, PairTerms]]:
+    """Shard ``index``'s USDT currency id, its book (active positions and their accounts' balances), the
+    positions' rows, and the pairs it follows (open for lever, or holding its positions)."""
+    usdt = (await Currency.get(code=USD)).id
+    book = LeverBook(level)
+    rows = {row.id: row for row in await lever.active() if row.user_id % shards == index}
+    pairs = await read_terms(held(rows))
+    for row in rows.values():
+        book.put(position_of(row))
+    for uid in {p.uid for a in book.accounts.values() for p in a.positions.values()}:
+        book.set_balance(uid, await stored_balance(uid, usdt))
+    return usdt, book, rows, pairs
+
+
+async def stored_balance(uid: int, usdt: int) -> Decimal:
+    """The lever account's free balance as stored."""
+    row = await Account.get_or_none(user_id=uid, currency_id=usdt, account_type=AccountType.LEVER)
+    return row.balance if row else Decimal(0)
+
+
+def held(rows: dict[int, LeverPosition]) -> set[int]:
+    """The pairs these active positions are on."""
+    return {row.currency_match_id for row in rows.values()}
+
+
+async def read_terms(also: set[int]) -> dict[int, PairTerms]:
+    """The terms of the USDT pairs open for lever, and of the pairs in ``also`` (open or not)."""
+    rows = await CurrencyMatch.filter(
+        Q(open_lever=True) | Q(id__in=sorted(also)), quote_currency__code=USD
+    ).prefetch_related("base_currency", "quote_currency")
+    return {p.id: PairTerms.of(p) for p in rows}
 
 
 class LeverFeed:
-    """Mixed into the LeverShard: loading, the tick feed, replay and cursors."""
+    """Owned by the LeverShard: the queue of ticks, the cursors (``done``: per pair, the last tick whose
+    decisions are all durable; written to ``lever_cursors``), replay and the listener. The shard's book
+    and pairs are read through ``book`` and ``pairs`` (a load replaces them); what a tick decides is
+    carried out by ``carry_out``."""
 
-    _index: int
-    _shards: int
-    _settings: Settings
-    _redis: Redis
-    _book: LeverBook
-    _rows: dict[int, LeverPosition]
-    _pairs: dict[int, PairTerms]
-    _usdt: int
-    _ticks: asyncio.Queue[tuple[int, int, Decimal, int]]
-    _loaded: asyncio.Event
-    _healthy: bool
-    _done: dict[int, int]
-    _flushed: dict[int, int]
-    _loops: dict[str, int]
-    _terms_lock: asyncio.Lock
-    _followed_version: int  # moves when the set of followed pairs changes: the listener subscribes again
-    _stored_balance: Callable[[int], Awaitable[Decimal]]  # the actor's
+    def __init__(
+        self,
+        index: int,
+        redis: Redis,
+        book: Callable[[], LeverBook],
+        pairs: Callable[[], dict[int, PairTerms]],
+        carry_out: Callable[[list[Decision], int], Awaitable[None]],
+        loops: dict[str, int],
+    ) -> None:
+        self._index = index
+        self._redis = redis
+        self._book = book
+        self._pairs = pairs
+        self._carry_out = carry_out
+        self._loops = loops  # the shard's record of its loops' last runs ("ticks", "cursors")
+        self.queue: asyncio.Queue[Tick] = asyncio.Queue()
+        self.done: dict[int, int] = {}  # pair -> last tick seq whose decisions are all durable
+        self._flushed: dict[int, int] = {}
+        self._version = 0  # moves when the set of followed pairs changes: the listener subscribes again
 
-    if TYPE_CHECKING:  # the checker's view only: at runtime a stub here would shadow them in the MRO
-
-        async def _ready(self) -> None: ...  # DbActor's
-
-        async def _carry_out_all(self, decisions: list[Decision], tick_id: int) -> None: ...  # LeverEvents'
-
-    async def _serve(self) -> None:
-        """Load, then carry out every tick in order, forever; a failure reloads and replays."""
-        await self._recover()
-        while True:
-            pair_id, seq, price, tick_id = await self._ticks.get()
-            try:
-                await self._take(pair_id, seq, price, tick_id)
-            except Exception:
-                log.exception("lever shard %d: tick %s of pair %s failed; reloading", self._index, seq, pair_id)
-                await self._recover()
-
-    async def _recover(self) -> None:
-        self._healthy = False
-        attempt = 0
-        while True:
-            try:
-                await self._flush()
-                await self._load()
-                break
-            except Exception:
-                log.exception("lever shard %d: could not load (attempt %d)", self._index, attempt + 1)
-                await asyncio.sleep(RECOVER_DELAYS[min(attempt, len(RECOVER_DELAYS) - 1)])
-                attempt += 1
-        self._healthy = True
-        self._loaded.set()
-
-    async def _load(self) -> None:
-        """This shard's active positions, the pairs (open for lever or holding them) and balances,
-        then every tick after the cursors."""
-        async with self._terms_lock:
-            await self._load_locked()
-
-    async def _load_locked(self) -> None:
-        await self._ready()
-        self._usdt = (await Currency.get(code=USD)).id
-        self._book = LeverBook(self._settings.lever_liquidation_level)
-        self._rows: dict[int, LeverPosition] = {}
-        for row in await lever.active():
-            if row.user_id % self._shards == self._index:
-                self._rows[row.id] = row
-        self._pairs = await self._read_terms(self._held())
-        self._followed_version += 1
-        for row in self._rows.values():
-            self._book.put(position_of(row))
-        for uid in {p.uid for a in self._book.accounts.values() for p in a.positions.values()}:
-            self._book.set_balance(uid, await self._stored_balance(uid))
+    async def follow(self, held: set[int]) -> None:
+        """After a load: the cursors of every followed pair, the marks they start from, then every tick
+        after them from the log."""
+        self._version += 1
+        book, pairs = self._book(), self._pairs()
         # Drain what arrived while loading: the replay below reads the log itself.
-        while not self._ticks.empty():
-            self._ticks.get_nowait()
+        while not self.queue.empty():
+            self.queue.get_nowait()
         cursors = {c.currency_match_id: c.seq for c in await LeverCursor.filter(shard=self._index)}
-        held = self._held()
-        for pair_id in self._pairs:
+        for pair_id in pairs:
             if pair_id not in cursors or pair_id not in held:
                 # A new shard or pair, or one this shard holds nothing on (its cursor may be old: the pair
                 # was closed for lever a while): nothing of its past can decide anything; from now on
                 # its ticks count (a restart replays them).
                 last = await ticks.last_tick(pair_id)
                 cursors[pair_id] = await self._cursor_at(pair_id, last.seq if last else 0)
-            self._done[pair_id] = self._flushed[pair_id] = cursors[pair_id]
-            self._book.seqs[pair_id] = cursors[pair_id]
+            self.done[pair_id] = self._flushed[pair_id] = cursors[pair_id]
+            book.seqs[pair_id] = cursors[pair_id]
             at = await ticks.tick_seq(pair_id, cursors[pair_id])  # the mark the replay starts from
             if at is not None:
-                self._book.marks[pair_id] = at.price
-        self._book.rearm_all()  # the positions were put before any mark was known
-        for pair_id in self._pairs:
+                book.marks[pair_id] = at.price
+        book.rearm_all()  # the positions were put before any mark was known
+        for pair_id in pairs:
             await self._replay(pair_id)
 
-    def _held(self) -> set[int]:
-        """The pairs this shard's active positions are on."""
-        return {row.currency_match_id for row in self._rows.values()}
-
-    @staticmethod
-    async def _read_terms(also: set[int]) -> dict[int, PairTerms]:
-        """The terms of the USDT pairs open for lever, and of the pairs in ``also`` (open or not)."""
-        rows = await CurrencyMatch.filter(
-            Q(open_lever=True) | Q(id__in=sorted(also)), quote_currency__code=USD
-        ).prefetch_related("base_currency", "quote_currency")
-        return {p.id: PairTerms.of(p) for p in rows}
-
-    async def _reload_terms(self) -> dict[str, list[int]]:
-        """Read the pairs' terms again and follow a pair newly open for lever from its last tick on (this
-        shard holds nothing on it, so nothing of its past can decide anything). A pair closed for lever
-        stays followed while the shard runs: positions on it keep closing and triggering; the next load
-        drops it when none is left."""
-        async with self._terms_lock:
-            fresh = await self._read_terms(self._held() | set(self._pairs))
-            for pair_id in fresh.keys() - self._pairs.keys():
-                last = await ticks.last_tick(pair_id)
-                seq = await self._cursor_at(pair_id, last.seq if last else 0)
-                self._done[pair_id] = self._flushed[pair_id] = self._book.seqs[pair_id] = seq
-                if last is not None:
-                    self._book.marks[pair_id] = last.price
-            if fresh.keys() != self._pairs.keys():
-                self._followed_version += 1
-            self._pairs = fresh
-        return {"offered": sorted(p.id for p in fresh.values() if p.offered), "followed": sorted(fresh)}
+    async def follow_terms(self, fresh: dict[int, PairTerms]) -> None:
+        """The pairs' terms read again (before the shard takes them): a pair newly open for lever is
+        followed from its last tick on (the shard holds nothing on it, so nothing of its past can decide
+        anything). A pair closed for lever stays followed while the shard runs: positions on it keep
+        closing and triggering; the next load drops it when none is left."""
+        followed, book = self._pairs(), self._book()
+        for pair_id in fresh.keys() - followed.keys():
+            last = await ticks.last_tick(pair_id)
+            seq = await self._cursor_at(pair_id, last.seq if last else 0)
+            self.done[pair_id] = self._flushed[pair_id] = book.seqs[pair_id] = seq
+            if last is not None:
+                book.marks[pair_id] = last.price
+        if fresh.keys() != followed.keys():
+            self._version += 1
 
     async def _cursor_at(self, pair_id: int, seq: int) -> int:
         """Write the pair's cursor of this shard as ``seq``; answers it."""
@@ -164,50 +142,45 @@ class LeverFeed:
     async def _replay(self, pair_id: int) -> None:
         """Carry out the ticks after the pair's cursor, from the log, in order."""
         while True:
-            page = await ticks.ticks_after(pair_id, self._done[pair_id], REPLAY_PAGE)
+            page = await ticks.ticks_after(pair_id, self.done[pair_id], REPLAY_PAGE)
             if not page:
                 return
             for tick in page:
-                await self._take(pair_id, tick.seq, tick.price, tick.id)
+                await self.take(pair_id, tick.seq, tick.price, tick.id)
 
-    async def _take(self, pair_id: int, seq: int, price: Decimal, tick_id: int) -> None:
+    async def take(self, pair_id: int, seq: int, price: Decimal, tick_id: int) -> None:
         """One tick: fill the gap before it from the log if some were missed, then its decisions."""
-        done = self._done.get(pair_id, 0)
+        done = self.done.get(pair_id, 0)
         if seq <= done:
             return
         if seq > done + 1:
             for tick in await ticks.ticks_after(pair_id, done, seq - done - 1):
                 if tick.seq < seq:
-                    await self._take(pair_id, tick.seq, tick.price, tick.id)
-        await self._carry_out_all(self._book.on_tick(pair_id, price, seq), tick_id)
-        self._done[pair_id] = seq
+                    await self.take(pair_id, tick.seq, tick.price, tick.id)
+        await self._carry_out(self._book().on_tick(pair_id, price, seq), tick_id)
+        self.done[pair_id] = seq
         self._loops["ticks"] = now_ms()
 
-    async def _listen(self) -> None:
-        """Every followed pair's MARK channel, each tick handed to the serving loop. Subscribed again when
-        the followed pairs change (a reload of the terms, a load)."""
-        await self._loaded.wait()
+    async def listen(self, loaded: asyncio.Event) -> None:
+        """Once ``loaded``, every followed pair's MARK channel, each tick handed to the serving loop
+        (``queue``). Subscribed again when the followed pairs change (a reload of the terms, a load)."""
+        await loaded.wait()
 
         async def take(pair_id: int, tick: dict[str, Any]) -> None:
-            self._ticks.put_nowait((pair_id, int(tick["seq"]), Decimal(tick["price"]), int(tick["id"])))
+            self.queue.put_nowait((pair_id, int(tick["seq"]), Decimal(tick["price"]), int(tick["id"])))
 
-        await channels.listen_marks(self._redis, lambda: {t.symbol: t.id for t in self._pairs.values()}, take,
-                                    f"lever shard {self._index}", lambda: self._followed_version)  # fmt: skip
+        await channels.listen_marks(self._redis, lambda: {t.symbol: t.id for t in self._pairs().values()}, take,
+                                    f"lever shard {self._index}", lambda: self._version)  # fmt: skip
 
-    async def _flush_loop(self) -> None:
-        while True:
-            await asyncio.sleep(CURSOR_FLUSH_S)
-            if not self._healthy:
-                continue
-            try:
-                await self._flush()
-                await self._catch_up()
-            except Exception:
-                log.warning("lever shard %d: cursor flush failed", self._index, exc_info=True)
+    async def flush_and_catch_up(self) -> None:
+        """Every CURSOR_FLUSH_S while the shard is healthy (the loop "cursors"): the cursors that moved,
+        and the ticks the feed did not bring."""
+        await self.flush()
+        await self._catch_up()
 
-    async def _flush(self) -> None:
+    async def flush(self) -> None:
         """Write the cursors that moved (the last tick of each pair with every decision durable)."""
-        for pair_id, seq in list(self._done.items()):
+        for pair_id, seq in list(self.done.items()):
             if self._flushed.get(pair_id) == seq:
                 continue
             updated = await LeverCursor.filter(shard=self._index, currency_match_id=pair_id).update(seq=seq)
@@ -218,7 +191,7 @@ class LeverFeed:
 
     async def _catch_up(self) -> None:
         """Read the log for ticks the feed did not bring (pub/sub drops messages when Redis is busy)."""
-        for pair_id, pair in list(self._pairs.items()):
+        for pair_id, pair in list(self._pairs().items()):
             mark = (await marks.read(self._redis, [pair.symbol])).get(pair.symbol)
-            if mark is not None and mark.seq > self._done.get(pair_id, 0):
-                self._ticks.put_nowait((pair_id, mark.seq, mark.price, mark.tick_id))
+            if mark is not None and mark.seq > self.done.get(pair_id, 0):
+                self.queue.put_nowait((pair_id, mark.seq, mark.price, mark.tick_id))

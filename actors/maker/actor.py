@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ from store.errors import DomainError
 from store.models import AccountType, Currency, CurrencyMatch, Order, Quotation, User
 from store.money import money
 from store.spot import OPEN_STATUSES
+from store.times import now_ms
 
 log = logging.getLogger(__name__)
 BOTS = ("mm-maker@bots.exchange.local", "mm-taker@bots.exchange.local")
@@ -71,20 +73,20 @@ class _Pair:
 @ray.remote(num_cpus=0, max_restarts=-1)
 class MarketMaker(DbActor):
     def __init__(self, settings: dict[str, Any], pair_ids: list[int], interval: float = INTERVAL_S) -> None:
-        super().__init__(settings)
+        super().__init__(settings, "market maker", wait_s=None)  # its calls wait for the bots, however long
         self._pair_ids = pair_ids
         self._interval = interval
-        self._tasks: list[asyncio.Task[None]] = []
+        self._quoting: list[str] = []  # the names of the pairs' quoting loops
         self._pairs: dict[int, _Pair] = {}
         self._ticked: dict[int, int] = {}  # pair -> when its loop last finished a tick (ms)
         # Background work starts in the actor's own start path: Ray runs __init__ again when it
         # restarts the actor (an async actor's __init__ runs on its event loop), never a caller's start().
-        self._started = asyncio.get_running_loop().create_task(self._start())
+        self._life.loop("start", lambda: self._life.load(self._start, delays=(self._interval,)))
 
     async def start(self) -> int:
         """Wait until the bots are funded and every pair has its quoting loop; returns the pair count."""
-        await asyncio.shield(self._started)
-        return len(self._tasks)
+        await self._life.wait_loaded()
+        return len(self._quoting)
 
     async def status(self) -> dict[int, int]:
         """When each pair's quoting loop last finished a tick (ms since the epoch; absent: not yet)."""
@@ -92,10 +94,8 @@ class MarketMaker(DbActor):
 
     async def stop(self) -> int:
         """Stop quoting and cancel the bot's resting quotes; returns how many were cancelled."""
-        await asyncio.shield(self._started)
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._life.wait_loaded()
+        await self._life.stop(*self._quoting)
         cancelled = 0
         for p in self._pairs.values():
             for order_id in list(p.mine):
@@ -108,7 +108,7 @@ class MarketMaker(DbActor):
         mark then). A price the pair would refuse (outside its band around the mark, above its maximum,
         off its price grid) or a pair the bot does not quote or cannot sell on answers ``{error}``.
         A second walk on the pair replaces the first (whose caller gets an error)."""
-        await asyncio.shield(self._started)
+        await self._life.wait_loaded()
         p = next((p for p in self._pairs.values() if p.ref.symbol == symbol.upper()), None)
         if p is None:
             quoted = ", ".join(sorted(p.ref.symbol for p in self._pairs.values()))
@@ -153,20 +153,18 @@ class MarketMaker(DbActor):
         return target, ""
 
     async def _start(self) -> None:
-        while True:
-            try:
-                await self._ready()
-                self._maker, self._taker = [await self._bot(email) for email in BOTS]
-                for pair_id in self._pair_ids:
-                    self._pairs[pair_id] = await self._load(pair_id)
-                break
-            except Exception:  # the database is not up yet: the loops wait for it
-                log.exception("market maker: cannot fund the bots or load the pairs; trying again")
-                await asyncio.sleep(self._interval)
+        """Fund the bots and load the pairs (tried again every ``interval`` while the database is not up
+        yet), then start each pair's quoting loop."""
+        await self._ready()
+        self._maker, self._taker = [await self._bot(email) for email in BOTS]
+        for pair_id in self._pair_ids:
+            self._pairs[pair_id] = await self._load(pair_id)
         self._redis = connect_redis(self._settings)
         self._engine = Engine(self._settings.wallet_shards, self._redis)
         for p in self._pairs.values():
-            self._tasks.append(asyncio.get_running_loop().create_task(self._run(p)))
+            name = f"quote {p.ref.symbol}"
+            self._life.loop(name, functools.partial(self._run, p))
+            self._quoting.append(name)
 
     async def _bot(self, email: str) -> int:
         from store.users import new_invite_code
@@ -198,7 +196,7 @@ class MarketMaker(DbActor):
                 await self._tick(p)
             except Exception:  # a refused order or a restarting pair: try again next tick
                 log.exception("market maker on %s", p.ref.symbol)
-            self._ticked[p.ref.id] = int(time.time() * 1000)
+            self._ticked[p.ref.id] = now_ms()
             p.wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(p.wake.wait(), WALK_STEP_S if p.quoter.walk else p.quoter.pause(self._interval))

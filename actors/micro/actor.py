@@ -13,7 +13,8 @@ order and the ticks decides an outcome. Stakes share transactions too (``actors.
 Open contracts are durable from the stake on: a restarted shard loads them and the ticks since the
 oldest, and settles the overdue ones from the ticks at their own end time. A settlement applied by a
 shard that died before it could forget the contract is found in the journal and not applied again.
-Everything starts in the constructor: Ray runs it again when it restarts the actor.
+Everything starts in the constructor, as named loops of the shard's ``Lifecycle`` (``actors.lifecycle``):
+Ray runs it again when it restarts the actor.
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ from store.times import now_ms
 
 log = logging.getLogger(__name__)
 GIVE_UP_MS = 30_000  # a pair silent this long after a decision time: the log as it is decides
-RECOVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)
 TRIM_EVERY_MS = 5_000
 OFFERS_TTL_MS = 2_000  # pair and currency terms are read again this often (an operator's change)
 
@@ -53,7 +53,7 @@ OFFERS_TTL_MS = 2_000  # pair and currency terms are read again this often (an o
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)  # type: ignore[call-overload]
 class MicroTimer(DbActor):
     def __init__(self, index: int, settings: dict[str, Any]) -> None:
-        super().__init__(settings)
+        super().__init__(settings, f"micro timer {index}")
         channels.use_database(redis_db(self._settings))
         self._index = index
         self._shards = self._settings.micro_shards
@@ -73,30 +73,18 @@ class MicroTimer(DbActor):
         self._wake = asyncio.Event()
         self._settlements = Settlements(index, self._redis, lambda row: self._public(row, None), self._on_settled,
                                         self._wake.set)  # fmt: skip
-        self._loaded = asyncio.Event()
-        self._healthy = False
         self._lags: deque[int] = deque(maxlen=100_000)  # settled - end (ms) of recent settlements, for the benchmark
         self._settled = 0
-        self._background: set[asyncio.Task[Any]] = set()
-        for work in (self._serve(), self._listen()):
-            task = asyncio.get_running_loop().create_task(work)
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+        # Background work starts in the constructor: a restarted actor runs it again.
+        self._life.loop("timers", self._serve)
+        self._life.loop("listener", self._listen)
 
     # -- the calls -------------------------------------------------------------------------------------
-
-    async def _serving(self) -> None:
-        try:
-            await asyncio.wait_for(self._loaded.wait(), 10)
-        except TimeoutError:
-            raise DomainError(ErrorCode.SERVICE_UNAVAILABLE) from None
-        if not self._healthy:
-            raise DomainError(ErrorCode.SERVICE_UNAVAILABLE)
 
     async def submit(self, uid: int, order_id: int, stake: Stake) -> dict[str, Any]:
         """Stake a new contract. Raises DomainError; durable when it answers, accepted at the
         answer's ``accepted_at``."""
-        await self._serving()
+        await self._life.serving()
         if not await micro.switched_on():
             raise DomainError(ErrorCode.MICRO_SWITCHED_OFF)
         pair_id, currency_id, seconds = stake.pair_id, stake.currency_id, stake.seconds
@@ -149,7 +137,7 @@ class MicroTimer(DbActor):
         """Read the pairs' and currencies' terms now (an operator changed them in the console) rather
         than within OFFERS_TTL_MS: the next stake is made with them. Contracts already made keep the
         ratio and fee they were accepted with, and settle as before on a pair closed since."""
-        await self._serving()
+        await self._life.serving()
         await self._refresh_offers(force=True, now=True)
         return {"pairs": sorted(self._pairs), "currencies": sorted(self._currencies)}
 
@@ -157,7 +145,7 @@ class MicroTimer(DbActor):
         """What the shard holds and how its settlements went (lag = settled - end, ms; each commit's
         contracts, its transaction and its pushes: p50, p99, max)."""
         lags = quantiles(self._lags)
-        return {"index": self._index, "healthy": self._healthy, "open": len(self._open), "settled": self._settled,
+        return {"index": self._index, "healthy": self._life.healthy, "open": len(self._open), "settled": self._settled,
                 "lag_p50_ms": lags["p50"], "lag_p99_ms": lags["p99"], "lag_max_ms": lags["max"],
                 **self._settlements.figures()}  # fmt: skip
 
@@ -177,20 +165,6 @@ class MicroTimer(DbActor):
             self._currencies = {c.id: c for c in await micro.stake_currencies()}
             self._coins.update(self._currencies)
             self._offers_ms = now_ms()
-
-    async def _recover(self) -> None:
-        self._healthy = False
-        attempt = 0
-        while True:
-            try:
-                await self._load()
-                break
-            except Exception:
-                log.exception("micro timer %d: could not load (attempt %d)", self._index, attempt + 1)
-                await asyncio.sleep(RECOVER_DELAYS[min(attempt, len(RECOVER_DELAYS) - 1)])
-                attempt += 1
-        self._healthy = True
-        self._loaded.set()
 
     async def _load(self) -> None:
         """The terms, this shard's open contracts, and each pair's ticks since its oldest of them."""
@@ -222,7 +196,7 @@ class MicroTimer(DbActor):
         return {self._symbols[p]: p for p in {*self._pairs, *self._feed.tapes} if p in self._symbols}
 
     async def _listen(self) -> None:
-        await self._loaded.wait()
+        await self._life.loaded.wait()
         await self._feed.listen(self._followed)
 
     # -- the timers ------------------------------------------------------------------------------------
@@ -246,7 +220,7 @@ class MicroTimer(DbActor):
     async def _serve(self) -> None:
         """Load, then wake for each due timer, forever: decide what is due and hand it to the
         settling commits, which run while the loop decides the next. A failure reloads."""
-        await self._recover()
+        await self._life.load(self._load)
         while True:
             self._wake.clear()
             if self._settlements.failed is not None:
@@ -273,7 +247,7 @@ class MicroTimer(DbActor):
     async def _reload(self) -> None:
         """After a failure: let the settlements under way finish, then load again from the database."""
         await self._settlements.drain()
-        await self._recover()
+        await self._life.load(self._load)
 
     async def _decide_due(self, now: int) -> list[Decided]:
         """The outcomes of every contract due by ``now`` whose pair's ticks are known past its end

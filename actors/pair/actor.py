@@ -15,7 +15,9 @@ be stored is refused. If the database is down, the pair refuses commands at once
 loading until it can, then serves again. Health (``ping``) and the mark's refresh go through the same
 queue as the orders (``actors.pair.commands``), so a pair whose loop is stuck is reported down and its
 mark goes stale; the ``MarkClock`` (``actors.pair.mark_clock``) decides when the mark is looked at.
-All of this starts in the constructor: Ray runs it again when it restarts the actor.
+All of this starts in the constructor, as named loops of the pair's ``Lifecycle`` (``actors.lifecycle``:
+loading with retry, the ready gate, loops restarted after a crash): Ray runs it again when it restarts
+the actor.
 
 Moving a pair to another node (``actors.pair.placement``): the next generation of the actor starts on
 the target as a standby (``standby=True``: up, not loaded) while this one trades; then ``pause`` stops
@@ -37,7 +39,7 @@ import ray
 
 from actors.pair import events
 from actors.pair.commands import Command, CommandQueue, answer_after, answer_all
-from actors.pair.effects import BUYER, SELLER, Outgoing, PairEffects
+from actors.pair.effects import BUYER, SELLER, SWEEP_SECONDS, Outgoing, PairEffects
 from actors.pair.handover import Handover, answer_from_database
 from actors.pair.loading import TRADE_ID_BITS, PairLoading
 from actors.pair.mark_clock import MarkClock
@@ -50,9 +52,9 @@ from store import channels, marks, spot, users
 from store.cache import connect_redis, redis_db
 from store.errors import DomainError, ErrorCode, OutcomeUnknown
 from store.prices import UsdPrices
+from store.times import now_ms
 
 log = logging.getLogger(__name__)
-RECOVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)  # between attempts to load while the database is down
 ORDER_COMMANDS = ("submit", "cancel", "tick")
 
 
@@ -60,9 +62,9 @@ ORDER_COMMANDS = ("submit", "cancel", "tick")
 # pairs over nodes with custom resources (see ray-cluster.yaml).
 # Ray's typed overloads of ray.remote() lack the actor option max_concurrency (the ignore's one reason).
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)  # type: ignore[call-overload]
-class PairActor(PairEffects, PairLoading, DbActor):
+class PairActor(PairLoading, DbActor):
     def __init__(self, pair_id: int, settings: dict[str, Any], standby: bool = False) -> None:
-        super().__init__(settings)
+        super().__init__(settings, f"pair {pair_id}", unavailable=ErrorCode.PAIR_UNAVAILABLE)
         channels.use_database(redis_db(self._settings))
         self._pair_id = pair_id
         # A move's standby loads the snapshot it is handed (``take_over``), on its first start only:
@@ -71,26 +73,27 @@ class PairActor(PairEffects, PairLoading, DbActor):
         self._handed_in = asyncio.Event()
         if not standby or ray.get_runtime_context().was_current_actor_reconstructed:
             self._handed_in.set()
-        self._commands = CommandQueue()  # every command, and whether the pair takes them now
-        self._background: set[asyncio.Task[Any]] = set()
-        self._outbox: asyncio.Queue[list[Outgoing]] = asyncio.Queue()
+        self._commands = CommandQueue(self._life)  # every command, and whether the pair takes them now
         self._metrics = PairMetrics()
         self._redis = connect_redis(self._settings)
+        # Settlements, releases, pushes and the sweep: after a commit, outside the book.
+        self._effects = PairEffects(pair_id, self._settings, self._redis, lambda: self._cfg)
         self._prices = UsdPrices(self._redis, self._settings.mark_stale_seconds)  # for the quotation's usd/cny
-        self._wallets: dict[int, Any] = {}
         self._clock = MarkClock(pair_id, self._settings, self._commands.tick)
         self._handover = Handover()
         self._isolated = 0  # batches of several commands the database refused and that ran one by one
         # The actor's background work starts here, in its own start path: when Ray restarts the
         # actor it runs the constructor again, and with it every loop.
-        for work in (self._serve(), self._publisher(), self._sweep_loop(), self._refresh_loop()):
-            self._spawn(work)
+        self._life.loop("batches", self._serve)
+        self._life.loop("publisher", self._effects.publisher)
+        self._life.every("sweep", self.sweep, SWEEP_SECONDS, healthy_only=True)
+        self._life.every("mark refresh", self._refresh, lambda: self._clock.refresh_s)
 
     # -- public methods -------------------------------------------------------------------------
 
     async def start(self) -> dict[str, Any]:
         """Wait until the pair has loaded (the constructor started it); answers what it holds."""
-        await self._commands.wait_loaded()
+        await self._life.wait_loaded()
         return {"symbol": self._cfg.symbol, "open_orders": len(self._orders)}
 
     async def submit(self, order: dict[str, Any]) -> dict[str, Any]:
@@ -136,7 +139,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
             "open_orders": len(self._orders),
             "depth_seq": self._depth_seq,
             "paused": self._commands.paused,
-            "healthy": self._commands.healthy,
+            "healthy": self._life.healthy,
             "isolated_batches": self._isolated,
         }
 
@@ -154,7 +157,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
         # Pushes of the last batches go out before the next actor publishes (settlements need not:
         # the next actor's sweep finishes any that did not, idempotently).
         try:
-            await asyncio.wait_for(self._outbox.join(), 2.0)
+            await asyncio.wait_for(self._effects.outbox.join(), 2.0)
         except TimeoutError:
             pass
         return self._snapshot()
@@ -194,6 +197,12 @@ class PairActor(PairEffects, PairLoading, DbActor):
             "mark_inputs": self._mark.public(self._book, self._now()),
         }
 
+    async def sweep(self) -> dict[str, int]:
+        """Settle and release what is still pending (``PairEffects.sweep``) once loaded; how many it sent.
+        The loop "sweep" runs it every few seconds; tests call it to wait for quiescence."""
+        await self.start()
+        return await self._effects.sweep()
+
     async def kline(self, period: str, from_ms: int, to_ms: int) -> list[dict[str, Any]]:
         await self._commands.serving()
         from actors.market.periods import parse_period
@@ -223,19 +232,11 @@ class PairActor(PairEffects, PairLoading, DbActor):
     async def _recover(self) -> None:
         """Load the pair from the database, retrying until it can; meanwhile every command is
         refused at once (it was never matched, so its caller may release its freeze)."""
-        self._commands.healthy = False
-        attempt = 0
-        while True:
+
+        def refuse_queued() -> None:
             self._commands.refuse_queued(DomainError(ErrorCode.PAIR_UNAVAILABLE))
-            try:
-                await self._load()
-                break
-            except Exception:
-                log.exception("pair %s: could not load (attempt %d)", self._pair_id, attempt + 1)
-                await asyncio.sleep(RECOVER_DELAYS[min(attempt, len(RECOVER_DELAYS) - 1)])
-                attempt += 1
-        self._commands.healthy = True
-        self._commands.loaded.set()
+
+        await self._life.load(self._load, before_each=refuse_queued)
         self._clock.later(0)  # the mark as loaded (or restored, its window still moving) is looked at now
 
     async def _run_batch(self, commands: list[Command]) -> None:
@@ -341,18 +342,18 @@ class PairActor(PairEffects, PairLoading, DbActor):
             record = self._clock.record(self._cfg.symbol, self._ticks.last, self._now())
             outgoing.append(("set", marks.key(self._cfg.symbol), record.encode()))
         if outgoing:
-            self._outbox.put_nowait(outgoing)
+            self._effects.outbox.put_nowait(outgoing)
         for t in batch.trades:
-            self._spawn(self._settle(t.leg, BUYER))
-            self._spawn(self._settle(t.leg, SELLER))
-        releases = {o.id: self._spawn(self._release(o)) for o in batch.touched() if o.final and o.held > 0}
+            self._life.spawn(self._effects.settle(t.leg, BUYER))
+            self._life.spawn(self._effects.settle(t.leg, SELLER))
+        releases = {o.id: self._life.spawn(self._effects.release(o)) for o in batch.touched() if o.final and o.held > 0}
         for future, answer in answers:
             if future is None or future.done():
                 continue
             if isinstance(answer, Exception):
                 future.set_exception(answer)
             elif answer["id"] in releases:  # the caller's own order is final: answer once its funds are back
-                self._spawn(answer_after(releases[answer["id"]], future, answer))
+                self._life.spawn(answer_after(releases[answer["id"]], future, answer))
             else:
                 future.set_result(answer)
 
@@ -364,18 +365,17 @@ class PairActor(PairEffects, PairLoading, DbActor):
             return self._ticks.last.price
         return self._mark.raw.price if self._mark.raw is not None else None
 
-    async def _refresh_loop(self) -> None:
-        """Every ``MarkClock.refresh_s``, through the orders' queue: tick if the mark changed, and confirm
-        the mark in Redis. A pair whose loop is stuck or down stops confirming, and its mark goes stale."""
-        while True:
-            await asyncio.sleep(self._clock.refresh_s)
-            self._commands.tick()
-            try:
-                await self._prices.book()  # the USD prices the next quotations carry
-                if self._commands.healthy:  # loaded: the house's accounts again (a market maker may have started since)
-                    self._mark.house = frozenset(await users.house_ids())
-            except Exception:  # the quotation goes without them meanwhile
-                log.warning("pair %s: no USD prices or house accounts", self._pair_id, exc_info=True)
+    async def _refresh(self) -> None:
+        """Every ``MarkClock.refresh_s`` (the loop "mark refresh"), through the orders' queue: tick if the
+        mark changed, and confirm the mark in Redis. A pair whose loop is stuck or down stops confirming,
+        and its mark goes stale."""
+        self._commands.tick()
+        try:
+            await self._prices.book()  # the USD prices the next quotations carry
+            if self._life.healthy:  # loaded: the house's accounts again (a market maker may have started since)
+                self._mark.house = frozenset(await users.house_ids())
+        except Exception:  # the quotation goes without them meanwhile
+            log.warning("pair %s: no USD prices or house accounts", self._pair_id, exc_info=True)
 
     # -- ids and time, used by the matching helpers ------------------------------------------------
 
@@ -389,4 +389,4 @@ class PairActor(PairEffects, PairLoading, DbActor):
 
     @staticmethod
     def _now() -> int:
-        return int(time.time() * 1000)
+        return now_ms()

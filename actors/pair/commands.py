@@ -3,13 +3,15 @@
 Orders and cancels wait in it for the batch loop (``actors.pair.actor``), and so do the mark's looks
 (``tick``), the health check (``ping``), the fences, the barrier of a move and the check after it: none
 overtakes a batch, and a pair whose loop is stuck answers no ping and ticks no more. A command waits
-at most ``LOAD_WAIT_S`` for the pair's first load; while the pair reloads it is refused at once
-(PAIR_UNAVAILABLE), and so is every command still queued; while the pair is paused for a move, every
-command but a fence or a barrier is refused (PAIR_MOVING), and the mark is not looked at. A refused
-command was never matched, so its caller may release its freeze or send it again.
+at most ``LOAD_WAIT_S`` for the pair's first load (the pair's ``Lifecycle``, ``actors.lifecycle``);
+while the pair reloads it is refused at once (PAIR_UNAVAILABLE), and so is every command still
+queued; while the pair is paused for a move, every command but a fence or a barrier is refused
+(PAIR_MOVING), and the mark is not looked at. A refused command was never matched, so its caller may
+release its freeze or send it again.
 
-The queue is an object the PairActor owns (no mixin): the actor sets ``healthy`` (its loads) and
-``paused`` (a move), its calls wait here, and its batch loop ``take``s what queued up.
+The queue is an object the PairActor owns (no mixin): the actor's lifecycle says whether it is loaded
+and healthy (its loads), the actor sets ``paused`` (a move), its calls wait here, and its batch loop
+``take``s what queued up.
 """
 
 from __future__ import annotations
@@ -17,30 +19,27 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from actors.lifecycle import Lifecycle
 from store.errors import DomainError, ErrorCode, OutcomeUnknown
-
-LOAD_WAIT_S = 10.0  # a command waits this long for the first load before it is refused
 
 Command = tuple[str, Any, "asyncio.Future[Any] | None"]
 
 
 class CommandQueue:
-    def __init__(self) -> None:
+    def __init__(self, life: Lifecycle) -> None:
         self._queue: asyncio.Queue[Command] = asyncio.Queue()
-        self.loaded = asyncio.Event()  # set by the first load
-        self.healthy = False  # loaded and serving; False while it (re)loads
+        self._life = life  # loaded, and healthy (serving; not while it reloads): PAIR_UNAVAILABLE else
         self.paused = False  # moving to another node: commands are refused with PAIR_MOVING
 
+    @property
+    def healthy(self) -> bool:
+        return self._life.healthy
+
     async def wait_loaded(self) -> None:
-        try:
-            await asyncio.wait_for(self.loaded.wait(), LOAD_WAIT_S)
-        except TimeoutError:
-            raise DomainError(ErrorCode.PAIR_UNAVAILABLE) from None
+        await self._life.wait_loaded()
 
     async def serving(self) -> None:
-        await self.wait_loaded()
-        if not self.healthy:
-            raise DomainError(ErrorCode.PAIR_UNAVAILABLE)
+        await self._life.serving()
 
     async def send(self, kind: str, payload: Any) -> Any:
         """Queue one command and answer what the batch loop answers it."""

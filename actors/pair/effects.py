@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import ray
@@ -18,7 +18,6 @@ from redis.asyncio import Redis
 
 from actors.names import wallet_name
 from actors.pair import events
-from actors.pair.commands import CommandQueue
 from actors.pair.state import BUY, OrderState, PairConfig
 from actors.wallet.legs import BUYER, SELLER, TradeLeg, shard_of
 from config.settings import Settings
@@ -35,28 +34,26 @@ Outgoing = tuple[str, str, str]
 
 
 class PairEffects:
-    """Mixed into the PairActor: everything here runs on its event loop, in tasks of its own."""
+    """Owned by the PairActor: everything here runs on its event loop, in tasks the actor's lifecycle
+    holds (the loop "publisher", one task per settlement and release, the loop "sweep")."""
 
-    _cfg: PairConfig
-    _pair_id: int
-    _settings: Settings
-    _redis: Redis
-    _wallets: dict[int, Any]
-    _outbox: asyncio.Queue[list[Outgoing]]
-    _background: set[asyncio.Task[Any]]
-    _commands: CommandQueue
-
-    start: Callable[[], Awaitable[dict[str, Any]]]  # the PairActor's
+    def __init__(self, pair_id: int, settings: Settings, redis: Redis, cfg: Callable[[], PairConfig]) -> None:
+        self._pair_id = pair_id
+        self._settings = settings
+        self._redis = redis
+        self._cfg = cfg  # the pair's configuration as it is now (an operator may reload it)
+        self.outbox: asyncio.Queue[list[Outgoing]] = asyncio.Queue()
+        self._wallets: dict[int, Any] = {}
 
     # -- pushes and the mark, in commit order -------------------------------------------------------
 
-    async def _publisher(self) -> None:
+    async def publisher(self) -> None:
         """The pair's one sender to Redis: batches go out in commit order, so a client sees depth
         sequence numbers rise. What queued up while Redis was busy goes in one pipeline."""
         while True:
-            pending = [await self._outbox.get()]
-            while not self._outbox.empty():
-                pending.append(self._outbox.get_nowait())
+            pending = [await self.outbox.get()]
+            while not self.outbox.empty():
+                pending.append(self.outbox.get_nowait())
             try:
                 pipe = self._redis.pipeline(transaction=False)
                 for outgoing in pending:
@@ -67,14 +64,14 @@ class PairEffects:
                             pipe.publish(key, value)
                 await pipe.execute()
             except Exception:  # pushes are best effort; clients refetch market/deal on a sequence gap
-                log.exception("pair %s: publish failed", self._cfg.symbol)
+                log.exception("pair %s: publish failed", self._cfg().symbol)
             finally:
                 for _ in pending:
-                    self._outbox.task_done()
+                    self.outbox.task_done()
 
     # -- the wallet side of trades and final orders --------------------------------------------------
 
-    async def _settle(self, leg: TradeLeg, side: int) -> bool:
+    async def settle(self, leg: TradeLeg, side: int) -> bool:
         """Settle one trade side in its user's wallet shard; False if every attempt failed (the
         sweep tries again later)."""
         uid = leg.buyer_id if side == BUYER else leg.seller_id
@@ -87,10 +84,11 @@ class PairEffects:
                 await asyncio.sleep(0.2 * 2**attempt)
         return False
 
-    async def _release(self, order: OrderState) -> bool:
+    async def release(self, order: OrderState) -> bool:
         """Give back what a final order did not use; False if every attempt failed (the sweep
         tries again later)."""
-        currency = self._cfg.quote_currency_id if order.way == BUY else self._cfg.base_currency_id
+        cfg = self._cfg()
+        currency = cfg.quote_currency_id if order.way == BUY else cfg.base_currency_id
         for attempt in range(ATTEMPTS):
             try:
                 await self._wallet(order.uid).release.remote(order.uid, currency, order.held, f"o{order.id}:release")
@@ -102,48 +100,28 @@ class PairEffects:
 
     async def sweep(self) -> dict[str, int]:
         """Settle every trade side and release every final order still pending, oldest first,
-        page by page until none is left (all idempotent); answers how many it sent.
-
-        Runs at start and every few seconds, so work lost with a killed actor or a wallet shard that
-        was restarting is finished later; tests call it to wait for quiescence.
-        """
-        await self.start()
+        page by page until none is left (all idempotent); answers how many it sent (the pair's
+        ``sweep``, once it has loaded)."""
         sides = releases = 0
         cursor = (0, 0)
         while page := await spot.pending_settlements(self._pair_id, cursor, SWEEP_PAGE):
             for trade, side in page:
-                await self._settle(events.leg_of(self._cfg, trade), side)
+                await self.settle(events.leg_of(self._cfg(), trade), side)
                 sides += 1
             cursor = (page[-1][0].id, page[-1][1])
         after = 0
         while rows := await spot.pending_releases(self._pair_id, after, SWEEP_PAGE):
             for row in rows:
-                await self._release(events.state_of(row))
+                await self.release(events.state_of(row))
                 releases += 1
             after = rows[-1].id
         return {"sides": sides, "releases": releases}
-
-    async def _sweep_loop(self) -> None:
-        while True:
-            await asyncio.sleep(SWEEP_SECONDS)
-            if not self._commands.healthy:
-                continue
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("pair %s: sweep failed", self._cfg.symbol)
 
     def _wallet(self, uid: int) -> Any:
         index = shard_of(uid, self._settings.wallet_shards)
         if index not in self._wallets:
             self._wallets[index] = ray.get_actor(wallet_name(index))
         return self._wallets[index]
-
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-        return task
 
 
 __all__ = ["BUYER", "SELLER", "Outgoing", "PairEffects", "SWEEP_SECONDS"]

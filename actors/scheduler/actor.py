@@ -41,6 +41,7 @@ from actors.scheduler import calendar
 from actors.scheduler.jobs import JOBS, SWEEPS, Job, JobContext, Sweep
 from store import scheduler
 from store.cache import connect_redis
+from store.times import now_ms
 
 log = logging.getLogger(__name__)
 RUN_TIMEOUT_S = 600.0  # a run that takes longer is given up and tried again (the job is idempotent)
@@ -89,7 +90,7 @@ class Scheduler(DbActor):
     ) -> None:
         """``jobs`` and ``sweeps`` default to ``JOBS`` and ``SWEEPS``; a scheduler given its own jobs
         runs only the sweeps it is given as well (none by default)."""
-        super().__init__(settings)
+        super().__init__(settings, "scheduler", wait_s=None)  # its calls wait for its state, however long
         self._jobs = tuple(JOBS if jobs is None else jobs)
         self._sweeps = tuple(SWEEPS if sweeps is None and jobs is None else sweeps or ())
         self._sweep_state = {sweep.name: SweepState() for sweep in self._sweeps}
@@ -104,8 +105,9 @@ class Scheduler(DbActor):
         self._passed_ms = 0
         self._lock = asyncio.Lock()
         self._at_once = asyncio.Semaphore(EACH_AT_ONCE)
-        # The loop starts here: Ray runs __init__ again when it restarts the actor.
-        self._started = asyncio.get_running_loop().create_task(self._start())
+        # The loops start here: Ray runs __init__ again when it restarts the actor.
+        self._life.loop("load", lambda: self._life.load(self._load, delays=(self._poll_s,)))
+        self._life.every("passes", self._pass, self._poll_s, wait_first=False, healthy_only=True)
 
     async def status(self) -> dict[str, Any]:
         """The clock (now, offset), when the loop last made a pass (real ms); per job: its time, the last
@@ -113,7 +115,7 @@ class Scheduler(DbActor):
         of its last pass, when it has work next, its last pass that did something, what it did since
         the actor started, its last error, and of its things' jobs (their keys as text) those running
         and the last error of those failing."""
-        await asyncio.shield(self._started)
+        await self._life.wait_loaded()
         now = self._now_ms()
         jobs = {
             job.name: {
@@ -137,7 +139,7 @@ class Scheduler(DbActor):
         """Run what is owed now (without waiting for the loop) and wait for the things' jobs it handed
         out (and those running already; ``_pass_and_wait``); the runs made: job, day, result, and the
         sweeps' passes and things' jobs that did something: sweep, now_ms, result (and key)."""
-        await asyncio.shield(self._started)
+        await self._life.wait_loaded()
         return await self._pass_and_wait()
 
     async def set_clock(self, offset_ms: int) -> list[dict[str, Any]]:
@@ -146,7 +148,7 @@ class Scheduler(DbActor):
         done stays done."""
         if self._settings.env == "production":
             raise PermissionError("the scheduler's clock cannot be moved in production")
-        await asyncio.shield(self._started)
+        await self._life.wait_loaded()
         await scheduler.set_clock_offset(self._redis, self._name, int(offset_ms))
         self._offset_ms = int(offset_ms)
         self._retry_at.clear()
@@ -156,31 +158,18 @@ class Scheduler(DbActor):
                 job.retry_at = 0.0
         return await self._pass_and_wait()
 
-    async def _start(self) -> None:
-        while True:
-            try:
-                await self._ready()
-                self._redis = connect_redis(self._settings)
-                self._ctx = JobContext(self._settings, self._redis)
-                self._offset_ms = await scheduler.clock_offset(self._redis, self._name)
-                for job in self._jobs:
-                    self._last[job.name] = await scheduler.last_done(job.name)
-                break
-            except Exception:  # the database or Redis is not up yet
-                log.exception("scheduler: cannot load its state; trying again")
-                await asyncio.sleep(self._poll_s)
-        asyncio.get_running_loop().create_task(self._loop())
-
-    async def _loop(self) -> None:
-        while True:
-            try:
-                await self._pass()
-            except Exception:
-                log.exception("scheduler pass")
-            await asyncio.sleep(self._poll_s)
+    async def _load(self) -> None:
+        """The clock's offset and each job's last day done (tried again every ``poll_s`` while the
+        database or Redis is not up yet); the passes start once it has loaded."""
+        await self._ready()
+        self._redis = connect_redis(self._settings)
+        self._ctx = JobContext(self._settings, self._redis)
+        self._offset_ms = await scheduler.clock_offset(self._redis, self._name)
+        for job in self._jobs:
+            self._last[job.name] = await scheduler.last_done(job.name)
 
     def _now_ms(self) -> int:
-        return int(time.time() * 1000) + self._offset_ms
+        return now_ms() + self._offset_ms
 
     async def _pass_and_wait(self) -> list[dict[str, Any]]:
         """A pass, then the things' jobs running (those it handed out and those before), again while
@@ -213,7 +202,7 @@ class Scheduler(DbActor):
                 swept = await self._sweep(sweep)
                 if swept is not None:
                     ran.append(swept)
-            self._passed_ms = int(time.time() * 1000)
+            self._passed_ms = now_ms()
             return ran
 
     async def _run(self, job: Job, day: int) -> dict[str, Any] | None:
@@ -269,7 +258,7 @@ class Scheduler(DbActor):
         for key in due:
             job = state.things.setdefault(key, ThingJob())
             if not job.running and time.monotonic() >= job.retry_at:
-                job.task = asyncio.get_running_loop().create_task(self._thing(sweep, state, key, job, now))
+                job.task = self._life.spawn(self._thing(sweep, state, key, job, now))
 
     async def _thing(self, sweep: Sweep, state: SweepState, key: int, job: ThingJob,
                      now: int) -> dict[str, Any] | None:  # fmt: skip

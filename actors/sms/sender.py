@@ -29,11 +29,12 @@ IDLE_S = 1.0
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
 class SmsSender(DbActor):
     def __init__(self, settings: dict[str, Any]) -> None:
-        super().__init__(settings)
+        super().__init__(settings, "sms sender")
         self._dispatcher = Dispatcher.from_settings(self._settings)
         self._error = ""
         self._receipts_at = 0.0
-        self._loop = asyncio.get_running_loop().create_task(self._run())
+        # The loop starts here: Ray runs __init__ again when it restarts the actor.
+        self._life.loop("send", self._run)
 
     async def status(self) -> dict[str, Any]:
         """The providers in the order they are tried, and the loop's last error (empty when fine)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -24,6 +23,7 @@ from actors.wallet import legs, recovery
 from store import holds, ledger, withdrawals
 from store.errors import DomainError, ErrorCode
 from store.models import Account, AccountType
+from store.times import now_ms
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
 class WalletShard(DbActor):
     def __init__(self, index: int, settings: dict[str, Any]) -> None:
-        super().__init__(settings)
+        super().__init__(settings, f"wallet shard {index}")
         self._index = index
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         # Freezes are on every order's path: they share transactions (ledger.apply_debits).
@@ -42,7 +42,7 @@ class WalletShard(DbActor):
         self._reconciled_ms = 0  # when the last reconcile ended (0: not yet)
         # Background work starts in the actor's own start path: Ray runs __init__ again when it
         # restarts the actor (an async actor's __init__ runs on its event loop), never a caller's start().
-        self._reconciler = asyncio.get_running_loop().create_task(self._reconcile_loop())
+        self._life.every("reconcile", self.reconcile, self._settings.reconcile_seconds, wait_first=False)
 
     async def freeze(self, uid: int, currency_id: int, amount: Decimal, ref: str) -> bool:
         """Move ``amount`` from balance to lock; an order's freeze (``o<id>:freeze``) writes its
@@ -136,16 +136,8 @@ class WalletShard(DbActor):
             released = await recovery.release_orphans(
                 older_than=older_than, shard=self._index, shards=self._settings.wallet_shards
             )
-            self._reconciled_ms = int(time.time() * 1000)
+            self._reconciled_ms = now_ms()
         return released
-
-    async def _reconcile_loop(self) -> None:
-        while True:
-            try:
-                await self.reconcile()
-            except Exception:
-                log.exception("wallet shard %d: reconcile failed", self._index)
-            await asyncio.sleep(self._settings.reconcile_seconds)
 
     async def start(self) -> bool:
         """Open the database (the reconciler started with the actor). Idempotent."""

@@ -40,7 +40,7 @@ async def _now() -> int:
 
     redis = connect_redis(get_settings())
     try:
-        return await clock.now_ms(redis)
+        return await clock.scheduler_now_ms(redis)
     finally:
         await redis.aclose()
 

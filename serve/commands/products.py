@@ -5,7 +5,6 @@ refusals (in English here) and the same audit rows, as the ``--operator`` named 
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -13,6 +12,7 @@ import typer
 
 from serve.commands.database import db_run
 from serve.commands.operator import OperatorOption, cli_actor
+from store.times import now_ms
 
 products_app = typer.Typer(help="Earn products: lock savings, mining, token sales, listings.", no_args_is_help=True)
 KindArg = Annotated[str, typer.Argument(help="lock, mining, sale or listing")]
@@ -90,7 +90,7 @@ def _show(kind: str, row: Any) -> None:
     async def fetch() -> Any:
         return await type(row).get(id=row.id).prefetch_related(*RELATED.get(kind, ()))
 
-    typer.echo(_line(kind, _run(fetch), int(time.time() * 1000)))
+    typer.echo(_line(kind, _run(fetch), now_ms()))
 
 
 @products_app.command("list")
@@ -109,7 +109,7 @@ def list_(kind: Annotated[str, typer.Argument(help="lock, mining, sale, listing 
             for name in kinds
         }
 
-    now = int(time.time() * 1000)
+    now = now_ms()
     for name, found in _run(rows).items():
         typer.echo(f"# {name}")
         for row in found:

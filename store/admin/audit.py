@@ -14,6 +14,7 @@ from typing import Any
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from store.models import AuditLog
+from store.times import now_ms
 
 CSV_FIELDS = ("id", "at", "operator", "role", "action", "target", "before", "after", "reason", "address")
 
@@ -33,7 +34,7 @@ async def record(actor: Actor, action: str, target: str = "", *, before: Any = N
     """Append a row (in ``conn``'s transaction when given, so it commits or rolls back with the action)."""
     row = AuditLog(operator=actor.name[:128], operator_id=actor.operator_id, role=actor.role, action=action,
                    target=target[:128], before=before, after=after, reason=reason[:500],
-                   address=actor.address[:128], at_ms=int(time.time() * 1000))  # fmt: skip
+                   address=actor.address[:128], at_ms=now_ms())  # fmt: skip
     await row.save(using_db=conn)
     return row
 

@@ -4,20 +4,21 @@ close all see the same "now". A day is a UTC day number: days since 1970-01-01."
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime, timedelta
 
 from redis.asyncio import Redis
 
 from store import scheduler
+from store.times import now_ms
 
 DAY_MS = 86_400_000
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-async def now_ms(redis: Redis) -> int:
-    """Now (ms since the epoch) on the Scheduler's clock; real time in production (the offset is 0)."""
-    return int(time.time() * 1000) + await scheduler.clock_offset(redis, scheduler.SCHEDULER_NAME)
+async def scheduler_now_ms(redis: Redis) -> int:
+    """Now (ms since the epoch) on the Scheduler's clock: ``store.times.now_ms`` plus the offset it
+    keeps in Redis; real time in production (the offset is 0)."""
+    return now_ms() + await scheduler.clock_offset(redis, scheduler.SCHEDULER_NAME)
 
 
 def day_of(ms: int) -> int:

@@ -7,12 +7,12 @@ changes nothing, and an operator's edits survive it. A row is created as it woul
 
 from __future__ import annotations
 
-import time
 from decimal import Decimal
 from typing import Any
 
 from store.earn.clock import DAY_MS
 from store.models import Currency, ListingProject, TokenSale
+from store.times import now_ms
 
 SALE_DECIMALS = ("rengou", "total", "per_user_max", "min_amount")
 LISTING_DECIMALS = ("price", "total", "shengyu", "min_amount")
@@ -28,7 +28,7 @@ def _values(row: dict[str, Any], decimals: tuple[str, ...], skip: tuple[str, ...
 
 async def seed(rows: dict[str, Any], by_code: dict[str, Currency], now: int | None = None) -> dict[str, int]:
     """Create the missing sales (``rows["sale"]``) and listing projects (``rows["listing"]``)."""
-    now = int(time.time() * 1000) if now is None else now
+    now = now_ms() if now is None else now
     relative = ("id", "starts_in_days", "ends_in_days", "online_in_days")
     sales, listings = rows.get("sale", []), rows.get("listing", [])
     for row in sales:

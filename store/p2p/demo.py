@@ -5,7 +5,6 @@ to release an order. Idempotent: a merchant or an ad that exists is left as it i
 
 from __future__ import annotations
 
-import time
 from decimal import Decimal
 from typing import Any
 
@@ -25,6 +24,7 @@ from store.models import (
 )
 from store.p2p import ads
 from store.p2p.ads import AdInput
+from store.times import now_ms
 from store.users import new_invite_code
 
 DEMO_PASSWORD = "Demo1234"
@@ -74,7 +74,7 @@ async def _merchant(spec: dict[str, Any], password_hash: str, now: int) -> tuple
 
 async def seed(password_hash: str) -> int:
     """Create what is missing; returns how many demo ads are open."""
-    now = int(time.time() * 1000)
+    now = now_ms()
     by_code = {c.code: c for c in await Currency.filter(code__in=("USDT", "BTC"))}
     if len(by_code) < 2:
         return 0

@@ -17,12 +17,12 @@ from store.models import (
     ReviewStatus,
 )
 from store.p2p import merchants
+from store.times import now_ms
 from tests.utils.p2p import (
     act,
     ad_body,
     apply_merchant,
     detail,
-    now_ms,
     open_order,
     post_ad,
     trader,

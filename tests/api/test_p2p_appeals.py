@@ -22,13 +22,13 @@ from store.models import (
     P2PEvent,
 )
 from store.p2p import orders
+from store.times import now_ms
 from tests.utils.cli import exchange, exchange_ok
 from tests.utils.p2p import (
     act,
     apply_merchant,
     detail,
     legal_lock_matches,
-    now_ms,
     open_order,
     post_ad,
     trader,

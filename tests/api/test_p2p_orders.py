@@ -16,11 +16,11 @@ from store.models import (
     PayMethod,
 )
 from store.p2p import orders
+from store.times import now_ms
 from tests.utils.p2p import (
     DEAL,
     act,
     detail,
-    now_ms,
     open_order,
     post_ad,
     trader,

@@ -12,8 +12,9 @@ from serve.i18n import translate
 from store.errors import DomainError, ErrorCode
 from store.models import P2POrder, P2PState
 from store.p2p import orders
+from store.times import now_ms
 from tests.api.test_admin import make_operator, token_of
-from tests.utils.p2p import act, now_ms, open_order, post_ad, trader
+from tests.utils.p2p import act, open_order, post_ad, trader
 from tests.utils.p2p_api import D, my_ads, steady
 from tests.utils.sales import get, post
 from tests.utils.users import error, ok

@@ -22,6 +22,7 @@ from store.errors import DomainError, ErrorCode
 from store.ledger import Change
 from store.models import AccountLog, AccountType, Currency, HouseLedger, SaleSubscription, TokenSale
 from store.money import money
+from store.times import now_ms
 from tests.utils.sales import (
     DAY_MS,
     FINANCIAL,
@@ -30,7 +31,6 @@ from tests.utils.sales import (
     financial_member,
     get,
     make_sale,
-    now_ms,
     post,
     totals,
 )

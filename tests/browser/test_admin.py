@@ -68,7 +68,8 @@ async def main(kind: str, args: dict) -> object:
                                              memo="", amount=Decimal(args["amount"]), fee=Decimal(1),
                                              ref=f"console-{uuid.uuid4().hex}", confirmations=6)
         from store.p2p import ads
-        from tests.utils.p2p import act, ad_body, now_ms, open_order, trader
+        from store.times import now_ms
+        from tests.utils.p2p import act, ad_body, open_order, trader
         with httpx.Client(base_url=args["url"] + "/api/", timeout=30) as api:
             merchant = await trader(api, legal={"USDT": "500"}, merchant=True)
             buyer = await trader(api)

@@ -45,7 +45,8 @@ from store.models import (
 from store.models.p2p import OPEN_STATES
 from store.p2p import ads, audit, orders, rules
 from store.p2p.ads import AdInput
-from tests.utils.p2p import DEAL, ad_body, now_ms, trader
+from store.times import now_ms
+from tests.utils.p2p import DEAL, ad_body, trader
 from tests.utils.sales import post
 from tests.utils.users import Member, ok
 from tests.utils.wallets import USDT, system_totals

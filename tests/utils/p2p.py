@@ -4,7 +4,6 @@ through the API."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import httpx
@@ -12,6 +11,7 @@ import httpx
 from serve.security import hash_password
 from store.models import AccountType, PayMethod, RealName, ReviewStatus, User
 from store.p2p import merchants
+from store.times import now_ms
 from tests.utils.users import Member, member, ok, unique_email
 from tests.utils.wallets import fund
 
@@ -22,10 +22,6 @@ METHODS = {
     "wxpay": {"account": "wechat-id", "qrcode": ""},
     "bank": {"bank_name": "Test Bank", "bank_address": "North branch", "card_no": "6222000011112222"},
 }
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 async def trader(api: httpx.Client, *, name: str = "", legal: dict[str, str] | None = None,

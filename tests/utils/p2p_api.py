@@ -16,11 +16,11 @@ from store.models import (
     P2PEvent,
     P2POrder,
 )
+from store.times import now_ms
 from tests.utils.p2p import (
     LEGAL,
     ad_body,
     legal_lock_matches,
-    now_ms,
 )
 from tests.utils.sales import DAY_MS, Sweeper
 from tests.utils.users import Member, ok

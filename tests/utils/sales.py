@@ -10,7 +10,6 @@ idempotent, so whichever comes first does it, once.
 from __future__ import annotations
 
 import itertools
-import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -24,16 +23,13 @@ from actors.scheduler.actor import Scheduler
 from actors.scheduler.jobs import SWEEPS
 from config.settings import Settings
 from store.models import AccountType, Currency, ListingProject, TokenSale
+from store.times import now_ms
 from tests.utils.users import Member, member
 from tests.utils.wallets import fund
 
 HOUR_MS, DAY_MS = 3_600_000, 86_400_000
 FINANCIAL = int(AccountType.FINANCIAL)  # account/detail's account_type_id
 _ids = itertools.count(1)
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 async def make_sale(*, token: str = "ACB", price: str = "0.5", total: str = "1000", per_user_max: str = "0",

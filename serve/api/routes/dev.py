@@ -78,5 +78,5 @@ async def verify(body: VerifyIn, uid: CurrentUid) -> Any:
 async def approve_merchant(uid: CurrentUid, svc: Svc) -> Any:
     """Approve the caller's pending merchant application, as `exchange merchant approve` does
     (development only)."""
-    row = await merchants.decide(uid, True, "dev", await clock.now_ms(svc.redis))
+    row = await merchants.decide(uid, True, "dev", await clock.scheduler_now_ms(svc.redis))
     return envelope({"status": int(row.status), "nickname": row.nickname})

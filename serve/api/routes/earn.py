@@ -56,7 +56,7 @@ class MiningCancelIn(EarnBody):
 
 
 async def _today(svc: Svc) -> int:
-    return clock.day_of(await clock.now_ms(svc.redis))
+    return clock.day_of(await clock.scheduler_now_ms(svc.redis))
 
 
 @lock_router.get("/lock_list")

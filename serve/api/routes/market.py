@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from decimal import Decimal
 from typing import Annotated, Any
 
@@ -15,6 +14,7 @@ from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, Currency, CurrencyMatch, Quotation
 from store.money import money
 from store.prices import PriceBook
+from store.times import now_ms
 
 router = APIRouter(prefix="/market", tags=["market"])
 
@@ -150,7 +150,7 @@ async def kline(
         if found is None:
             raise DomainError(ErrorCode.PAIR_NOT_FOUND)
         pair = await _pair(found.id)
-    now = int(time.time() * 1000)
+    now = now_ms()
     end = _ms(to) if to else now
     start = _ms(from_) if from_ else end - 1500 * 60_000
     bars = await engine.read(_symbol(pair), "kline", period, start, end)

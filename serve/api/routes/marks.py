@@ -4,7 +4,6 @@ so anyone can check a price decision against the log it was made from."""
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -16,6 +15,7 @@ from store import marks, ticks
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, CurrencyMatch
 from store.money import money
+from store.times import now_ms
 
 router = APIRouter(prefix="/market", tags=["market"])
 MAX_TICKS = 1000
@@ -39,7 +39,7 @@ async def mark(currency_match_id: PairId, svc: Svc) -> Any:
     found = (await marks.read(svc.redis, [symbol])).get(symbol)
     if found is None:
         return envelope(None)
-    now = int(time.time() * 1000)
+    now = now_ms()
     return envelope({
         "currency_match_id": found.pair_id,
         "symbol": found.symbol,

@@ -121,7 +121,7 @@ class AdCloseIn(Body):
 
 
 async def _now(svc: Svc) -> int:
-    return await clock.now_ms(svc.redis)
+    return await clock.scheduler_now_ms(svc.redis)
 
 
 def _ad_amount(text: object, refusal: ErrorCode, decimals: int, **params: Any) -> Decimal:

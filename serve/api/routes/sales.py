@@ -66,14 +66,14 @@ async def sales_index(svc: Svc, user: OptionalUser, type: SaleType = ALL) -> Any
         raise DomainError(ErrorCode.BAD_REQUEST)
     query = TokenSale.all() if type == ALL else TokenSale.filter(status=type)
     rows = await query.prefetch_related("huodong", "jieshou")
-    return envelope(await _sales_public(rows, user.id if user else None, await clock.now_ms(svc.redis)))
+    return envelope(await _sales_public(rows, user.id if user else None, await clock.scheduler_now_ms(svc.redis)))
 
 
 @shoufa_router.get("/info")
 async def sales_info(svc: Svc, user: OptionalUser, id: Id) -> Any:  # noqa: A002 - the spec's name
     """One token sale, with ``mine`` when logged in."""
     sale = await sales.get_sale(id)
-    (found,) = await _sales_public([sale], user.id if user else None, await clock.now_ms(svc.redis))
+    (found,) = await _sales_public([sale], user.id if user else None, await clock.scheduler_now_ms(svc.redis))
     return envelope(found)
 
 
@@ -84,7 +84,7 @@ async def sales_buy(body: SaleBuyIn, uid: CurrentUid, svc: Svc, lang: Lang) -> A
     locked in the financial account until the allocation. Answers the sale with ``mine``."""
     sale = await sales.get_sale(body.id)
     nums = parse_amount(body.nums, missing=ErrorCode.SALE_NUMS_REQUIRED, places=sale.huodong.decimals)
-    now = await clock.now_ms(svc.redis)
+    now = await clock.scheduler_now_ms(svc.redis)
     await sales.subscribe(uid, sale, nums, now)
     (found,) = await _sales_public([await sales.get_sale(body.id)], uid, now)
     return envelope(found, translate(PURCHASED, lang))
@@ -105,7 +105,7 @@ async def _usdt_balance(uid: int | None) -> Decimal:
 async def listing_index(svc: Svc, user: OptionalUser) -> Any:
     """Listing projects, and ``nums``: how many applications the user has made (0 when logged out)."""
     uid = user.id if user else None
-    now, balance = await clock.now_ms(svc.redis), await _usdt_balance(uid)
+    now, balance = await clock.scheduler_now_ms(svc.redis), await _usdt_balance(uid)
     rows = await ListingProject.all().prefetch_related("bizhong")
     count = await ListingApplication.filter(user_id=uid).count() if uid is not None else 0
     return envelope({"list": [listing.project_public(r, now, balance) for r in rows], "nums": count})
@@ -116,7 +116,7 @@ async def listing_info(svc: Svc, user: OptionalUser, id: Id) -> Any:  # noqa: A0
     """One listing project, with the user's financial USDT (``money``)."""
     project = await listing.get_project(id)
     balance = await _usdt_balance(user.id if user else None)
-    return envelope(listing.project_public(project, await clock.now_ms(svc.redis), balance))
+    return envelope(listing.project_public(project, await clock.scheduler_now_ms(svc.redis), balance))
 
 
 @listing_router.post("/buy")
@@ -128,7 +128,7 @@ async def listing_buy(body: ListingBuyIn, uid: CurrentUid, svc: Svc, lang: Lang)
     project = await listing.get_project(body.id)
     coin = await listing.usdt()
     nums = parse_amount(body.nums, missing=ErrorCode.LISTING_NO_FUNDS, places=coin.decimals, maximum=coin.max_amount)
-    row = await listing.apply(uid, project, nums, await clock.now_ms(svc.redis))
+    row = await listing.apply(uid, project, nums, await clock.scheduler_now_ms(svc.redis))
     return envelope(listing.application_public(row, project), translate(PURCHASED, lang))
 
 

@@ -4,7 +4,6 @@ one ledger batch."""
 
 from __future__ import annotations
 
-import time
 from decimal import ROUND_DOWN, Decimal
 from typing import Annotated, Any
 
@@ -28,6 +27,7 @@ from store.ledger import account_type_of
 from store.models import INT_MAX, AccountLog, AccountType, Currency
 from store.money import money
 from store.prices import USD, conversion_rate
+from store.times import now_ms
 
 router = APIRouter(prefix="/account", tags=["account"])
 
@@ -134,7 +134,7 @@ async def convert(body: ConvertIn, uid: CurrentUid, engine: EngineDep, request: 
     usdt = await Currency.get(code=CONVERT_TO)
     symbol = f"{currency.code}/{usdt.code}"
     mark = (await marks.read(svc.redis, [symbol])).get(symbol)
-    if mark is None or mark.price <= 0 or not mark.fresh(int(time.time() * 1000), svc.settings.mark_stale_seconds):
+    if mark is None or mark.price <= 0 or not mark.fresh(now_ms(), svc.settings.mark_stale_seconds):
         raise DomainError(ErrorCode.PRICE_STALE)
     spread = svc.settings.convert_spread
     rate = conversion_rate(mark.price, spread)

@@ -9,7 +9,6 @@ and an operator's token nothing in the user API.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
@@ -26,6 +25,7 @@ from store.admin.audit import Actor
 from store.admin.operators import OperatorSessions
 from store.errors import DomainError, ErrorCode
 from store.models import INT_MAX, Operator
+from store.times import now_ms
 
 router = APIRouter(tags=["back office"])
 
@@ -97,7 +97,7 @@ async def login(body: LoginIn, svc: Svc, request: Request) -> Any:
     code opens one login: its step, once accepted, is not accepted again (``operator_login``)."""
     ip = client_ip(request)
     operator = await operator_login(svc.throttle, body.email, body.password, body.otp, ip)
-    operator.last_login_ms = int(time.time() * 1000)
+    operator.last_login_ms = now_ms()
     await operator.save(update_fields=["last_login_ms"])
     token = await OperatorSessions(svc.redis).issue(operator.id)
     await audit.record(Actor(operator.email, "", ip, operator.id), "operator.login", f"operator:{operator.id}")

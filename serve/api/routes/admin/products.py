@@ -58,7 +58,7 @@ def _texts(values: dict[str, str | bool | int]) -> dict[str, str]:
 
 async def _view(svc: Svc, kind: str, product_id: int) -> dict[str, Any]:
     row = await products.get(kind, product_id)
-    (found,) = await product_views.views(kind, [row], await clock.now_ms(svc.redis))
+    (found,) = await product_views.views(kind, [row], await clock.scheduler_now_ms(svc.redis))
     return found
 
 
@@ -83,7 +83,7 @@ async def product_list(
 ) -> Any:
     """Every product of one kind (or of each), oldest first: its fields as texts, its state (open,
     closed, upcoming, ended, allocated), whether it can be opened or closed, its orders."""
-    now, found = await clock.now_ms(svc.redis), []
+    now, found = await clock.scheduler_now_ms(svc.redis), []
     for name in [kind] if kind else list(products.KINDS):
         found += await product_views.views(name, await products.listed(name), now)
     return envelope(found)
@@ -93,7 +93,7 @@ async def product_list(
 async def product_create(body: ProductCreateIn, console: Products, svc: Svc) -> Any:
     """A new product from its fields (a create needs the kind's required ones); answers it as listed."""
     row = await products.create(body.kind, _texts(body.values), actor=console.actor("products"), reason=body.reason,
-                                now=await clock.now_ms(svc.redis))  # fmt: skip
+                                now=await clock.scheduler_now_ms(svc.redis))  # fmt: skip
     return envelope(await _view(svc, body.kind, row.pk))
 
 
@@ -102,7 +102,7 @@ async def product_edit(body: ProductEditIn, console: Products, svc: Svc) -> Any:
     """Change some fields (later orders take them; a sale's or listing's terms are fixed once it has
     orders, its texts alone once allocated); answers the product as listed."""
     await products.edit(body.kind, body.id, _texts(body.values), actor=console.actor("products"), reason=body.reason,
-                        now=await clock.now_ms(svc.redis))  # fmt: skip
+                        now=await clock.scheduler_now_ms(svc.redis))  # fmt: skip
     return envelope(await _view(svc, body.kind, body.id))
 
 
@@ -110,7 +110,7 @@ async def product_edit(body: ProductEditIn, console: Products, svc: Svc) -> Any:
 async def product_open(body: ProductSwitchIn, console: Products, svc: Svc) -> Any:
     """Open to new orders (lock: open; mining: status 1; a sale or listing: its start moved to now)."""
     await products.set_open(body.kind, body.id, True, actor=console.actor("products"), reason=body.reason,
-                            now=await clock.now_ms(svc.redis))  # fmt: skip
+                            now=await clock.scheduler_now_ms(svc.redis))  # fmt: skip
     return envelope(await _view(svc, body.kind, body.id))
 
 
@@ -118,5 +118,5 @@ async def product_open(body: ProductSwitchIn, console: Products, svc: Svc) -> An
 async def product_close(body: ProductSwitchIn, console: Products, svc: Svc) -> Any:
     """Close to new orders (a sale or listing: its end moved to now; the Scheduler allocates it)."""
     await products.set_open(body.kind, body.id, False, actor=console.actor("products"), reason=body.reason,
-                            now=await clock.now_ms(svc.redis))  # fmt: skip
+                            now=await clock.scheduler_now_ms(svc.redis))  # fmt: skip
     return envelope(await _view(svc, body.kind, body.id))

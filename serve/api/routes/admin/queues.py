@@ -152,7 +152,8 @@ async def appeals(console: Risk, page: PageNo = 1) -> Any:
 @router.post("/p2p/resolve")
 async def resolve(body: ResolveIn, console: Risk, svc: Svc) -> Any:
     """Release the escrow to the buyer, or return it to the seller; both sides are told."""
-    order = await orders.resolve(body.id, body.to, console.operator.email, await clock.now_ms(svc.redis), body.note)
+    now = await clock.scheduler_now_ms(svc.redis)
+    order = await orders.resolve(body.id, body.to, console.operator.email, now, body.note)
     await audit.record(console.actor("risk"), "p2p.resolve", f"p2p_order:{order.id}", before={"state": "appeal"},
                        after={"state": int(order.state), "resolved_to": body.to}, reason=body.note)  # fmt: skip
     await push.notify(svc.redis, [order])
