@@ -30,3 +30,10 @@ def live_name(symbol: str) -> str:
 def pair_actor(symbol: str) -> Any:
     """A handle to the pair's newest actor; ValueError if none runs."""
     return ray.get_actor(live_name(symbol))
+
+
+def current(name: str) -> str:
+    """``name``; for a pair's first name (``pair:BTC/USDT``), the name of its live generation."""
+    if name.startswith("pair:") and "@" not in name:
+        return live_name(name.removeprefix("pair:"))
+    return name

@@ -12,7 +12,8 @@ import httpx
 import pytest
 import ray
 
-from actors.names import SUBMIT_DEADLINE_MS, pair_name, wallet_name
+from actors.names import SUBMIT_DEADLINE_MS, wallet_name
+from actors.pair.directory import pair_actor
 from actors.pair.state import BUY
 from actors.wallet import legs
 from serve.stack import Stack
@@ -67,7 +68,7 @@ async def test_freeze_many_answers_each_freeze_alone(stack: Stack, api: httpx.Cl
 
 
 async def test_submit_many_and_cancel_many_answer_each_command(stack: Stack, api: httpx.Client, alice: Member) -> None:
-    wallet, pair = shard(stack, alice.uid), ray.get_actor(pair_name("BTC/USDT"))
+    wallet, pair = shard(stack, alice.uid), pair_actor("BTC/USDT")
     ids = [await ORDER_IDS.next() for _ in range(2)]
     held = await wallet.freeze_many.remote([(alice.uid, USDT, Decimal(30), f"o{i}:freeze") for i in ids])
     assert held == [True, True]

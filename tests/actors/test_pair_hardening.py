@@ -17,7 +17,7 @@ import pytest
 import ray
 
 from actors.engine import LIMIT, Engine, PairRef
-from actors.names import pair_name
+from actors.pair.directory import pair_actor
 from serve.stack import Stack
 from store import marks
 from store.cache import connect_redis
@@ -48,7 +48,7 @@ async def test_a_command_the_database_refuses_fails_alone(
     stack: Stack, api: httpx.Client, bidders: list[Member]
 ) -> None:
     engine = Engine(stack.settings.wallet_shards, connect_redis(stack.settings))
-    pair = ray.get_actor(pair_name(BTC_USDT.symbol))
+    pair = pair_actor(BTC_USDT.symbol)
     price = (btc_mark(api) / 3).quantize(Decimal(1))  # rests: far below the market, inside the band
     victim = bidders[0]
     body = {"currency_match_id": 1, "number": "0.001", "price": str(price)}
@@ -93,7 +93,7 @@ def _owners(placed: list[dict[str, Any]], bidders: list[Member]) -> list[tuple[d
 
 async def test_a_command_that_breaks_matching_does_not_stop_the_pair(stack: Stack, api: httpx.Client,
                                                                      bidders: list[Member]) -> None:  # fmt: skip
-    pair = ray.get_actor(pair_name(BTC_USDT.symbol))
+    pair = pair_actor(BTC_USDT.symbol)
     broken = {"sent_ms": int(time.time() * 1000), "id": 1, "uid": bidders[0].uid, "way": 1}  # no number, no price
     with pytest.raises(DomainError) as refused:
         await asyncio.wait_for(pair.submit.remote(broken), 30)
@@ -107,7 +107,7 @@ async def test_a_command_that_breaks_matching_does_not_stop_the_pair(stack: Stac
 
 
 async def test_health_asks_the_pair_through_the_queue_its_orders_take(stack: Stack, api: httpx.Client) -> None:
-    pair = ray.get_actor(pair_name(LTC))
+    pair = pair_actor(LTC)
     await pair.pause.remote()  # the queue no longer takes commands: neither orders nor health checks
     try:
         answer = await asyncio.to_thread(api.get, "health")
@@ -121,7 +121,7 @@ async def test_health_asks_the_pair_through_the_queue_its_orders_take(stack: Sta
 async def test_a_restarted_pair_runs_its_loops_again(stack: Stack, api: httpx.Client) -> None:
     with redis_client(stack.settings) as r:
         killed_at = int(time.time() * 1000)
-        ray.kill(ray.get_actor(pair_name(LTC)), no_restart=False)
+        ray.kill(pair_actor(LTC), no_restart=False)
         # Nobody calls the new actor: its refresh loop alone confirms the mark in Redis again.
         deadline = time.monotonic() + 30
         while True:
@@ -169,11 +169,11 @@ async def test_a_pair_loads_around_rows_it_cannot_rest(stack: Stack, api: httpx.
     bid = await Order.create(id=9_100_000_000 + uid, way=1, price=Decimal(50), **fields)
     crossing = await Order.create(id=9_100_000_001 + uid, way=2, price=Decimal(40), **fields)
     try:
-        ray.kill(ray.get_actor(pair_name(LTC)), no_restart=False)
+        ray.kill(pair_actor(LTC), no_restart=False)
         deadline = time.monotonic() + 10
         while True:
             try:
-                info = await asyncio.wait_for(ray.get_actor(pair_name(LTC)).info.remote(), 2)
+                info = await asyncio.wait_for(pair_actor(LTC).info.remote(), 2)
                 break
             except Exception:
                 assert time.monotonic() < deadline, "the pair did not come back"
@@ -186,4 +186,4 @@ async def test_a_pair_loads_around_rows_it_cannot_rest(stack: Stack, api: httpx.
         assert all(level["price"] != "40" for level in snapshot["depth"]["out"])
     finally:
         await Order.filter(id__in=[bid.id, crossing.id]).delete()
-        ray.kill(ray.get_actor(pair_name(LTC)), no_restart=False)  # forget them again
+        ray.kill(pair_actor(LTC), no_restart=False)  # forget them again

@@ -7,9 +7,8 @@ from decimal import Decimal
 
 import httpx
 import pytest
-import ray
 
-from actors.names import pair_name
+from actors.pair.directory import pair_actor
 from config.settings import Settings
 from serve.stack import Stack
 from store import scheduler
@@ -59,7 +58,7 @@ async def quiet_books(db: None) -> None:
     """ETH/USDT and BTC/USDT without other tests' resting orders, so the market orders below meet
     alice's and no one else's (each cancel through the pair, as its owner's would go)."""
     for pair_id, symbol in ((2, "ETH/USDT"), (1, "BTC/USDT")):
-        actor = ray.get_actor(pair_name(symbol))
+        actor = pair_actor(symbol)
         for order_id, uid in await Order.filter(currency_match_id=pair_id, status__in=OPEN_STATUSES).values_list(
             "id", "user_id"
         ):

@@ -19,7 +19,7 @@ import pytest
 import ray
 from websockets.asyncio.client import ClientConnection, connect
 
-from actors.names import pair_name
+from actors.pair.directory import pair_actor
 from actors.pair.mark_rule import mark_of
 from actors.pair.marks import GENESIS
 from serve.stack import Stack
@@ -107,7 +107,7 @@ async def test_ticks_keep_their_interval_and_the_chain_survives_a_restart(
     assert all(b["time"] - a["time"] >= interval for a, b in zip(burst, burst[1:], strict=False))
     last = burst[-1]
 
-    ray.kill(ray.get_actor(pair_name("LTC/USDT")), no_restart=False)
+    ray.kill(pair_actor("LTC/USDT"), no_restart=False)
     deadline = time.monotonic() + 60
     while (await asyncio.to_thread(api.get, "market/deal", params={"currency_match_id": LTC_USDT})).status_code != 200:
         assert time.monotonic() < deadline
@@ -127,7 +127,7 @@ async def test_ticks_keep_their_interval_and_the_chain_survives_a_restart(
 
 
 async def test_a_pair_that_stops_confirming_its_mark_goes_stale(stack: Stack, api: httpx.Client) -> None:
-    pair = ray.get_actor(pair_name("LTC/USDT"))
+    pair = pair_actor("LTC/USDT")
     params = {"currency_match_id": LTC_USDT}
     assert ok(await asyncio.to_thread(api.get, "market/mark", params=params))["fresh"] is True
     await pair.pause.remote()  # its queue takes nothing: no confirmation either

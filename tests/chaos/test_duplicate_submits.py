@@ -20,6 +20,7 @@ import httpx
 import ray
 
 from actors.names import lever_name, micro_name, pair_name, wallet_name
+from actors.pair.directory import current
 from config.settings import Settings
 from serve.stack import Stack
 from store import lever, micro
@@ -140,7 +141,7 @@ async def test_bursts_of_duplicate_submits_move_money_once_per_key(stack: Stack,
                 continue
             running = asyncio.gather(*bursts)
             await asyncio.sleep(0.05)
-            ray.kill(ray.get_actor(victim), no_restart=False)
+            ray.kill(ray.get_actor(current(victim)), no_restart=False)
             await running
             await back(victim)
         deadline = time.monotonic() + RETRY_FOR_S

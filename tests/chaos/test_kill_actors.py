@@ -16,6 +16,7 @@ import httpx
 import ray
 
 from actors.names import PLACEMENT_NAME, fanout_name, pair_name, wallet_name
+from actors.pair.directory import current
 from serve.stack import Stack
 from tests.utils.trading import Stream, assert_invariants, funded_traders, quiesce
 
@@ -46,7 +47,7 @@ def victims(stack: Stack) -> list[str]:
 
 async def answers(name: str) -> None:
     """One call that the actor of ``name`` answers only once it serves again."""
-    actor = ray.get_actor(name)
+    actor = ray.get_actor(current(name))
     if name.startswith("pair:"):
         await actor.ping.remote()
     elif name.startswith("wallet:"):
@@ -98,7 +99,7 @@ async def test_kills_and_a_database_restart_lose_nothing(stack: Stack, api: http
         # Kills happen at order-count milestones (not times), so the scenario is the same on any machine.
         for index, name in enumerate(victims(stack)):
             await stream.wait_for((index + 1) * ORDERS_PER_KILL, deadline)
-            ray.kill(ray.get_actor(name), no_restart=False)
+            ray.kill(ray.get_actor(current(name)), no_restart=False)
             recoveries.append((name, await back_within(stack, [name], BACK_WITHIN_S)))
             if index == KILLS // 2 and await asyncio.to_thread(restart_postgres, stack.settings):
                 recoveries.append(("postgresql", await back_within(stack, [], BACK_WITHIN_S)))

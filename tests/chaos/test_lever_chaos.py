@@ -18,6 +18,7 @@ from actors.commands import LeverOrder
 from actors.lever import terms
 from actors.lever.state import DAY_MS
 from actors.names import lever_name, pair_name
+from actors.pair.directory import current
 from actors.wallet.legs import shard_of
 from serve.stack import Stack
 from store.lever import HOUSE_KINDS, LOG_TYPES
@@ -39,7 +40,7 @@ async def answers(name: str, within: float = 30) -> None:
     deadline = time.monotonic() + within
     while True:
         try:
-            await asyncio.wait_for(ray.get_actor(name).ping.remote(), 2)
+            await asyncio.wait_for(ray.get_actor(current(name)).ping.remote(), 2)
             return
         except Exception:
             assert time.monotonic() < deadline, f"{name} did not come back"
@@ -53,7 +54,7 @@ async def overnight(name: str, day: int, within: float = 30) -> None:
     while True:
         await answers(name)
         try:
-            await ray.get_actor(name).overnight.remote(day)
+            await ray.get_actor(current(name)).overnight.remote(day)
             return
         except RayActorError:  # ActorUnavailableError too: restarting, the call may not have run
             assert time.monotonic() < deadline, f"{name} never took the night {day}"
@@ -81,7 +82,7 @@ async def test_kills_during_a_price_walk_fire_each_crossed_trigger_once(stack: S
             placed.append(opened)
     victims = [lever_name(0), pair_name("BTC/USDT"), lever_name(1), lever_name(0), lever_name(1), pair_name("BTC/USDT")]
     for factor, victim in zip(STEPS, victims, strict=True):
-        ray.kill(ray.get_actor(victim), no_restart=False)
+        ray.kill(ray.get_actor(current(victim)), no_restart=False)
         await answers(pair_name("BTC/USDT"))
         await asyncio.to_thread(mark_to, api, seller, buyer, BTC_USDT, (start * factor).quantize(Decimal(1)))
     for index in range(stack.settings.lever_shards):

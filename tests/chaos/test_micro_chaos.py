@@ -16,6 +16,7 @@ import pytest
 import ray
 
 from actors.names import micro_name
+from actors.pair.directory import current
 from serve.stack import Stack
 from store import micro
 from store.micro import settle as rule
@@ -55,7 +56,7 @@ async def back(name: str, within: float = 60) -> None:
     deadline = time.monotonic() + within
     while True:
         try:
-            await asyncio.wait_for(ray.get_actor(name).ping.remote(), 2)
+            await asyncio.wait_for(ray.get_actor(current(name)).ping.remote(), 2)
             return
         except Exception:
             assert time.monotonic() < deadline, f"{name} did not come back"

@@ -9,7 +9,7 @@ from decimal import Decimal
 import httpx
 import ray
 
-from actors.names import pair_name
+from actors.pair.directory import pair_actor
 from serve.stack import Stack
 from store.ledger import credit
 from store.models import AccountType, Currency
@@ -36,7 +36,7 @@ async def test_book_and_market_data_survive_a_pair_restart(stack: Stack, api: ht
     )
     assert bars_before and bars_before[-1]["close"] == before["quotation"]["close"]
 
-    ray.kill(ray.get_actor(pair_name("LTC/USDT")), no_restart=False)
+    ray.kill(pair_actor("LTC/USDT"), no_restart=False)
     deadline = time.monotonic() + 60
     while True:
         answer = await asyncio.to_thread(api.get, "market/deal", params={"currency_match_id": LTC_USDT})

@@ -25,7 +25,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from actors.names import lever_name, micro_name, pair_name
+from actors.names import lever_name, micro_name
+from actors.pair.directory import pair_actor
 from serve.security import hash_password
 from serve.stack import Stack
 from store.admin import operators
@@ -130,7 +131,7 @@ async def console_state_restored(stack: Stack, db: None) -> AsyncIterator[None]:
         else:
             await News.filter(id=row["id"]).update(**{k: v for k, v in row.items() if k != "id"})
     await User.all().update(login_frozen=False, withdraw_frozen=False)
-    await asyncio.gather(*(ray.get_actor(pair_name(symbol)).reload_config.remote() for _, symbol in stack.pairs))
+    await asyncio.gather(*(pair_actor(symbol).reload_config.remote() for _, symbol in stack.pairs))
     shards = [lever_name(i) for i in range(stack.settings.lever_shards)]
     shards += [micro_name(i) for i in range(stack.settings.micro_shards)]
     await asyncio.gather(*(ray.get_actor(name).reload_terms.remote() for name in shards))  # the terms, at once
