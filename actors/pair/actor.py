@@ -75,6 +75,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
         self._wallets: dict[int, Any] = {}
         self._clock = MarkClock(pair_id, self._settings, self._commands.tick)
         self._isolated = 0  # batches of several commands the database refused and that ran one by one
+        self._sweep_owed = True  # a (re)started pair finishes what its last life left pending
         # The actor's background work starts here, in its own start path: when Ray restarts the
         # actor it runs the constructor again, and with it every loop.
         for work in (self._serve(), self._publisher(), self._sweep_loop(), self._refresh_loop()):
@@ -213,6 +214,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
                 await asyncio.sleep(RECOVER_DELAYS[min(attempt, len(RECOVER_DELAYS) - 1)])
                 attempt += 1
         self._commands.healthy = True
+        self._sweep_owed = True  # a failed batch may have left settlements without their tasks
         self._commands.loaded.set()
         self._clock.later(0)  # the mark as loaded (or restored, its window still moving) is looked at now
 
@@ -247,6 +249,7 @@ class PairActor(PairEffects, PairLoading, DbActor):
                           self._cfg.symbol, len(commands))  # fmt: skip
             self._metrics.batch_failed(self._cfg.symbol)
         await self._load()
+        self._sweep_owed = True  # the failure may have come after the commit, before its settlements
         self._isolated += len(commands) > 1
         for command in commands:
             kind, payload, future = command

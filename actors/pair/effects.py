@@ -26,7 +26,8 @@ from store import spot
 from store.marks import TTL_S as MARK_TTL_S
 
 log = logging.getLogger(__name__)
-SWEEP_SECONDS = 5.0
+SWEEP_SECONDS = 5.0  # how soon a sweep follows a settlement or release that failed (or a reload)
+SWEEP_IDLE_S = 60.0  # with nothing known to be pending, the backstop sweep's interval
 SWEEP_PAGE = 500
 ATTEMPTS = 5
 
@@ -45,6 +46,7 @@ class PairEffects:
     _outbox: asyncio.Queue[list[Outgoing]]
     _background: set[asyncio.Task[Any]]
     _commands: CommandQueue
+    _sweep_owed: bool  # something may be pending: a settle or release gave up, or the pair (re)loaded
 
     start: Callable[[], Awaitable[dict[str, Any]]]  # the PairActor's
 
@@ -85,6 +87,7 @@ class PairEffects:
             except Exception:
                 log.exception("settle trade %s side %s failed (attempt %d)", leg.trade_id, side, attempt + 1)
                 await asyncio.sleep(0.2 * 2**attempt)
+        self._sweep_owed = True
         return False
 
     async def _release(self, order: OrderState) -> bool:
@@ -98,6 +101,7 @@ class PairEffects:
             except Exception:
                 log.exception("release of order %s failed (attempt %d)", order.id, attempt + 1)
                 await asyncio.sleep(0.2 * 2**attempt)
+        self._sweep_owed = True
         return False
 
     async def sweep(self) -> dict[str, int]:
@@ -124,14 +128,23 @@ class PairEffects:
         return {"sides": sides, "releases": releases}
 
     async def _sweep_loop(self) -> None:
+        """Sweep ``SWEEP_SECONDS`` after something may have been left pending (a settle or release
+        that gave up, a load), else every ``SWEEP_IDLE_S``: an idle pair does not query its pending
+        rows every few seconds when each of its settlements and releases answered."""
+        swept = asyncio.get_running_loop().time()
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             if not self._commands.healthy:
                 continue
+            if not self._sweep_owed and asyncio.get_running_loop().time() - swept < SWEEP_IDLE_S:
+                continue
+            self._sweep_owed = False  # a failure during this sweep owes the next one
             try:
                 await self.sweep()
             except Exception:
                 log.exception("pair %s: sweep failed", self._cfg.symbol)
+                self._sweep_owed = True
+            swept = asyncio.get_running_loop().time()
 
     def _wallet(self, uid: int) -> Any:
         index = shard_of(uid, self._settings.wallet_shards)
@@ -146,4 +159,4 @@ class PairEffects:
         return task
 
 
-__all__ = ["BUYER", "SELLER", "Outgoing", "PairEffects", "SWEEP_SECONDS"]
+__all__ = ["BUYER", "SELLER", "Outgoing", "PairEffects", "SWEEP_IDLE_S", "SWEEP_SECONDS"]
