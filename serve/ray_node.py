@@ -1,16 +1,47 @@
 """This process's Ray: where ``exchange up`` writes its address, how a driver (an operator command, or
-``exchange up --address``) joins it, and how the stack makes sure no Ray process outlives it."""
+``exchange up --address``) joins it, how often Ray's own processes wake when nothing happens, and how
+the stack makes sure no Ray process outlives it."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
+
+# Ray's own processes of a Ray the stack starts read these from the environment they inherit (set
+# before ray.init); each is a period that costs CPU on an idle exchange, traded for how late Ray
+# notices a change (issue 31; figures in docs/performance.md section 15, the trade-offs in
+# docs/decisions.md "An idle exchange stays idle"). An operator's own value in the environment wins.
+IDLE_ENV: dict[str, str] = {
+    # The Serve controller's control loop (default 0.1 s): deploys, scaling and replacing a dead
+    # replica or proxy start up to this much later.
+    "RAY_SERVE_CONTROL_LOOP_INTERVAL_S": "0.5",
+    # The log monitor globs the session's log directory for new files on every 0.1 s pass while it
+    # follows fewer than 1000 files; now every 5 s: a new worker's first lines reach the driver's
+    # terminal (log_to_driver) up to 5 s late. Lines of files it follows still come every 0.1 s.
+    "RAY_LOG_MONITOR_MANY_FILES_THRESHOLD": "0",
+    "LOG_NAME_UPDATE_INTERVAL_S": "5",
+    # The dashboard agent's reporter reads every worker's CPU and memory (psutil) for the node's
+    # metrics (the metrics port) every 5 s; now every 30 s, a Prometheus scrape's usual period.
+    "REPORTER_UPDATE_INTERVAL_MS": "30000",
+    # The dashboard agent checks that its raylet lives every 0.4 s; now every 2 s (it exits up to
+    # 1.6 s later after a raylet died).
+    "RAY_DASHBOARD_AGENT_CHECK_PARENT_INTERVAL_S": "2",
+}
+
+
+def idle_environment() -> dict[str, str]:
+    """Put ``IDLE_ENV`` in this process's environment, where the driver has none of its own, before it
+    starts Ray (its processes inherit it); answers the values in force."""
+    for name, value in IDLE_ENV.items():
+        os.environ.setdefault(name, value)
+    return {name: os.environ[name] for name in IDLE_ENV}
 
 
 def ray_address_file(settings: Settings) -> Path:

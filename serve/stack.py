@@ -116,6 +116,8 @@ class Stack:
         from actors.nodes import PAIR_RESOURCE
 
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        if not settings.ray_address:  # a Ray this stack starts: its processes wake less when idle
+            ray_node.idle_environment()
         ingress = ingress_environment(settings)
         quiet: dict[str, Any] = {"log_to_driver": settings.env == "development", "logging_level": logging.WARNING}
         node: dict[str, Any] = {

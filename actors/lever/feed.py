@@ -190,8 +190,11 @@ class LeverFeed:
         self._loops["cursors"] = now_ms()
 
     async def _catch_up(self) -> None:
-        """Read the log for ticks the feed did not bring (pub/sub drops messages when Redis is busy)."""
-        for pair_id, pair in list(self._pairs().items()):
-            mark = (await marks.read(self._redis, [pair.symbol])).get(pair.symbol)
+        """Read the log for ticks the feed did not bring (pub/sub drops messages when Redis is busy).
+        Every followed pair's mark in one read: this runs every ``CURSOR_FLUSH_S``, idle or not."""
+        pairs = list(self._pairs().items())
+        found = await marks.read(self._redis, [pair.symbol for _, pair in pairs])
+        for pair_id, pair in pairs:
+            mark = found.get(pair.symbol)
             if mark is not None and mark.seq > self.done.get(pair_id, 0):
                 self.queue.put_nowait((pair_id, mark.seq, mark.price, mark.tick_id))

@@ -5,8 +5,8 @@ with ``actors.engine.place_order`` and the pairs' ``cancel``: the same hold, mat
 as anyone's order, inside the same bounds (price band around the mark, minimum order value). On a
 pair with selling disabled the bot only bids, as any user would.
 
-An idle exchange must idle (issue 15): each pair ticks on a slow timer (``INTERVAL_S`` give or take
-half, so the pairs spread out), and a tick costs little. The quoter's ladder sits on a fixed price
+An idle exchange must idle (issues 15, 31): each pair ticks on a slow timer (``INTERVAL_S`` give or
+take half, so the pairs spread out), and a tick costs little. The quoter's ladder sits on a fixed price
 grid, so a tick re-quotes only the levels the reference crossed (usually none; one order and one
 cancel per side for a move of one grid step), the quotes other orders filled are noticed with one
 query and placed again, and the taker trades on about every other tick (never more than
@@ -53,7 +53,10 @@ WALK_S = 10.0  # a walk to a target takes this long, whatever the distance (with
 WALK_STEP_S = 0.25  # how often the bot steps on a walk
 ARRIVAL_WAIT_S = 20.0  # beyond WALK_S, how long ``target`` waits for the last trade at the target
 MARK_WAIT_S = 2.0  # how long it then waits for the pair's mark to show it, beyond the mark's smoothing window
-INTERVAL_S = 8.0  # a pair's quoting loop ticks every 4 to 12 s (jittered), unless it is walking
+# A pair's quoting loop ticks every 7.5 to 22.5 s (jittered), unless it is walking: the maker's orders,
+# trades and settlements were half of an idle exchange's own work at 8 s (issue 31). The taker still
+# trades at least every third tick, so every pair trades about twice a minute and within ~70 s.
+INTERVAL_S = 15.0
 
 
 @dataclass

@@ -44,6 +44,10 @@ from store.models import Currency, MicroOrder, MicroStatus
 from store.times import now_ms
 
 log = logging.getLogger(__name__)
+# With no contract open the loop waits for a wake-up (a new contract, a failed settlement) at most
+# this long; an open contract's timer still wakes it at most a second apart (issue 31: an idle
+# shard woke every second to find its heap empty).
+IDLE_WAIT_S = 30.0
 GIVE_UP_MS = 30_000  # a pair silent this long after a decision time: the log as it is decides
 TRIM_EVERY_MS = 5_000
 OFFERS_TTL_MS = 2_000  # pair and currency terms are read again this often (an operator's change)
@@ -231,7 +235,7 @@ class MicroTimer(DbActor):
             wait = None if not self._heap else (self._heap[0][0] - now_ms()) / 1000
             if wait is None or wait > 0:
                 try:
-                    await asyncio.wait_for(self._wake.wait(), min(wait or 1.0, 1.0))
+                    await asyncio.wait_for(self._wake.wait(), IDLE_WAIT_S if wait is None else min(wait, 1.0))
                 except TimeoutError:
                     pass
                 continue

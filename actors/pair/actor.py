@@ -86,7 +86,7 @@ class PairActor(PairLoading, DbActor):
         # actor it runs the constructor again, and with it every loop.
         self._life.loop("batches", self._serve)
         self._life.loop("publisher", self._effects.publisher)
-        self._life.every("sweep", self.sweep, SWEEP_SECONDS, healthy_only=True)
+        self._life.every("sweep", self._effects.sweep_when_owed, SWEEP_SECONDS, healthy_only=True)
         self._life.every("mark refresh", self._refresh, lambda: self._clock.refresh_s)
 
     # -- public methods -------------------------------------------------------------------------
@@ -237,6 +237,7 @@ class PairActor(PairLoading, DbActor):
             self._commands.refuse_queued(DomainError(ErrorCode.PAIR_UNAVAILABLE))
 
         await self._life.load(self._load, before_each=refuse_queued)
+        self._effects.owed = True  # a failed batch may have left settlements without their tasks
         self._clock.later(0)  # the mark as loaded (or restored, its window still moving) is looked at now
 
     async def _run_batch(self, commands: list[Command]) -> None:
@@ -271,6 +272,7 @@ class PairActor(PairLoading, DbActor):
                           self._cfg.symbol, len(commands))  # fmt: skip
             self._metrics.batch_failed(self._cfg.symbol)
         await self._load()
+        self._effects.owed = True  # the failure may have come after the commit, before its settlements
         self._isolated += len(commands) > 1
         for command in commands:
             kind, payload, future = command

@@ -25,7 +25,8 @@ from store import spot
 from store.marks import TTL_S as MARK_TTL_S
 
 log = logging.getLogger(__name__)
-SWEEP_SECONDS = 5.0
+SWEEP_SECONDS = 5.0  # how soon a sweep follows a settlement or release that failed (or a load)
+SWEEP_IDLE_S = 60.0  # with nothing known to be pending, the backstop sweep's interval
 SWEEP_PAGE = 500
 ATTEMPTS = 5
 
@@ -44,6 +45,8 @@ class PairEffects:
         self._cfg = cfg  # the pair's configuration as it is now (an operator may reload it)
         self.outbox: asyncio.Queue[list[Outgoing]] = asyncio.Queue()
         self._wallets: dict[int, Any] = {}
+        self.owed = True  # something may be pending: a settle or release gave up, or the pair (re)loaded
+        self._swept = 0.0  # when the loop last swept (the event loop's clock)
 
     # -- pushes and the mark, in commit order -------------------------------------------------------
 
@@ -82,6 +85,7 @@ class PairEffects:
             except Exception:
                 log.exception("settle trade %s side %s failed (attempt %d)", leg.trade_id, side, attempt + 1)
                 await asyncio.sleep(0.2 * 2**attempt)
+        self.owed = True
         return False
 
     async def release(self, order: OrderState) -> bool:
@@ -96,7 +100,23 @@ class PairEffects:
             except Exception:
                 log.exception("release of order %s failed (attempt %d)", order.id, attempt + 1)
                 await asyncio.sleep(0.2 * 2**attempt)
+        self.owed = True
         return False
+
+    async def sweep_when_owed(self) -> None:
+        """The loop "sweep", every ``SWEEP_SECONDS``: ``sweep`` when something may be pending, else only
+        every ``SWEEP_IDLE_S`` (an idle pair whose settlements and releases all answered does not query
+        its pending rows every few seconds)."""
+        now = asyncio.get_running_loop().time()
+        if not self.owed and now - self._swept < SWEEP_IDLE_S:
+            return
+        self.owed = False  # a failure during this sweep owes the next one
+        try:
+            await self.sweep()
+        except Exception:
+            self.owed = True
+            raise
+        self._swept = now
 
     async def sweep(self) -> dict[str, int]:
         """Settle every trade side and release every final order still pending, oldest first,
@@ -124,4 +144,4 @@ class PairEffects:
         return self._wallets[index]
 
 
-__all__ = ["BUYER", "SELLER", "Outgoing", "PairEffects", "SWEEP_SECONDS"]
+__all__ = ["BUYER", "SELLER", "Outgoing", "PairEffects", "SWEEP_IDLE_S", "SWEEP_SECONDS"]

@@ -61,6 +61,13 @@ async def claim_due(*, limit: int, lease_s: float) -> list[SmsMessage]:
     return claimed
 
 
+async def next_due() -> datetime | None:
+    """When the next queued message is due, or the next claim's lease ends (None: nothing waits)."""
+    row = await SmsMessage.filter(state__in=(SmsState.QUEUED, SmsState.SENDING)).order_by("next_at") \
+        .first().values_list("next_at", flat=True)  # fmt: skip
+    return row if isinstance(row, datetime) else None
+
+
 async def sent(row: SmsMessage, provider: str, accepted: Accepted, errors: str) -> None:
     """A provider took it: wait for its receipt. The text is no longer needed: only the masked one stays."""
     await SmsMessage.filter(id=row.id, state=SmsState.SENDING).update(
