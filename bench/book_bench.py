@@ -21,7 +21,8 @@ seeded, side at random, prices 1..200 ticks, quantities 1..4 lots, uids 1..1,000
 before the clock. It is played on the checkout's core and on a stated reference, the core of
 ``--reference`` (a commit, default the main of before issue 31's speed-up) loaded from git into the
 same process (``bench/core_at.py``), alternately, ``--repeat`` times; it prints each one's orders/s,
-the ratio of every pair of runs and their median, and depth(20) on both cores. Both figures are CPU
+the ratio of every pair of runs and their median, depth(20) on both cores, and what a level born and
+emptied at the bottom of a deep book costs each (resting and cancelling one order). Figures are CPU
 time of this process, so the load of a shared machine skews them less than the wall clock would:
 
     .venv/bin/python bench/book_bench.py --stream random-limits --repeat 5 [--reference <commit>]
@@ -187,18 +188,38 @@ def timed_run(commands: list[Command], *, build_orders: bool) -> tuple[float, in
     return time.perf_counter() - start, trades, hits, book
 
 
-def depth_cost(levels: int, shown: int = 20, calls: int = 2_000, core: ModuleType | None = None) -> float:
-    """Microseconds of one ``depth(shown)`` on a book resting ``levels`` bid and ask levels: the cost a
-    pair pays for every depth push, whatever a spammer piled up below the top. ``core``: another
-    ``actors.book`` package (``load_core``) instead of the checkout's."""
+def _deep_book(levels: int, core: ModuleType | None) -> tuple[OrderBook, type[Order]]:
+    """A book of ``core`` (None: the checkout's) resting ``levels`` bid and ask levels of one order."""
     book_cls, order_cls = (OrderBook, Order) if core is None else (core.OrderBook, core.Order)
     book = book_cls()
     for i in range(levels):
         book.submit(order_cls(2 * i + 1, 1, Side.BUY, MID - (i + 1) * STEP, 1_000))
         book.submit(order_cls(2 * i + 2, 2, Side.SELL, MID + (i + 1) * STEP, 1_000))
+    return book, order_cls
+
+
+def depth_cost(levels: int, shown: int = 20, calls: int = 2_000, core: ModuleType | None = None) -> float:
+    """Microseconds of one ``depth(shown)`` on a book resting ``levels`` bid and ask levels: the cost a
+    pair pays for every depth push, whatever a spammer piled up below the top. ``core``: another
+    ``actors.book`` package (``load_core``) instead of the checkout's."""
+    book, _ = _deep_book(levels, core)
     start = time.process_time()
     for _ in range(calls):
         book.depth(shown)
+    return (time.process_time() - start) / calls * 1e6
+
+
+def deep_level_cost(levels: int, calls: int = 2_000, core: ModuleType | None = None) -> float:
+    """Microseconds to rest one order at a new price below ``levels`` bid levels and cancel it: a
+    level born and emptied at the bottom of the book, the worst place for a sorted list of keys."""
+    book, order_cls = _deep_book(levels, core)
+    bottom = MID - (levels + 1) * STEP
+    orders = [order_cls(2 * levels + 1 + i, 3, Side.BUY, bottom, 1_000) for i in range(calls)]
+    submit, cancel = book.submit, book.cancel
+    start = time.process_time()
+    for order in orders:
+        submit(order)
+        cancel(order.order_id)
     return (time.process_time() - start) / calls * 1e6
 
 
@@ -257,6 +278,9 @@ def compare_random_limits(n: int, seed: int, repeat: int, reference: str) -> Non
     for label, core in (("reference", ref_core), ("checkout", None)):
         costs = ", ".join(f"{k:,} levels {depth_cost(k, core=core):.1f} us" for k in (100, 10_000, 100_000))
         print(f"depth(20)   {label}: {costs} a side")
+    for label, core in (("reference", ref_core), ("checkout", None)):
+        costs = ", ".join(f"{k:,} levels {deep_level_cost(k, core=core):.1f} us" for k in (100, 10_000, 100_000))
+        print(f"deep level  {label}: rest and cancel an order below {costs}")
 
 
 def main() -> None:
