@@ -15,7 +15,8 @@ dict operation, no Python-level call per level or per fill):
   only the levels better than it (none for a new best level, a few near the top); the top ``k``
   levels (depth) are a slice, O(k), however many levels the book holds. Every key has a live level
   and every level a key. A level born or emptied far below the top shifts every level above it: a
-  memmove of 8 bytes a level (about 10 us for 100,000 levels; docs/performance.md §16).
+  memmove of 8 bytes a level (resting and cancelling one order below 100,000 levels costs ~55 us,
+  ~4 us with the ``SortedList`` of before; below 100 levels 2.3 us; docs/performance.md §16).
 """
 
 from __future__ import annotations
