@@ -3,7 +3,7 @@
 No Ray, no I/O, no ``Decimal``: prices are int ticks, quantities int lots (see ``types.Precision``).
 Not thread-safe; its owner (the pair actor) is the single writer.
 
-Layout (per side: levels of deques with lazy cancel, a sorted list of prices): ``levels.py``.
+Layout (per side: levels of deques with lazy cancel, a sorted list of prices, best last): ``levels.py``.
 
 Invariants after every public call: the book is never crossed (best bid < best ask); every level's
 ``total`` is the sum of ``remaining`` of its live orders; ``len(book)`` orders rest, each with
@@ -14,13 +14,11 @@ caller (the pair actor) validates user input and answers with domain codes.
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from collections.abc import Iterator
 from fractions import Fraction
-from itertools import islice
 
-from sortedcontainers import SortedList
-
-from actors.book.levels import DEAD_COMPACT_MIN, Level, add_order
+from actors.book.levels import DEAD_COMPACT_MIN, Level, add_order, new_level
 from actors.book.types import Fill, Kind, Order, Side, SubmitResult
 
 _BUY = Side.BUY
@@ -28,8 +26,8 @@ _SELL = Side.SELL
 _LIMIT = Kind.LIMIT
 _MARKET = Kind.MARKET
 _IOC = Kind.IOC
-_NO_LIMIT = 1 << 256  # a market order's limit key: above every level key, so it crosses every price
-_new_fill = tuple.__new__  # Fill is a NamedTuple; skipping its Python-level __new__ halves the cost
+_NO_LIMIT = -(1 << 256)  # a market order's limit key: below every level key, so it crosses every price
+_new = tuple.__new__  # Fill and SubmitResult are NamedTuples; skipping their Python-level __new__ halves the cost
 
 
 class OrderBook:
@@ -40,8 +38,8 @@ class OrderBook:
     def __init__(self) -> None:
         self._bids: dict[int, Level] = {}
         self._asks: dict[int, Level] = {}
-        self._bid_keys: SortedList = SortedList()  # -price of every bid level: best first
-        self._ask_keys: SortedList = SortedList()  # price of every ask level: best first
+        self._bid_keys: list[int] = []  # price of every bid level, ascending: best last
+        self._ask_keys: list[int] = []  # -price of every ask level, ascending: best last
         self._orders: dict[int, Order] = {}  # resting orders by id, in seq order
         self._seq = 0
 
@@ -57,72 +55,134 @@ class OrderBook:
         Raises ``ValueError`` for a reused order object or id, a non-positive qty, a limit/IOC
         without a positive price, a market order with a price, or a budget on anything but a
         market buy.
+
+        One function, the matching loop inlined (issue 31: a call per level or per fill was a third
+        of the cost); the makers' side is ``levels``/``keys`` with ``sign`` -1 for the asks (a buy
+        taker) and 1 for the bids, so a maker level's key is ``price * sign`` and the taker crosses
+        it while ``key >= limit``.
         """
         side = order.side
         price = order.price
         budget = order.budget
-        if order.seq or order.order_id in self._orders:
-            raise ValueError(f"order {order.order_id} was already submitted")
-        if order.qty <= 0:
-            raise ValueError(f"order {order.order_id}: qty must be positive")
+        orders = self._orders
+        tid = order.order_id
+        if order.seq or tid in orders:
+            raise ValueError(f"order {tid} was already submitted")
+        rem = order.qty
+        if rem <= 0:
+            raise ValueError(f"order {tid}: qty must be positive")
         if kind == _LIMIT or kind == _IOC:
             if price <= 0:
-                raise ValueError(f"order {order.order_id}: a limit price must be positive")
+                raise ValueError(f"order {tid}: a limit price must be positive")
             if budget is not None:
-                raise ValueError(f"order {order.order_id}: a budget belongs to a market buy")
+                raise ValueError(f"order {tid}: a budget belongs to a market buy")
         elif kind == _MARKET:
             if price:
-                raise ValueError(f"market order {order.order_id} must have price 0")
+                raise ValueError(f"market order {tid} must have price 0")
             if budget is not None and (side != _BUY or budget < 0):
-                raise ValueError(f"order {order.order_id}: a budget belongs to a market buy, >= 0")
+                raise ValueError(f"order {tid}: a budget belongs to a market buy, >= 0")
         else:
             raise ValueError(f"unknown order kind {kind!r}")
         if side == _BUY:
-            levels, keys, sign = self._asks, self._ask_keys, 1
+            levels, keys, sign = self._asks, self._ask_keys, -1
         elif side == _SELL:
-            levels, keys, sign = self._bids, self._bid_keys, -1
+            levels, keys, sign = self._bids, self._bid_keys, 1
         else:
-            raise ValueError(f"order {order.order_id}: unknown side {side!r}")
+            raise ValueError(f"order {tid}: unknown side {side!r}")
 
         self._seq = order.seq = self._seq + 1
         order.cancelled = 0
         fills: list[Fill] = []
         expired: list[Order] = []
         limit = price * sign if price else _NO_LIMIT  # in level-key terms; only a market order has price 0
-        if keys and keys[0] <= limit:
-            rem = self._match(order, order.qty, levels, keys, sign, limit, budget, fills, expired)
+        if keys and keys[-1] >= limit:
+            tuid = order.uid
+            while True:
+                key = keys[-1]
+                mprice = key * sign
+                want = rem
+                if budget is not None:
+                    cap = budget // mprice
+                    if not cap:
+                        break
+                    if cap < want:
+                        want = cap
+                start = want
+                gone = 0  # lots of makers removed by self-trade prevention
+                level = levels[mprice]
+                while want and level:
+                    maker = level.popleft()
+                    mrem = maker.remaining
+                    if mrem and maker.uid != tuid:
+                        if mrem <= want:
+                            del orders[maker.order_id]
+                            maker.remaining = 0
+                            want -= mrem
+                            fills.append(_new(Fill, (maker.order_id, tid, maker.uid, tuid, mprice, mrem, side)))
+                        else:
+                            maker.remaining = mrem - want
+                            level.appendleft(maker)
+                            fills.append(_new(Fill, (maker.order_id, tid, maker.uid, tuid, mprice, want, side)))
+                            want = 0
+                    elif mrem:  # self-trade prevention: cancel the maker
+                        del orders[maker.order_id]
+                        maker.remaining = 0
+                        maker.cancelled += mrem
+                        gone += mrem
+                        expired.append(maker)
+                    else:  # cancelled earlier
+                        level.dead -= 1
+                traded = start - want
+                rem -= traded
+                if budget is not None:
+                    budget -= traded * mprice
+                total = level.total - traded - gone
+                if total:
+                    level.total = total
+                else:
+                    del levels[mprice]
+                    keys.pop()
+                if not rem or not keys or keys[-1] < limit:
+                    break
             if not rem:
                 order.remaining = 0
-                return SubmitResult(fills, None, 0, expired)
-        else:
-            rem = order.qty
+                return _new(SubmitResult, (fills, None, 0, expired))
         if kind == _LIMIT:
             order.remaining = rem
-            if sign == 1:
-                add_order(self._bids, self._bid_keys, -1, order)
+            orders[tid] = order
+            own = self._bids if sign == -1 else self._asks
+            mine = own.get(price)
+            if mine is not None:
+                mine.append(order)
+                mine.total += rem
             else:
-                add_order(self._asks, self._ask_keys, 1, order)
-            self._orders[order.order_id] = order
-            return SubmitResult(fills, order, 0, expired)
+                own[price] = new_level(order)
+                key = -price * sign  # the key on the taker's own side
+                own_keys = self._bid_keys if sign == -1 else self._ask_keys
+                if not own_keys or key > own_keys[-1]:
+                    own_keys.append(key)  # a new best level
+                else:
+                    insort(own_keys, key)
+            return _new(SubmitResult, (fills, order, 0, expired))
         order.remaining = 0
         order.cancelled = rem
-        return SubmitResult(fills, None, rem, expired)
+        return _new(SubmitResult, (fills, None, rem, expired))
 
     def cancel(self, order_id: int) -> Order | None:
         """Take a resting order off the book; ``None`` if it is not resting (unknown, filled, gone).
 
         The returned order has ``remaining == 0`` and the lots it released added to ``cancelled``.
-        O(1) amortised while the level has other orders (no scan of the level), O(log levels) when
-        it empties.
+        O(1) amortised while the level has other orders (no scan of the level); when it empties,
+        its key leaves the sorted list (a bisect, and a memmove of the levels better than it).
         """
         order = self._orders.pop(order_id, None)
         if order is None:
             return None
         price = order.price
         if order.side == _BUY:
-            levels, keys, sign = self._bids, self._bid_keys, -1
+            levels, keys, key = self._bids, self._bid_keys, price
         else:
-            levels, keys, sign = self._asks, self._ask_keys, 1
+            levels, keys, key = self._asks, self._ask_keys, -price
         level = levels[price]
         rem = order.remaining
         order.remaining = 0
@@ -130,10 +190,13 @@ class OrderBook:
         level.total -= rem
         if not level.total:
             del levels[price]
-            keys.remove(price * sign)
+            if keys[-1] == key:
+                keys.pop()
+            else:
+                del keys[bisect_left(keys, key)]
         else:
             level.dead = dead = level.dead + 1
-            if dead > DEAD_COMPACT_MIN and dead * 2 > len(level.orders):
+            if dead > DEAD_COMPACT_MIN and dead * 2 > len(level):
                 level.compact()
         return order
 
@@ -162,9 +225,9 @@ class OrderBook:
             raise ValueError(f"restore order {order.order_id}: would cross the book")
         self._seq = order.seq
         if order.side == _BUY:
-            add_order(self._bids, self._bid_keys, -1, order)
+            add_order(self._bids, self._bid_keys, 1, order)
         else:
-            add_order(self._asks, self._ask_keys, 1, order)
+            add_order(self._asks, self._ask_keys, -1, order)
         self._orders[order.order_id] = order
 
     # -- queries ----------------------------------------------------------------------------------
@@ -174,19 +237,22 @@ class OrderBook:
         return self._orders.get(order_id)
 
     def best_bid(self) -> int | None:
-        return -self._bid_keys[0] if self._bid_keys else None
+        return self._bid_keys[-1] if self._bid_keys else None
 
     def best_ask(self) -> int | None:
-        return self._ask_keys[0] if self._ask_keys else None
+        return -self._ask_keys[-1] if self._ask_keys else None
 
     def depth(self, levels: int = 20) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
         """Up to ``levels`` (price ticks, total lots) per side: bids high→low, asks low→high.
 
-        O(levels), however many levels the book holds (the keys are kept sorted)."""
+        O(levels), however many levels the book holds (the keys are kept sorted, best last)."""
+        if levels < 0:
+            raise ValueError("depth: levels must not be negative")
         bids, asks = self._bids, self._asks
+        stop = -levels - 1
         return (
-            [(-k, bids[-k].total) for k in islice(self._bid_keys, levels)],
-            [(k, asks[k].total) for k in islice(self._ask_keys, levels)],
+            [(p, bids[p].total) for p in self._bid_keys[:stop:-1]],
+            [(-k, asks[-k].total) for k in self._ask_keys[:stop:-1]],
         )
 
     def impact(self, side: Side, notional: int) -> tuple[int, Fraction]:
@@ -196,10 +262,10 @@ class OrderBook:
         ``filled / lots`` is the average price in ticks. O(levels walked), however many the book holds."""
         if notional <= 0:
             raise ValueError("an impact notional must be positive")
-        levels, keys, sign = (self._bids, self._bid_keys, -1) if side == _BUY else (self._asks, self._ask_keys, 1)
+        levels, keys, sign = (self._bids, self._bid_keys, 1) if side == _BUY else (self._asks, self._ask_keys, -1)
         filled = 0
         lots = Fraction(0)
-        for key in keys:
+        for key in reversed(keys):
             price = key * sign
             value = price * levels[price].total
             if filled + value >= notional:
@@ -216,7 +282,7 @@ class OrderBook:
     def orders_at(self, side: Side, price: int) -> list[Order]:
         """The live orders resting at one price, in matching priority."""
         level = (self._bids if side == _BUY else self._asks).get(price)
-        return [] if level is None else [o for o in level.orders if o.remaining]
+        return [] if level is None else [o for o in level if o.remaining]
 
     def open_orders(self) -> Iterator[Order]:
         """Every resting order in ascending ``seq`` (a snapshot: cancelling while iterating is fine)."""
@@ -232,72 +298,3 @@ class OrderBook:
 
     def __contains__(self, order_id: object) -> bool:
         return order_id in self._orders
-
-    # -- internals --------------------------------------------------------------------------------
-
-    def _match(
-        self,
-        taker: Order,
-        rem: int,
-        levels: dict[int, Level],
-        keys: SortedList,
-        sign: int,
-        limit: float,
-        budget: int | None,
-        fills: list[Fill],
-        expired: list[Order],
-    ) -> int:
-        """Trade ``rem`` lots of ``taker`` against the opposite side while its best key is within
-        ``limit`` (keys and limit are ``price * sign``); return the lots left."""
-        orders = self._orders
-        tid = taker.order_id
-        tuid = taker.uid
-        tside = taker.side
-        while rem and keys:
-            key = keys[0]
-            if key > limit:
-                break
-            price = key * sign
-            want = rem
-            if budget is not None:
-                cap = budget // price
-                if not cap:
-                    break
-                if cap < want:
-                    want = cap
-            start = want
-            expired_lots = 0
-            level = levels[price]
-            queue = level.orders
-            while want and queue:
-                maker = queue[0]
-                mrem = maker.remaining
-                if not mrem:  # cancelled earlier
-                    queue.popleft()
-                    level.dead -= 1
-                elif maker.uid == tuid:  # self-trade prevention: cancel the maker
-                    queue.popleft()
-                    del orders[maker.order_id]
-                    maker.remaining = 0
-                    maker.cancelled += mrem
-                    expired_lots += mrem
-                    expired.append(maker)
-                elif mrem <= want:
-                    queue.popleft()
-                    del orders[maker.order_id]
-                    maker.remaining = 0
-                    want -= mrem
-                    fills.append(_new_fill(Fill, (maker.order_id, tid, maker.uid, tuid, price, mrem, tside)))
-                else:
-                    maker.remaining = mrem - want
-                    fills.append(_new_fill(Fill, (maker.order_id, tid, maker.uid, tuid, price, want, tside)))
-                    want = 0
-            traded = start - want
-            rem -= traded
-            if budget is not None:
-                budget -= traded * price
-            level.total -= traded + expired_lots
-            if not level.total:
-                del levels[price]
-                del keys[0]
-        return rem

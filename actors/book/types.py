@@ -167,24 +167,16 @@ class Fill(NamedTuple):
     taker_side: int
 
 
-class SubmitResult:
+class SubmitResult(NamedTuple):
     """What one ``OrderBook.submit`` did.
 
     ``fills`` in execution order; ``resting`` is the taker itself if a remainder now rests (limit
     only); ``cancelled`` lots of the taker neither filled nor rested; ``expired_makers`` were removed
-    by self-trade prevention (their ``cancelled`` holds the lots to release).
+    by self-trade prevention (their ``cancelled`` holds the lots to release). A tuple, as ``Fill``:
+    the book makes one per order and builds it without a Python-level call.
     """
 
-    __slots__ = ("fills", "resting", "cancelled", "expired_makers")
-
-    def __init__(self, fills: list[Fill], resting: Order | None, cancelled: int, expired_makers: list[Order]) -> None:
-        self.fills = fills
-        self.resting = resting
-        self.cancelled = cancelled
-        self.expired_makers = expired_makers
-
-    def __repr__(self) -> str:
-        return (
-            f"SubmitResult(fills={self.fills!r}, resting={self.resting!r}, "
-            f"cancelled={self.cancelled}, expired_makers={self.expired_makers!r})"
-        )
+    fills: list[Fill]
+    resting: Order | None
+    cancelled: int
+    expired_makers: list[Order]
