@@ -6,17 +6,7 @@
 import type { QuoteGroup } from '@/components/market/types';
 import { apiClient, type ApiTransport } from '@/lib/api-client';
 
-/** A currency as block_chain/currency_protocols answers it, as far as the fee page reads it. */
-export interface FeeCurrency {
-  id: number;
-  code: string;
-  /** 1: withdrawals are open. */
-  open_draw: number;
-  /** The withdrawal fee, a fraction of the amount. */
-  draw_rate: string;
-  draw_min: string;
-  draw_max: string;
-}
+import type { FeeCurrency } from './types';
 
 export function createFeesApi(api: ApiTransport = apiClient) {
   return {

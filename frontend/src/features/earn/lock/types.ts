@@ -1,5 +1,5 @@
 /** Lock savings (spec trading "Lock savings", `storage_currency/*`; issue 13). Money is a decimal string. */
-import type { Decimal } from '@/lib/format';
+import type { Decimal } from '@/types/api';
 
 export interface LockProduct {
   id: number;

@@ -1,5 +1,5 @@
 /** Token sales (spec shell §2, §3, §4; `shoufa/*`; issue 13). Money, prices and percents are decimal strings. */
-import type { Decimal } from '@/lib/format';
+import type { Decimal } from '@/types/api';
 
 /** shoufa/index's type: 99 all, 0 in progress, 1 completed. */
 export type SaleFilter = 99 | 0 | 1;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { QuoteGroup } from '@/components/market/types';
 
-import type { FeeCurrency } from '../api';
+import type { FeeCurrency } from '../types';
 import { FEE_ILLUSTRATION, illustrate, tradingFees, withdrawFees } from '../schedule';
 
 describe('the fee illustration', () => {

@@ -1,3 +1,4 @@
+/** The form state the three access pages (login, register, forgotten password) share, kept out of their JSX. */
 import { type Dispatch, type SetStateAction, useState } from 'react';
 
 import type { PhoneValue } from '@/components/form/phone-field';

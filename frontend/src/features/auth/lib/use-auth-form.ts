@@ -1,3 +1,4 @@
+/** The form state the three access pages (login, register, forgotten password) share, kept out of their JSX. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
