@@ -19,9 +19,9 @@ import { ProgressRing } from '../common/progress-ring';
 import { AmountField, Facts, ReadState } from '../common/ui';
 import { useQueryId } from '../common/use-id';
 import { useSendToLogin } from '@/hooks/use-send-to-login';
-import { createListingApi } from './api';
-import { ProjectStatusTag } from './parts';
-import { ListingInfoStore } from './stores';
+import { createListingApi } from './api/listing-api';
+import { ProjectStatusTag } from './components/parts';
+import { ListingInfoStore } from './stores/listing-stores';
 import { type ListingProject, PROJECT_STATUS } from './types';
 
 import '../i18n';

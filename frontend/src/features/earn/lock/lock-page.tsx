@@ -15,8 +15,8 @@ import { useStores } from '@/stores/root-store';
 
 import { ConfirmPrompt, ReadState, StatusTag } from '../common/ui';
 import { useSendToLogin } from '@/hooks/use-send-to-login';
-import { createLockApi } from './api';
-import { LockStore, lockBlock } from './lock-store';
+import { createLockApi } from './api/lock-api';
+import { LockStore, lockBlock } from './stores/lock-store';
 import { LOCK_ACTIVE, type LockProduct } from './types';
 
 import '../i18n';

@@ -19,10 +19,10 @@ import { NoSuchProduct } from '../common/not-found';
 import { AmountField, Facts, ReadState } from '../common/ui';
 import { useQueryId } from '../common/use-id';
 import { useSendToLogin } from '@/hooks/use-send-to-login';
-import { createMiningApi } from './api';
-import { MiningStatusTag } from './parts';
-import { type AmountProblem, expectedEarnings } from './rules';
-import { MiningInfoStore } from './stores';
+import { createMiningApi } from './api/mining-api';
+import { MiningStatusTag } from './components/parts';
+import { type AmountProblem, expectedEarnings } from './lib/rules';
+import { MiningInfoStore } from './stores/mining-stores';
 import { ASSET_CODE, MINING_ASSETS, type MiningAsset, type MiningDetail, PRODUCT_STATUS } from './types';
 
 import '../i18n';

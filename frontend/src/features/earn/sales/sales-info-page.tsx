@@ -21,10 +21,10 @@ import { ProgressRing } from '../common/progress-ring';
 import { AmountField, Facts, ReadState, StatusTag } from '../common/ui';
 import { useQueryId } from '../common/use-id';
 import { useSendToLogin } from '@/hooks/use-send-to-login';
-import { createSalesApi } from './api';
-import { SaleStatusTag } from './parts';
-import { phaseOf, type SubscribeProblem, subscriptionCost, tokensLeft } from './rules';
-import { SalesInfoStore } from './stores';
+import { createSalesApi } from './api/sales-api';
+import { SaleStatusTag } from './components/parts';
+import { phaseOf, type SubscribeProblem, subscriptionCost, tokensLeft } from './lib/rules';
+import { SalesInfoStore } from './stores/sales-stores';
 import type { Sale, SaleMine } from './types';
 
 import '../i18n';

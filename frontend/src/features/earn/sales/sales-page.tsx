@@ -14,9 +14,9 @@ import { ProductLogo } from '../common/logo';
 import { ProgressRing } from '../common/progress-ring';
 import { type EarnTab, Tabs } from '../common/tabs';
 import { ReadState } from '../common/ui';
-import { createSalesApi } from './api';
-import { SaleStatusTag } from './parts';
-import { SalesListStore } from './stores';
+import { createSalesApi } from './api/sales-api';
+import { SaleStatusTag } from './components/parts';
+import { SalesListStore } from './stores/sales-stores';
 import type { Sale, SaleFilter } from './types';
 
 import '../i18n';

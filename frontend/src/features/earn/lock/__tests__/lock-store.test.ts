@@ -3,8 +3,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import { fakeTransport } from '@/test/fake-transport';
 
-import { createLockApi } from '../api';
-import { LockStore, lockBlock } from '../lock-store';
+import { createLockApi } from '../api/lock-api';
+import { LockStore, lockBlock } from '../stores/lock-store';
 import type { LockOrder, LockProduct } from '../types';
 
 const product = (id: number, over: Partial<LockProduct> = {}): LockProduct => ({

@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import { fakeTransport } from '@/test/fake-transport';
 
-import { createSalesApi } from '../api';
-import { checkSubscription, phaseOf, subscriptionCost, tokensLeft } from '../rules';
-import { SalesInfoStore, SalesListStore } from '../stores';
+import { createSalesApi } from '../api/sales-api';
+import { checkSubscription, phaseOf, subscriptionCost, tokensLeft } from '../lib/rules';
+import { SalesInfoStore, SalesListStore } from '../stores/sales-stores';
 import type { Sale } from '../types';
 
 const sale = (id: number, over: Partial<Sale> = {}): Sale => ({

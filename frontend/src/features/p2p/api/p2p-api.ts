@@ -17,7 +17,7 @@ import type {
   ShopAd,
   StateFilter,
   TakerSide,
-} from './types';
+} from '../types';
 
 const act = { loading: true, showMsg: true } as const;
 

@@ -1,6 +1,7 @@
+/** A personal page's own store over the personal API, made once per page (and loaded when it opens where asked). */
 import { useEffect, useState } from 'react';
 
-import { createPersonalApi, type PersonalApi } from './api/personal-api';
+import { createPersonalApi, type PersonalApi } from '../api/personal-api';
 
 /** A page's own store, built once over the personal API. */
 export function usePersonalStore<T>(make: (api: PersonalApi) => T): T {

@@ -4,11 +4,11 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { sanitizeDecimal } from '@/lib/format';
 
 import { Loadable } from '@/lib/loadable';
-import { sendAmount } from '../common/send-amount';
-import { AMOUNT_DECIMALS } from '../common/money';
-import type { SalesApi } from './api';
-import { checkSubscription, type SubscribeProblem } from './rules';
-import type { Sale, SaleFilter } from './types';
+import { sendAmount } from '../../common/send-amount';
+import { AMOUNT_DECIMALS } from '../../common/money';
+import type { SalesApi } from '../api/sales-api';
+import { checkSubscription, type SubscribeProblem } from '../lib/rules';
+import type { Sale, SaleFilter } from '../types';
 
 /** /shoufa: all (99), in progress (0), completed (1). */
 export class SalesListStore {

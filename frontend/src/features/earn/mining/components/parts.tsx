@@ -1,8 +1,8 @@
 /** The status tag of a mining product: not started, in progress, ended. */
 import { useTranslation } from 'react-i18next';
 
-import { StatusTag, type Tone } from '../common/ui';
-import { PRODUCT_STATUS } from './types';
+import { StatusTag, type Tone } from '../../common/ui';
+import { PRODUCT_STATUS } from '../types';
 
 const STATUS: Record<number, { tone: Tone; key: 'notStarted' | 'running' | 'ended' }> = {
   [PRODUCT_STATUS.notStarted]: { tone: 'soon', key: 'notStarted' },

@@ -8,7 +8,7 @@ import Big from 'big.js';
 import type { Pair, QuoteGroup } from '@/components/market/types';
 import { feePercent, toBig } from '@/lib/format';
 
-import type { FeeCurrency } from './types';
+import type { FeeCurrency } from '../types';
 
 /** The spec's illustration, in one place: a fee of each rate on this amount. */
 export const FEE_ILLUSTRATION = { amount: '10000', currency: 'USDT', rates: ['0.003', '0.004'] } as const;

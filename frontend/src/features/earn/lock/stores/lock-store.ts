@@ -6,8 +6,8 @@
 import { makeAutoObservable, runInAction } from 'mobx';
 
 import { Loadable } from '@/lib/loadable';
-import type { LockApi } from './api';
-import type { LockProduct } from './types';
+import type { LockApi } from '../api/lock-api';
+import type { LockProduct } from '../types';
 
 /** Why a product cannot be bought now. */
 export type LockBlock = 'closed' | 'soldOut' | null;

@@ -7,11 +7,11 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { sanitizeDecimal } from '@/lib/format';
 
 import { Loadable } from '@/lib/loadable';
-import { sendAmount } from '../common/send-amount';
-import { AMOUNT_DECIMALS } from '../common/money';
-import type { MiningApi, OrdersTab } from './api';
-import { type AmountProblem, balanceOf, cancelPenalty, checkMiningAmount, remainingDays } from './rules';
-import type { MiningAsset, MiningDetail, MiningIndex, MiningOrder, MiningOrders } from './types';
+import { sendAmount } from '../../common/send-amount';
+import { AMOUNT_DECIMALS } from '../../common/money';
+import type { MiningApi, OrdersTab } from '../api/mining-api';
+import { type AmountProblem, balanceOf, cancelPenalty, checkMiningAmount, remainingDays } from '../lib/rules';
+import type { MiningAsset, MiningDetail, MiningIndex, MiningOrder, MiningOrders } from '../types';
 
 /** /mining/list: the products and the user's totals. */
 export class MiningListStore {

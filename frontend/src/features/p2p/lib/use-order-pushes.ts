@@ -7,7 +7,7 @@ import { useEffect } from 'react';
 import { getSocket, useChannel } from '@/lib/socket';
 import { useStores } from '@/stores/root-store';
 
-import type { LegalOrderPush } from './types';
+import type { LegalOrderPush } from '../types';
 
 export const LEGAL_ORDER_CHANNEL = 'LEGAL_ORDER';
 

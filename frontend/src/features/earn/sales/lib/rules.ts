@@ -9,7 +9,7 @@ import Big from 'big.js';
 
 import { positive, toBig } from '@/lib/format';
 
-import type { Sale, SalePhase } from './types';
+import type { Sale, SalePhase } from '../types';
 
 export type SubscribeProblem =
   | { kind: 'quantity' }

@@ -1,10 +1,10 @@
-/** The fee page's two reads; the schedule is computed from them (schedule.ts). */
+/** The fee page's two reads; the schedule is computed from them (lib/schedule.ts). */
 import { makeAutoObservable } from 'mobx';
 
 import { Loadable } from '@/lib/loadable';
 
-import type { FeesApi } from './api';
-import { type PairFees, tradingFees, type WithdrawFees, withdrawFees } from './schedule';
+import type { FeesApi } from '../api/fees-api';
+import { type PairFees, tradingFees, type WithdrawFees, withdrawFees } from '../lib/schedule';
 
 export class FeesStore {
   readonly groups: Loadable<Awaited<ReturnType<FeesApi['groups']>>>;

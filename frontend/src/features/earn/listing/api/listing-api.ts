@@ -1,7 +1,7 @@
 /** The listing calls (spec shell §7 `listing/*`). */
 import { apiClient, type ApiTransport } from '@/lib/api-client';
 
-import type { ListingApplication, ListingIndex, ListingOrders, ListingProject } from './types';
+import type { ListingApplication, ListingIndex, ListingOrders, ListingProject } from '../types';
 
 /** Spec §9: listing records are 10 a page. */
 export const LISTING_PAGE_SIZE = 10;

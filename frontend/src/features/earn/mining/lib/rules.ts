@@ -10,7 +10,7 @@ import Big from 'big.js';
 
 import { positive, toBig } from '@/lib/format';
 
-import type { MiningAsset, MiningDetail } from './types';
+import type { MiningAsset, MiningDetail } from '../types';
 
 export type AmountProblem =
   | { kind: 'empty' }

@@ -6,7 +6,7 @@
 import type { QuoteGroup } from '@/components/market/types';
 import { apiClient, type ApiTransport } from '@/lib/api-client';
 
-import type { FeeCurrency } from './types';
+import type { FeeCurrency } from '../types';
 
 export function createFeesApi(api: ApiTransport = apiClient) {
   return {

@@ -1,7 +1,7 @@
 /** The token-sale calls (spec shell §7 `shoufa/*`, and `shoufa/buy` of issue 13). */
 import { apiClient, type ApiTransport } from '@/lib/api-client';
 
-import type { Sale, SaleFilter } from './types';
+import type { Sale, SaleFilter } from '../types';
 
 /** account/list's groups, of which the sale page reads the savings (financial) account. */
 interface AccountGroup {

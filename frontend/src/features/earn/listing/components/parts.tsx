@@ -1,8 +1,8 @@
 /** Status tags of the listing screens: a project's (upcoming, in progress, ended) and an application's. */
 import { useTranslation } from 'react-i18next';
 
-import { StatusTag, type Tone } from '../common/ui';
-import { APPLICATION_STATUS, PROJECT_STATUS } from './types';
+import { StatusTag, type Tone } from '../../common/ui';
+import { APPLICATION_STATUS, PROJECT_STATUS } from '../types';
 
 const PROJECT: Record<number, { tone: Tone; key: 'upcoming' | 'running' | 'ended' }> = {
   [PROJECT_STATUS.upcoming]: { tone: 'soon', key: 'upcoming' },

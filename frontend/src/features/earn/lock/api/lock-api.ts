@@ -1,7 +1,7 @@
 /** The lock-savings calls (spec trading §7 `storage_currency/*`). Reads are quiet: the page shows their failure. */
 import { apiClient, type ApiTransport } from '@/lib/api-client';
 
-import type { LockOrder, LockProduct } from './types';
+import type { LockOrder, LockProduct } from '../types';
 
 /** Spec trading §9: the lock list asks for 30. */
 export const LOCK_LIST_LIMIT = 30;

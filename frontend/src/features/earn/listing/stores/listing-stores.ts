@@ -4,10 +4,10 @@ import { makeAutoObservable } from 'mobx';
 import { sanitizeDecimal, toBig } from '@/lib/format';
 
 import { Loadable } from '@/lib/loadable';
-import { sendAmount } from '../common/send-amount';
-import type { ListingApi } from './api';
-import { type ApplyProblem, checkApplication } from './rules';
-import type { ListingIndex, ListingOrders, ListingProject } from './types';
+import { sendAmount } from '../../common/send-amount';
+import type { ListingApi } from '../api/listing-api';
+import { type ApplyProblem, checkApplication } from '../lib/rules';
+import type { ListingIndex, ListingOrders, ListingProject } from '../types';
 
 /** USDT amounts keep 6 places. */
 export const USDT_DECIMALS = 6;

@@ -4,7 +4,7 @@
  */
 import { apiClient, type ApiTransport } from '@/lib/api-client';
 
-import type { CancelResult, MiningAsset, MiningDetail, MiningIndex, MiningOrder, MiningOrders } from './types';
+import type { CancelResult, MiningAsset, MiningDetail, MiningIndex, MiningOrder, MiningOrders } from '../types';
 
 /** Spec §9: mining orders are 6 a page. */
 export const MINING_PAGE_SIZE = 6;
