@@ -7,9 +7,8 @@
 import { observer } from 'mobx-react-lite';
 import { useState } from 'react';
 
-import { KlineChart } from '@/components/market/chart/kline-chart';
-import { PairHeader } from '@/components/market/pair-header';
 import { TabBar } from '@/components/market/tab-bar';
+import { TradingScreen } from '@/components/market/trading-screen';
 import type { DayMarketPush, KlinePush, MarkPush } from '@/components/market/types';
 import { useUserScreen } from '@/components/market/use-screen';
 import { getSocket, useChannel } from '@/lib/socket';
@@ -58,19 +57,13 @@ export default observer(function MicroPage() {
   return (
     <MicroPageContext.Provider value={store}>
       <LiveChannels store={store} />
-      <div className="market-screen second-page" data-testid="second-page">
-        <div className="tp-center">
-          <PairTabs store={store} />
-          <PairHeader market={store.market} />
-          <KlineChart kline={store.kline} market={store.market} />
-        </div>
-        <aside className="tp-right">
-          <MicroOrderPanel />
-        </aside>
-        <div className="tp-bottom">
-          <HistoryPanel />
-        </div>
-      </div>
+      <TradingScreen
+        page="second-page"
+        store={store}
+        aboveHeader={<PairTabs store={store} />}
+        side={<MicroOrderPanel />}
+        bottom={<HistoryPanel />}
+      />
     </MicroPageContext.Provider>
   );
 });
