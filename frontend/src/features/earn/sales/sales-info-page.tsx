@@ -15,12 +15,8 @@ import { paths } from '@/config/paths';
 import { EMPTY, formatDateTime, formatPrice } from '@/lib/format';
 import { useStores } from '@/stores/root-store';
 
-import { ProductLogo } from '../common/logo';
-import { NoSuchProduct } from '../common/not-found';
-import { ProgressRing } from '../common/progress-ring';
-import { AmountField, Facts, ReadState, StatusTag } from '../common/ui';
-import { useQueryId } from '../common/use-id';
-import { useSendToLogin } from '@/hooks/use-send-to-login';
+import { ProductDetail, ProductDetailRoute, ProductForm } from '../common/product-detail';
+import { AmountField, Facts, StatusTag } from '../common/ui';
 import { createSalesApi } from './api/sales-api';
 import { SaleStatusTag } from './components/parts';
 import { phaseOf, type SubscribeProblem, subscriptionCost, tokensLeft } from './lib/rules';
@@ -31,9 +27,7 @@ import '../i18n';
 import '../earn.css';
 
 export default function SalesInfoPage() {
-  const id = useQueryId();
-  if (id === null) return <NoSuchProduct back={paths.shoufa} />;
-  return <SalesInfo key={id} id={id} />;
+  return <ProductDetailRoute list={paths.shoufa}>{(id) => <SalesInfo key={id} id={id} />}</ProductDetailRoute>;
 }
 
 const SalesInfo = observer(function SalesInfo({ id }: { id: number }) {
@@ -44,26 +38,21 @@ const SalesInfo = observer(function SalesInfo({ id }: { id: number }) {
   const sale = store.sale.data;
 
   return (
-    <div className="earn-page" data-testid="shoufa-info">
-      <Link className="link-accent" to={paths.shoufa}>
-        ← {t('sales.title')}
-      </Link>
-      <ReadState resource={store.sale} />
-      {sale && (
-        <div className="earn-detail">
-          <section className="panel">
-            <div className="earn-card-head">
-              <ProductLogo src={sale.logo} title={sale.title} large />
-              <h1 data-testid="sale-title">{sale.title}</h1>
-              <SaleStatusTag sale={sale} />
-            </div>
-            <div className="earn-ring-card">
-              <p className="earn-desc" data-testid="sale-desc">{sale.desc}</p>
-              <div className="earn-ring-side">
-                <ProgressRing value={sale.jindu} size={120} testId="sale-progress" />
-                <span className="muted">{t('sales.progress')}</span>
-              </div>
-            </div>
+    <ProductDetail testId="shoufa-info" list={paths.shoufa} listTitle={t('sales.title')} resource={store.sale}
+      product={sale && {
+        title: sale.title,
+        titleTestId: 'sale-title',
+        logo: sale.logo,
+        status: <SaleStatusTag sale={sale} />,
+        ring: { description: sale.desc, descriptionTestId: 'sale-desc', value: sale.jindu, testId: 'sale-progress', label: t('sales.progress') },
+        side: (
+          <aside className="earn-side">
+            {phaseOf(sale) === 'open' && <SubscribeForm store={store} sale={sale} />}
+            {sale.mine && <MySubscription sale={sale} mine={sale.mine} />}
+          </aside>
+        ),
+        body: (
+          <>
             <Facts testIdPrefix="sale"
               facts={[
                 { key: 'total', label: t('sales.total'), value: `${formatPrice(sale.total)} ${sale.huodong}` },
@@ -78,14 +67,9 @@ const SalesInfo = observer(function SalesInfo({ id }: { id: number }) {
             <Link className="button ghost" to={paths.trade} data-testid="sale-participate">
               {t('sales.participate')}
             </Link>
-          </section>
-          <aside className="earn-side">
-            {phaseOf(sale) === 'open' && <SubscribeForm store={store} sale={sale} />}
-            {sale.mine && <MySubscription sale={sale} mine={sale.mine} />}
-          </aside>
-        </div>
-      )}
-    </div>
+          </>
+        ),
+      }} />
   );
 });
 
@@ -99,45 +83,36 @@ function problemText(t: TFunction<'earn'>, problem: SubscribeProblem, code: stri
 const SubscribeForm = observer(function SubscribeForm({ store, sale }: { store: SalesInfoStore; sale: Sale }) {
   const { t } = useTranslation('earn');
   const { session } = useStores();
-  const sendToLogin = useSendToLogin();
   const cost = subscriptionCost(store.amount, sale.rengou);
   const left = tokensLeft(sale.per_user_max, sale.mine?.nums);
   return (
-    <section className="panel earn-form" data-testid="sale-form">
-      <h2>{t('sales.subscribe')}</h2>
-      <form className="earn-form-body" noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!session.isLoggedIn) sendToLogin();
-          else void store.submit();
-        }}>
-        {session.isLoggedIn && (
-          <p className="muted" data-testid="sale-balance">
-            {t('common.availableAmount', { amount: formatPrice(store.balance ?? EMPTY), code: sale.jieshou })}
-          </p>
-        )}
-        <AmountField label={t('sales.amount', { code: sale.huodong })} value={store.amount} unit={sale.huodong}
-          placeholder={left !== null ? t('sales.upTo', { amount: formatPrice(left) }) : undefined}
-          onChange={(v) => store.setAmount(v)} testId="sale-amount" />
-        {sale.step && (
-          <p className="muted earn-note" data-testid="sale-step">
-            {t('sales.step', { step: formatPrice(sale.step), code: sale.huodong })}
-          </p>
-        )}
-        <p className="muted" data-testid="sale-cost">
-          {t('sales.cost', { amount: cost ? formatPrice(cost) : EMPTY, code: sale.jieshou })}
+    <ProductForm testId="sale-form" title={t('sales.subscribe')} loggedIn={session.isLoggedIn} onSubmit={() => void store.submit()}>
+      {session.isLoggedIn && (
+        <p className="muted" data-testid="sale-balance">
+          {t('common.availableAmount', { amount: formatPrice(store.balance ?? EMPTY), code: sale.jieshou })}
         </p>
-        {store.problem && (
-          <p className="form-error" role="alert" data-testid="sale-problem">
-            {problemText(t, store.problem, sale.huodong)}
-          </p>
-        )}
-        <p className="muted earn-note">{t('sales.rule')}</p>
-        <button type="submit" className="button block large" disabled={store.busy} data-testid="sale-submit">
-          {session.isLoggedIn ? t('sales.subscribe') : t('common.loginToBuy')}
-        </button>
-      </form>
-    </section>
+      )}
+      <AmountField label={t('sales.amount', { code: sale.huodong })} value={store.amount} unit={sale.huodong}
+        placeholder={left !== null ? t('sales.upTo', { amount: formatPrice(left) }) : undefined}
+        onChange={(v) => store.setAmount(v)} testId="sale-amount" />
+      {sale.step && (
+        <p className="muted earn-note" data-testid="sale-step">
+          {t('sales.step', { step: formatPrice(sale.step), code: sale.huodong })}
+        </p>
+      )}
+      <p className="muted" data-testid="sale-cost">
+        {t('sales.cost', { amount: cost ? formatPrice(cost) : EMPTY, code: sale.jieshou })}
+      </p>
+      {store.problem && (
+        <p className="form-error" role="alert" data-testid="sale-problem">
+          {problemText(t, store.problem, sale.huodong)}
+        </p>
+      )}
+      <p className="muted earn-note">{t('sales.rule')}</p>
+      <button type="submit" className="button block large" disabled={store.busy} data-testid="sale-submit">
+        {session.isLoggedIn ? t('sales.subscribe') : t('common.loginToBuy')}
+      </button>
+    </ProductForm>
   );
 });
 
