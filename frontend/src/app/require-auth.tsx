@@ -1,11 +1,8 @@
 import { observer } from 'mobx-react-lite';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 
-import { loginPath } from '@/lib/navigation';
+import { type LoginReason, loginPath } from '@/lib/navigation';
 import { useStores } from '@/stores/root-store';
-
-/** Why the login page was opened; it shows the matching message. */
-export type LoginReason = 'loginToTrade' | 'timeout';
 
 /**
  * Guards token-only pages (spec §6): a visitor is sent to login, told to log in and trade,

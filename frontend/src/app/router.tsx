@@ -50,7 +50,7 @@ const routes: RouteObject[] = [
       { path: paths.login, ...page(() => import('@/features/auth/login-page')) },
       { path: paths.register, ...page(() => import('@/features/auth/register-page')) },
       { path: paths.forgetPassword, ...page(() => import('@/features/auth/forget-password-page')) },
-      { path: paths.deposit, ...page(() => import('@/features/earn/deposit/deposit-page')) },
+      { path: paths.deposit, ...page(() => import('@/features/earn/lock/lock-page')) },
       {
         path: paths.legalIndex.root,
         children: [
@@ -62,8 +62,8 @@ const routes: RouteObject[] = [
           ]),
         ],
       },
-      { path: paths.shoufa, ...page(() => import('@/features/earn/shoufa/shoufa-page')) },
-      { path: paths.shoufaInfo, ...page(() => import('@/features/earn/shoufa/shoufa-info-page')) },
+      { path: paths.shoufa, ...page(() => import('@/features/earn/sales/sales-page')) },
+      { path: paths.shoufaInfo, ...page(() => import('@/features/earn/sales/sales-info-page')) },
       { path: paths.mining, ...page(() => import('@/features/earn/mining/mining-page')) },
       { path: paths.miningList, ...page(() => import('@/features/earn/mining/mining-list-page')) },
       { path: paths.miningInfo, ...page(() => import('@/features/earn/mining/mining-info-page')) },
@@ -71,7 +71,7 @@ const routes: RouteObject[] = [
       { path: paths.listingInfo, ...page(() => import('@/features/earn/listing/listing-info-page')) },
       loginOnly([
         { path: paths.lever, ...page(() => import('@/features/lever/lever-page')) },
-        { path: paths.second, ...page(() => import('@/features/second/second-page')) },
+        { path: paths.second, ...page(() => import('@/features/micro/micro-page')) },
         { path: paths.miningOrder, ...page(() => import('@/features/earn/mining/mining-order-page')) },
         { path: paths.listingOrder, ...page(() => import('@/features/earn/listing/listing-order-page')) },
         {

@@ -1,7 +1,6 @@
 import { useLocation, useNavigate } from 'react-router-dom';
 
-import type { LoginReason } from '@/app/require-auth';
-import { loginPath } from '@/lib/navigation';
+import { type LoginReason, loginPath } from '@/lib/navigation';
 
 /** Sends a visitor who tried to buy or trade to login ("log in and trade"), and back here afterwards. */
 export function useSendToLogin(): () => void {

@@ -6,9 +6,9 @@ import type earnEn from './earn/en.json';
 import type en from './en.json';
 import type feesEn from './fees/en.json';
 import type leverEn from './lever/en.json';
+import type microEn from './micro/en.json';
 import type p2pEn from './p2p/en.json';
 import type personalEn from './personal/en.json';
-import type secondEn from './second/en.json';
 import type tradeEn from './trade/en.json';
 
 // Makes t('some.key') type-checked against en.json.
@@ -21,7 +21,7 @@ declare module 'i18next' {
       assets: typeof assetsEn;
       personal: typeof personalEn;
       lever: typeof leverEn;
-      second: typeof secondEn;
+      micro: typeof microEn;
       earn: typeof earnEn;
       p2p: typeof p2pEn;
       fees: typeof feesEn;

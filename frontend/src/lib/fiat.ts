@@ -3,7 +3,9 @@
  * quotation's `usd_price` (its last price in USD), or, when a push brought a newer close without
  * one, that close × the quote currency's live `usd_price`. Never a seed or a fixed rate.
  */
-import { convert, type Decimal, toBig, truncate } from './format';
+import type { Decimal } from '@/types/api';
+
+import { convert, toBig, truncate } from './format';
 
 /** The part of a quotation the fiat values read. */
 export interface FiatPriced {

@@ -4,8 +4,7 @@
  */
 import Big from 'big.js';
 
-/** Numbers may arrive as JSON numbers or as decimal strings. */
-export type Decimal = number | string;
+import type { Decimal } from '@/types/api';
 
 /** Default display rounding of the spec: 2 decimals, truncating. */
 export const DEFAULT_DECIMALS = 2;

@@ -3,6 +3,9 @@
 export const LOGIN_PATH = '/login';
 export const HOME_PATH = '/home';
 
+/** Why the login page was opened (router state `reason`); it shows the matching message. */
+export type LoginReason = 'loginToTrade' | 'timeout';
+
 /** Only internal paths are followed after login (`?page=`), never another origin. */
 export function safeRedirect(page: string | null | undefined, fallback = HOME_PATH): string {
   if (!page || !page.startsWith('/') || page.startsWith('//') || page.startsWith('/\\')) return fallback;

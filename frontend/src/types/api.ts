@@ -2,7 +2,9 @@
  * Shapes of the API answers the shell and public pages read. Field names are the contract of
  * serve/api (routes/*.py); money is a decimal string.
  */
-import type { Decimal } from '@/lib/format';
+
+/** Numbers may arrive as JSON numbers or as decimal strings. */
+export type Decimal = number | string;
 
 export interface Quotation {
   currency_match_id?: number;

@@ -6,9 +6,9 @@ import { LoadFailed } from '@/components/ui/load-failed';
 import { paths } from '@/config/paths';
 import { useLocale } from '@/hooks/use-locale';
 import { usdValue } from '@/lib/fiat';
-import { changeDirection, type Decimal, formatChange, formatPrice, formatVolume } from '@/lib/format';
+import { changeDirection, formatChange, formatPrice, formatVolume } from '@/lib/format';
 import { useStores } from '@/stores/root-store';
-import type { CurrencyMatch } from '@/types/api';
+import type { CurrencyMatch, Decimal } from '@/types/api';
 
 import { PriceCell } from './price-cell';
 

@@ -7,12 +7,7 @@ import { type Context, createContext, useContext, useEffect } from 'react';
 import { getSocket } from '@/lib/socket';
 import { useStores } from '@/stores/root-store';
 
-export interface ScreenStore {
-  start(): void;
-  /** The socket came back after a drop: pushes were missed. */
-  onReconnected(): void;
-  dispose(): void;
-}
+import type { ScreenStore } from './stores/chart-screen';
 
 export function useScreen(store: ScreenStore): void {
   useEffect(() => {

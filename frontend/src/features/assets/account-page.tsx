@@ -17,7 +17,7 @@ import { WithdrawPanel } from './components/withdraw-panel';
 import { canConvert, canDeposit, canWithdraw } from './lib/rules';
 import type { AccountsStore } from './stores/accounts-store';
 import type { Account, AccountCode, AccountGroup } from './types';
-import { useAccounts } from './use-assets';
+import { useAccounts } from './stores/use-accounts';
 
 /** Which group each account route shows. */
 export const ROUTE_ACCOUNT: Record<string, AccountCode> = {

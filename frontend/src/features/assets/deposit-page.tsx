@@ -14,7 +14,7 @@ import { RecordsTable } from './components/records-table';
 import { canDeposit } from './lib/rules';
 import { RecordsStore } from './stores/records-store';
 import type { ChainDeposit } from './types';
-import { useAccounts } from './use-assets';
+import { useAccounts } from './stores/use-accounts';
 
 export default observer(function DepositPage() {
   const { t } = useTranslation('assets');

@@ -14,7 +14,7 @@ import { RecordsTable } from './components/records-table';
 import { recordsKindOf } from './lib/rules';
 import { RecordsStore } from './stores/records-store';
 import { ACCOUNT_CODES, type AccountCode, isAccountCode } from './types';
-import { useAccounts } from './use-assets';
+import { useAccounts } from './stores/use-accounts';
 
 /** `types` may be an account code (`change_account`) or its short form (`change`). */
 export function accountCodeOf(types: string | null): AccountCode {

@@ -11,7 +11,7 @@ import { formatPrice } from '@/lib/format';
 import { AssetsLayout, LoadFailed } from './components/assets-layout';
 import { CurrencyPicker } from './components/currency-picker';
 import { TransferStore } from './stores/transfer-store';
-import { useAccounts } from './use-assets';
+import { useAccounts } from './stores/use-accounts';
 
 export default observer(function TransferPage() {
   const { t } = useTranslation('assets');

@@ -2,7 +2,7 @@
  * Shapes of the assets API (spec trading §3, §7). Field names are the spec's: account/list,
  * wallet/wallet, account_log/*, block_chain/currency_protocols. Money is a decimal string.
  */
-import type { Decimal } from '@/lib/format';
+import type { Decimal } from '@/types/api';
 
 /** account_code of the five account groups. */
 export const ACCOUNT_CODES = [
@@ -13,6 +13,9 @@ export const ACCOUNT_CODES = [
   'financial_account',
 ] as const;
 export type AccountCode = (typeof ACCOUNT_CODES)[number];
+
+/** account_log/<kind>: the records of one account group. */
+export type RecordsKind = 'change' | 'legal' | 'lever' | 'micro' | 'financial';
 
 export function isAccountCode(value: unknown): value is AccountCode {
   return ACCOUNT_CODES.some((code) => code === value);

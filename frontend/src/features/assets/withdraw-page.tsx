@@ -16,7 +16,7 @@ import { WithdrawPanel } from './components/withdraw-panel';
 import { canWithdraw } from './lib/rules';
 import { RecordsStore } from './stores/records-store';
 import type { Withdrawal } from './types';
-import { useAccounts } from './use-assets';
+import { useAccounts } from './stores/use-accounts';
 
 export default observer(function WithdrawPage() {
   const { t } = useTranslation('assets');

@@ -8,8 +8,8 @@ import { checkAccount, validateReset } from '@/lib/validation';
 import { CODE_PURPOSE, resetPassword, trySendCode } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
 import { AccountFields, CodeField, NewPasswordFields } from './components/auth-fields';
-import { useAccountInput } from './use-account-input';
-import { useAuthForm } from './use-auth-form';
+import { useAccountInput } from './lib/use-account-input';
+import { useAuthForm } from './lib/use-auth-form';
 import './auth.css';
 
 /** Forgotten password (trading spec §5): account, a type-2 code, a new password twice. */

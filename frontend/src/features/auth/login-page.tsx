@@ -3,9 +3,8 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 
-import type { LoginReason } from '@/app/require-auth';
 import { paths } from '@/config/paths';
-import { HOME_PATH, safeRedirect } from '@/lib/navigation';
+import { HOME_PATH, type LoginReason, safeRedirect } from '@/lib/navigation';
 import { STORAGE_KEYS, storage } from '@/lib/storage';
 import { type AccountKind, validateLogin } from '@/lib/validation';
 import { useStores } from '@/stores/root-store';
@@ -13,8 +12,8 @@ import { useStores } from '@/stores/root-store';
 import { CODE_PURPOSE, trySendCode } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
 import { AccountFields, CodeField } from './components/auth-fields';
-import { useAccountInput } from './use-account-input';
-import { useAuthForm } from './use-auth-form';
+import { useAccountInput } from './lib/use-account-input';
+import { useAuthForm } from './lib/use-auth-form';
 import './auth.css';
 
 /** What the register page hands over after a successful sign-up. */

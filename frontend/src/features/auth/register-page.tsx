@@ -12,8 +12,8 @@ import { CODE_PURPOSE, trySendCode } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
 import { AccountFields, CodeField, NewPasswordFields } from './components/auth-fields';
 import type { RegisteredState } from './login-page';
-import { useAccountInput } from './use-account-input';
-import { useAuthForm } from './use-auth-form';
+import { useAccountInput } from './lib/use-account-input';
+import { useAuthForm } from './lib/use-auth-form';
 import './auth.css';
 
 /**

@@ -13,9 +13,9 @@ import { useLocale } from '@/hooks/use-locale';
 import { EMPTY, formatPrice, formatVolume } from '@/lib/format';
 import type { Loadable } from '@/lib/loadable';
 
-import { createFeesApi } from './api';
-import { FeesStore } from './fees-store';
-import { FEE_ILLUSTRATION, illustrate } from './schedule';
+import { createFeesApi } from './api/fees-api';
+import { FeesStore } from './stores/fees-store';
+import { FEE_ILLUSTRATION, illustrate } from './lib/schedule';
 
 import './i18n';
 import './fees.css';

@@ -7,10 +7,8 @@
 import { observer } from 'mobx-react-lite';
 import { useState } from 'react';
 
-import { KlineChart } from '@/components/market/chart/kline-chart';
 import { OrderBook } from '@/components/market/order-book';
-import { PairHeader } from '@/components/market/pair-header';
-import { PairList } from '@/components/market/pair-list';
+import { TradingScreen } from '@/components/market/trading-screen';
 import type { DayMarketPush, DepthPush, KlinePush, MarkPush } from '@/components/market/types';
 import { useUserScreen } from '@/components/market/use-screen';
 import { getSocket, useChannel } from '@/lib/socket';
@@ -46,22 +44,18 @@ export default observer(function LeverPage() {
   return (
     <LeverPageContext.Provider value={store}>
       <LiveChannels store={store} />
-      <div className="market-screen lever-page" data-testid="lever-page">
-        <aside className="tp-left">
-          <PairList market={store.market} />
-        </aside>
-        <div className="tp-center">
-          <PairHeader market={store.market} />
-          <KlineChart kline={store.kline} market={store.market} />
-        </div>
-        <aside className="tp-right">
-          <LeverOrderPanel />
-          <OrderBook market={store.market} levels={BOOK_LEVELS} onPick={(price) => store.order.fillPrice(price)} />
-        </aside>
-        <div className="tp-bottom">
-          <PositionsPanel />
-        </div>
-      </div>
+      <TradingScreen
+        page="lever-page"
+        store={store}
+        pairList
+        side={
+          <>
+            <LeverOrderPanel />
+            <OrderBook market={store.market} levels={BOOK_LEVELS} onPick={(price) => store.order.fillPrice(price)} />
+          </>
+        }
+        bottom={<PositionsPanel />}
+      />
     </LeverPageContext.Provider>
   );
 });

@@ -14,7 +14,7 @@ import { paths } from '@/config/paths';
 import { EMPTY, formatPrice } from '@/lib/format';
 import { useStores } from '@/stores/root-store';
 
-import { createP2pApi } from './api';
+import { createP2pApi } from './api/p2p-api';
 import { OrderDialog } from './components/order-dialog';
 import { MethodBadges, P2pNav, ReadState } from './components/ui';
 import { plain, ratePercent } from './lib/money';

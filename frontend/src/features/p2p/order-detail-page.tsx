@@ -17,13 +17,13 @@ import { paths } from '@/config/paths';
 import { formatClock } from '@/lib/countdown';
 import { EMPTY, formatDateTime, formatPrice } from '@/lib/format';
 
-import { createP2pApi } from './api';
+import { createP2pApi } from './api/p2p-api';
 import { ActionDialog } from './components/action-dialogs';
 import { Facts, P2pNav, ReadState, StateTag, stateName, useMethodName } from './components/ui';
 import { plain } from './lib/money';
 import { OrderStore } from './stores/order-store';
 import { ORDER_STATE, type OrderAction, type OrderDetail, type OrderState, type PayDetails } from './types';
-import { useOrderPushes } from './use-order-pushes';
+import { useOrderPushes } from './lib/use-order-pushes';
 
 import './i18n';
 import '@/components/form/form.css';

@@ -13,12 +13,12 @@ import { Pagination } from '@/components/ui/pagination';
 import { paths } from '@/config/paths';
 import { EMPTY, formatDateTime, formatPrice } from '@/lib/format';
 
-import { createP2pApi } from './api';
+import { createP2pApi } from './api/p2p-api';
 import { P2pNav, ReadState, StateTag, stateName, useMethodName } from './components/ui';
 import { plain } from './lib/money';
 import { OrdersStore, type OrdersScope } from './stores/orders-store';
 import { type OrderSummary, STATE_FILTERS } from './types';
-import { useOrderPushes } from './use-order-pushes';
+import { useOrderPushes } from './lib/use-order-pushes';
 
 import './i18n';
 import './p2p.css';

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/ui/dialog';
 import { EMPTY, formatPrice } from '@/lib/format';
 
-import { createP2pApi } from './api';
+import { createP2pApi } from './api/p2p-api';
 import { AdFormDialog } from './components/ad-form-dialog';
 import { MerchantApply } from './components/merchant-apply';
 import { MethodBadges, P2pNav, ReadState } from './components/ui';

@@ -2,7 +2,7 @@
  * The peer-to-peer market's shapes (issue 14; docs/decisions.md "Peer-to-peer market"). Amounts and
  * prices are decimal strings; times are milliseconds.
  */
-import type { Decimal } from '@/lib/format';
+import type { Decimal } from '@/types/api';
 
 /** What the taker does on the market: buys coins (from a merchant's sell ad) or sells them. */
 export type TakerSide = 'buy' | 'sell';

@@ -13,7 +13,7 @@ import { useStores } from '@/stores/root-store';
 
 import { LoadFailed, PersonalLayout } from './components/personal-layout';
 import { AccountSettingsStore } from './stores/security-stores';
-import { usePersonalStore } from './use-personal';
+import { usePersonalStore } from './stores/use-personal-store';
 
 export default observer(function AccountSettingsPage() {
   const { t } = useTranslation('personal');

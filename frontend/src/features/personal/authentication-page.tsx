@@ -11,7 +11,7 @@ import { ImageUpload } from './components/image-upload';
 import { PersonalForm, PersonalFormPage } from './components/personal-layout';
 import { TextField } from './components/text-field';
 import { RealNameStore } from './stores/profile-stores';
-import { useLoadedPersonalStore } from './use-personal';
+import { useLoadedPersonalStore } from './stores/use-personal-store';
 
 export default observer(function AuthenticationPage() {
   const { t } = useTranslation('personal');

@@ -7,7 +7,7 @@ import { FormError } from '@/components/form/form-error';
 import { PersonalForm, PersonalFormPage } from './components/personal-layout';
 import { TextField } from './components/text-field';
 import { BindAddressStore } from './stores/profile-stores';
-import { useLoadedPersonalStore } from './use-personal';
+import { useLoadedPersonalStore } from './stores/use-personal-store';
 
 export default observer(function BindAddrPage() {
   const { t } = useTranslation('personal');

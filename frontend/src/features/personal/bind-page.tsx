@@ -15,7 +15,7 @@ import { PersonalForm, PersonalFormPage } from './components/personal-layout';
 import { TextField } from './components/text-field';
 import { BIND_PROBLEMS } from './lib/rules';
 import { BindStore } from './stores/security-stores';
-import { usePersonalStore } from './use-personal';
+import { usePersonalStore } from './stores/use-personal-store';
 
 export default observer(function BindPage() {
   const { t } = useTranslation('personal');

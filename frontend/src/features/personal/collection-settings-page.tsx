@@ -10,7 +10,7 @@ import { TextField } from './components/text-field';
 import { PAY_FIELDS } from './lib/rules';
 import { PayMethodStore } from './stores/profile-stores';
 import type { PayMethodCode } from './types';
-import { useLoadedPersonalStore } from './use-personal';
+import { useLoadedPersonalStore } from './stores/use-personal-store';
 
 export default observer(function CollectionSettingsPage() {
   const { t } = useTranslation('personal');

@@ -7,7 +7,7 @@ import { FormError } from '@/components/form/form-error';
 import { PersonalForm, PersonalFormPage } from './components/personal-layout';
 import { FEEDBACK_MIN_LENGTH } from './lib/rules';
 import { FeedbackStore } from './stores/profile-stores';
-import { usePersonalStore } from './use-personal';
+import { usePersonalStore } from './stores/use-personal-store';
 
 export default observer(function FeedbackPage() {
   const { t } = useTranslation('personal');

@@ -10,7 +10,7 @@ import { INPUT_LIMITS } from '@/lib/validation';
 import { PersonalForm, PersonalFormPage } from './components/personal-layout';
 import { TextField } from './components/text-field';
 import { ChangePasswordStore } from './stores/security-stores';
-import { usePersonalStore } from './use-personal';
+import { usePersonalStore } from './stores/use-personal-store';
 
 export default observer(function ResetPasswordPage() {
   const { t } = useTranslation('personal');

@@ -14,7 +14,7 @@ import { useStores } from '@/stores/root-store';
 import { PersonalForm, PersonalFormPage } from './components/personal-layout';
 import { TextField } from './components/text-field';
 import { PayPasswordStore } from './stores/security-stores';
-import { usePersonalStore } from './use-personal';
+import { usePersonalStore } from './stores/use-personal-store';
 
 export default observer(function TradePasswordPage() {
   const { t } = useTranslation('personal');

@@ -5,10 +5,8 @@
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 
-import { KlineChart } from '@/components/market/chart/kline-chart';
 import { OrderBook } from '@/components/market/order-book';
-import { PairHeader } from '@/components/market/pair-header';
-import { PairList } from '@/components/market/pair-list';
+import { TradingScreen } from '@/components/market/trading-screen';
 import { useScreen } from '@/components/market/use-screen';
 import { getSocket, useChannel } from '@/lib/socket';
 
@@ -58,23 +56,19 @@ export default function TradePage() {
   return (
     <TradePageContext.Provider value={store}>
       <LiveChannels store={store} loggedIn={loggedIn} />
-      <div className="market-screen trade-page" data-testid="trade-page">
-        <aside className="tp-left">
-          <PairList market={store.market} />
-        </aside>
-        <div className="tp-center">
-          <PairHeader market={store.market} />
-          <KlineChart kline={store.kline} market={store.market} />
-          <OrderForm />
-        </div>
-        <aside className="tp-right">
-          <OrderBook market={store.market} onPick={(price) => store.trade.fillPrice(price)} />
-          <RecentTrades />
-        </aside>
-        <div className="tp-bottom">
-          <OrderPanel />
-        </div>
-      </div>
+      <TradingScreen
+        page="trade-page"
+        store={store}
+        pairList
+        belowChart={<OrderForm />}
+        side={
+          <>
+            <OrderBook market={store.market} onPick={(price) => store.trade.fillPrice(price)} />
+            <RecentTrades />
+          </>
+        }
+        bottom={<OrderPanel />}
+      />
     </TradePageContext.Provider>
   );
 }

@@ -35,17 +35,17 @@ import leverFr from '../lever/fr.json';
 import leverGm from '../lever/gm.json';
 import leverHk from '../lever/hk.json';
 import leverJp from '../lever/jp.json';
+import microEn from '../micro/en.json';
+import microFr from '../micro/fr.json';
+import microGm from '../micro/gm.json';
+import microHk from '../micro/hk.json';
+import microJp from '../micro/jp.json';
 import { LANGUAGES } from '../languages';
 import p2pEn from '../p2p/en.json';
 import p2pFr from '../p2p/fr.json';
 import p2pGm from '../p2p/gm.json';
 import p2pHk from '../p2p/hk.json';
 import p2pJp from '../p2p/jp.json';
-import secondEn from '../second/en.json';
-import secondFr from '../second/fr.json';
-import secondGm from '../second/gm.json';
-import secondHk from '../second/hk.json';
-import secondJp from '../second/jp.json';
 import tradeEn from '../trade/en.json';
 import tradeFr from '../trade/fr.json';
 import tradeGm from '../trade/gm.json';
@@ -67,7 +67,7 @@ const namespaces: Record<string, Record<string, unknown>> = {
   assets: { en: assetsEn, hk: assetsHk, jp: assetsJp, gm: assetsGm, fr: assetsFr },
   personal: { en: personalEn, hk: personalHk, jp: personalJp, gm: personalGm, fr: personalFr },
   lever: { en: leverEn, hk: leverHk, jp: leverJp, gm: leverGm, fr: leverFr },
-  second: { en: secondEn, hk: secondHk, jp: secondJp, gm: secondGm, fr: secondFr },
+  micro: { en: microEn, hk: microHk, jp: microJp, gm: microGm, fr: microFr },
   earn: { en: earnEn, hk: earnHk, jp: earnJp, gm: earnGm, fr: earnFr },
   p2p: { en: p2pEn, hk: p2pHk, jp: p2pJp, gm: p2pGm, fr: p2pFr },
   fees: { en: feesEn, hk: feesHk, jp: feesJp, gm: feesGm, fr: feesFr },

@@ -7,9 +7,16 @@
 import { reaction } from 'mobx';
 
 import type { MarketApi } from '../market-api';
-import type { ScreenStore } from '../use-screen';
 import { KlineStore, type KlineOptions } from './kline-store';
 import { type MarketOptions, PairMarketStore } from './pair-market-store';
+
+/** What a screen's hooks (`use-screen.ts`) drive: started when it opens, disposed when it is left. */
+export interface ScreenStore {
+  start(): void;
+  /** The socket came back after a drop: pushes were missed. */
+  onReconnected(): void;
+  dispose(): void;
+}
 
 export abstract class ChartScreenStore implements ScreenStore {
   readonly market: PairMarketStore;

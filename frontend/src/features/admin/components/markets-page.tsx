@@ -1,20 +1,14 @@
 import { observer } from 'mobx-react-lite';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import type { MarketPair } from '../api/types';
 import { useAdmin } from '../stores/admin-store';
 import { EDITABLE, type PairSwitch, type Section } from '../stores/markets-store';
-import { ConfirmDialog } from './confirm-dialog';
-import { ReasonAndSave, RowOutcome } from './settings-parts';
-import { Loaded } from './shared';
+import { type Ask, EditRow, RowOutcome, SettingsRow, SettingsTable } from './settings-table';
 
-interface Asked {
-  pair: MarketPair;
-  which: PairSwitch;
-  value: boolean;
-  label: string;
-}
+/** A switch of the pair to confirm with a reason, and its button's text. */
+type AskSwitch = (pair: MarketPair, which: PairSwitch, value: boolean, label: string) => void;
 
 const COLUMNS = EDITABLE.length + 6; // symbol, trading, selling, lever, second contracts, the editable fields, actions
 const TITLES = { limits: 'markets.editTitle', lever: 'markets.leverTitle', micro: 'markets.microTitle' } as const;
@@ -34,49 +28,38 @@ function switchOf(pair: MarketPair, section: Section) {
   return null;
 }
 
-const EditForm = observer(function EditForm({ pair, ask }: { pair: MarketPair; ask: (a: Asked) => void }) {
+const EditForm = observer(function EditForm({ pair, ask }: { pair: MarketPair; ask: AskSwitch }) {
   const { t } = useTranslation('admin');
   const { markets } = useAdmin();
-  const [reason, setReason] = useState('');
   const draft = markets.draft!;
   const section = markets.section;
-  const unchanged = Object.keys(markets.changes).length === 0;
   const toggle = switchOf(pair, section);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void markets.save(reason.trim());
-  };
   return (
-    <tr>
-      <td colSpan={COLUMNS}>
-        <form className="adm-card adm-form" data-testid={`markets-form-${pair.id}`} data-section={section} onSubmit={submit}>
-          <h2>{t(TITLES[section], { symbol: pair.symbol })}</h2>
-          {section !== 'limits' && <p className="adm-muted">{t(section === 'lever' ? 'markets.leverNote' : 'markets.microNote')}</p>}
-          {toggle && (
-            <div className="adm-actions">
-              <Offered on={section === 'lever' ? pair.open_lever : pair.open_microtrade} />
-              <button type="button" className={toggle.value ? 'adm-primary' : 'adm-danger'} data-testid={`markets-switch-${pair.id}`}
-                disabled={markets.stateOf(pair.id) === 'sending'}
-                onClick={() => ask({ pair, which: toggle.which, value: toggle.value, label: t(toggle.label) })}>
-                {t(toggle.label)}
-              </button>
-            </div>
-          )}
-          <div className="adm-fields">
-            {markets.fields.map((field) => (
-              <label key={field} className="adm-field">
-                <span>{t(`markets.${field}`)}</span>
-                <input name={field} value={draft[field] ?? ''}
-                  inputMode={NUMERIC.has(field) ? 'numeric' : TEXT.has(field) ? 'text' : 'decimal'}
-                  onChange={(e) => markets.change(field, e.target.value)} required maxLength={field === 'micro_seconds' ? 128 : 64} />
-              </label>
-            ))}
-          </div>
-          <ReasonAndSave reason={reason} onReason={setReason} error={markets.errors.get(pair.id)} unchanged={unchanged}
-            sending={markets.stateOf(pair.id) === 'sending'} onCancel={markets.close} />
-        </form>
-      </td>
-    </tr>
+    <EditRow columns={COLUMNS} testId={`markets-form-${pair.id}`} section={section} title={t(TITLES[section], { symbol: pair.symbol })}
+      note={section === 'limits' ? undefined : t(section === 'lever' ? 'markets.leverNote' : 'markets.microNote')}
+      error={markets.errors.get(pair.id)} unchanged={Object.keys(markets.changes).length === 0}
+      sending={markets.stateOf(pair.id) === 'sending'} onCancel={markets.close} onSave={(reason) => void markets.save(reason)}>
+      {toggle && (
+        <div className="adm-actions">
+          <Offered on={section === 'lever' ? pair.open_lever : pair.open_microtrade} />
+          <button type="button" className={toggle.value ? 'adm-primary' : 'adm-danger'} data-testid={`markets-switch-${pair.id}`}
+            disabled={markets.stateOf(pair.id) === 'sending'}
+            onClick={() => ask(pair, toggle.which, toggle.value, t(toggle.label))}>
+            {t(toggle.label)}
+          </button>
+        </div>
+      )}
+      <div className="adm-fields">
+        {markets.fields.map((field) => (
+          <label key={field} className="adm-field">
+            <span>{t(`markets.${field}`)}</span>
+            <input name={field} value={draft[field] ?? ''}
+              inputMode={NUMERIC.has(field) ? 'numeric' : TEXT.has(field) ? 'text' : 'decimal'}
+              onChange={(e) => markets.change(field, e.target.value)} required maxLength={field === 'micro_seconds' ? 128 : 64} />
+          </label>
+        ))}
+      </div>
+    </EditRow>
   );
 });
 
@@ -93,7 +76,7 @@ function savedText(section: Section | undefined, live: boolean) {
   return live ? ('markets.saved' as const) : ('markets.savedLater' as const);
 }
 
-const Row = observer(function Row({ pair, ask }: { pair: MarketPair; ask: (a: Asked) => void }) {
+const Row = observer(function Row({ pair, ask }: { pair: MarketPair; ask: AskSwitch }) {
   const { t } = useTranslation('admin');
   const { markets } = useAdmin();
   const state = markets.stateOf(pair.id);
@@ -103,55 +86,56 @@ const Row = observer(function Row({ pair, ask }: { pair: MarketPair; ask: (a: As
   const trading = pair.open_change ? t('markets.close') : t('markets.open');
   const selling = pair.sell_disabled ? t('markets.allowSelling') : t('markets.disableSelling');
   return (
-    <>
-      <tr data-testid={`markets-row-${pair.id}`} className={editing ? 'adm-selected' : ''}>
-        <td><b>{pair.symbol}</b> <small className="adm-muted">#{pair.id}</small></td>
-        <td data-testid={`markets-trading-${pair.id}`}>
-          <span className={pair.open_change ? 'adm-badge' : 'adm-badge adm-bad'}>
-            {pair.open_change ? t('markets.tradingOpen') : t('markets.tradingClosed')}
-          </span>
-        </td>
-        <td data-testid={`markets-selling-${pair.id}`}>
-          <span className={pair.sell_disabled ? 'adm-badge adm-bad' : 'adm-badge'}>
-            {pair.sell_disabled ? t('markets.sellingDisabled') : t('markets.sellingAllowed')}
-          </span>
-        </td>
-        <td data-testid={`markets-lever-state-${pair.id}`}><Offered on={pair.open_lever} usdt={usdt} /></td>
-        <td data-testid={`markets-micro-state-${pair.id}`}><Offered on={pair.open_microtrade} usdt={usdt} /></td>
-        {EDITABLE.map((field) => <td key={field} className="num">{pair[field]}</td>)}
-        <td>
-          <div className="adm-decide">
-            <button type="button" className={pair.open_change ? 'adm-danger' : 'adm-primary'} disabled={busy}
-              data-testid={`markets-toggle-trading-${pair.id}`}
-              onClick={() => ask({ pair, which: 'open_change', value: !pair.open_change, label: trading })}>
-              {trading}
-            </button>
-            <button type="button" className={pair.sell_disabled ? '' : 'adm-danger'} disabled={busy}
-              data-testid={`markets-toggle-selling-${pair.id}`}
-              onClick={() => ask({ pair, which: 'sell_disabled', value: !pair.sell_disabled, label: selling })}>
-              {selling}
-            </button>
-            <button type="button" disabled={busy || editing} data-testid={`markets-edit-${pair.id}`}
-              onClick={() => markets.edit(pair)}>
-              {t('markets.edit')}
-            </button>
-            <button type="button" disabled={busy || editing || !usdt} data-testid={`markets-lever-${pair.id}`}
-              title={usdt ? undefined : t('markets.usdtOnly')} onClick={() => markets.edit(pair, 'lever')}>
-              {t('markets.editLever')}
-            </button>
-            <button type="button" disabled={busy || editing || !usdt} data-testid={`markets-micro-${pair.id}`}
-              title={usdt ? undefined : t('markets.usdtOnly')} onClick={() => markets.edit(pair, 'micro')}>
-              {t('markets.editMicro')}
-            </button>
-          </div>
-          {!(state === 'failed' && editing) && (
-            <RowOutcome state={state} saved={t(savedText(markets.lastSection.get(pair.id), state === 'saved'))}
-              error={markets.errors.get(pair.id)} testId={(what) => `markets-${what}-${pair.id}`} />
-          )}
-        </td>
-      </tr>
-      {editing && markets.draft && <EditForm pair={pair} ask={ask} />}
-    </>
+    <SettingsRow testId={`markets-row-${pair.id}`} editing={editing}
+      cells={
+        <>
+          <td><b>{pair.symbol}</b> <small className="adm-muted">#{pair.id}</small></td>
+          <td data-testid={`markets-trading-${pair.id}`}>
+            <span className={pair.open_change ? 'adm-badge' : 'adm-badge adm-bad'}>
+              {pair.open_change ? t('markets.tradingOpen') : t('markets.tradingClosed')}
+            </span>
+          </td>
+          <td data-testid={`markets-selling-${pair.id}`}>
+            <span className={pair.sell_disabled ? 'adm-badge adm-bad' : 'adm-badge'}>
+              {pair.sell_disabled ? t('markets.sellingDisabled') : t('markets.sellingAllowed')}
+            </span>
+          </td>
+          <td data-testid={`markets-lever-state-${pair.id}`}><Offered on={pair.open_lever} usdt={usdt} /></td>
+          <td data-testid={`markets-micro-state-${pair.id}`}><Offered on={pair.open_microtrade} usdt={usdt} /></td>
+          {EDITABLE.map((field) => <td key={field} className="num">{pair[field]}</td>)}
+        </>
+      }
+      actions={
+        <>
+          <button type="button" className={pair.open_change ? 'adm-danger' : 'adm-primary'} disabled={busy}
+            data-testid={`markets-toggle-trading-${pair.id}`}
+            onClick={() => ask(pair, 'open_change', !pair.open_change, trading)}>
+            {trading}
+          </button>
+          <button type="button" className={pair.sell_disabled ? '' : 'adm-danger'} disabled={busy}
+            data-testid={`markets-toggle-selling-${pair.id}`}
+            onClick={() => ask(pair, 'sell_disabled', !pair.sell_disabled, selling)}>
+            {selling}
+          </button>
+          <button type="button" disabled={busy || editing} data-testid={`markets-edit-${pair.id}`}
+            onClick={() => markets.edit(pair)}>
+            {t('markets.edit')}
+          </button>
+          <button type="button" disabled={busy || editing || !usdt} data-testid={`markets-lever-${pair.id}`}
+            title={usdt ? undefined : t('markets.usdtOnly')} onClick={() => markets.edit(pair, 'lever')}>
+            {t('markets.editLever')}
+          </button>
+          <button type="button" disabled={busy || editing || !usdt} data-testid={`markets-micro-${pair.id}`}
+            title={usdt ? undefined : t('markets.usdtOnly')} onClick={() => markets.edit(pair, 'micro')}>
+            {t('markets.editMicro')}
+          </button>
+        </>
+      }
+      outcome={!(state === 'failed' && editing) && (
+        <RowOutcome state={state} saved={t(savedText(markets.lastSection.get(pair.id), state === 'saved'))}
+          error={markets.errors.get(pair.id)} testId={(what) => `markets-${what}-${pair.id}`} />
+      )}
+      form={editing && markets.draft && <EditForm pair={pair} ask={ask} />} />
   );
 });
 
@@ -162,44 +146,25 @@ const Row = observer(function Row({ pair, ask }: { pair: MarketPair; ask: (a: As
 export const MarketsPage = observer(function MarketsPage() {
   const { t } = useTranslation('admin');
   const { markets } = useAdmin();
-  const [asked, setAsked] = useState<Asked | null>(null);
   useEffect(() => void markets.pairs.load(), [markets]);
+  const asker = (ask: (question: Ask) => void): AskSwitch => (pair, which, value, label) =>
+    ask({
+      message: t('markets.confirm', { action: label, symbol: pair.symbol }),
+      confirm: (reason) => void markets.toggle(pair.id, which, value, reason),
+    });
   return (
-    <>
-      <Loaded resource={markets.pairs} empty={(d) => d.length === 0}>
-        {(rows) => (
-          <div className="adm-scroll">
-            <table className="adm-table adm-markets">
-              <thead>
-                <tr>
-                  <th>{t('markets.symbol')}</th>
-                  <th>{t('markets.trading')}</th>
-                  <th>{t('markets.selling')}</th>
-                  <th>{t('markets.lever')}</th>
-                  <th>{t('markets.micro')}</th>
-                  {EDITABLE.map((field) => <th key={field} className="num">{t(`markets.${field}`)}</th>)}
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((pair) => <Row key={pair.id} pair={pair} ask={setAsked} />)}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </Loaded>
-      {asked && (
-        <ConfirmDialog
-          message={t('markets.confirm', { action: asked.label, symbol: asked.pair.symbol })}
-          withText={t('common.reason')}
-          required
-          onCancel={() => setAsked(null)}
-          onConfirm={(reason) => {
-            setAsked(null);
-            void markets.toggle(asked.pair.id, asked.which, asked.value, reason);
-          }}
-        />
-      )}
-    </>
+    <SettingsTable resource={markets.pairs}
+      head={
+        <>
+          <th>{t('markets.symbol')}</th>
+          <th>{t('markets.trading')}</th>
+          <th>{t('markets.selling')}</th>
+          <th>{t('markets.lever')}</th>
+          <th>{t('markets.micro')}</th>
+          {EDITABLE.map((field) => <th key={field} className="num">{t(`markets.${field}`)}</th>)}
+          <th />
+        </>
+      }
+      row={(pair, ask) => <Row key={pair.id} pair={pair} ask={asker(ask)} />} />
   );
 });

@@ -4,13 +4,10 @@ import { useTranslation } from 'react-i18next';
 
 import { PRODUCT_KINDS, type AdminProduct, type ProductField } from '../api/types';
 import { useAdmin } from '../stores/admin-store';
-import { ConfirmDialog } from './confirm-dialog';
-import { Loaded } from './shared';
+import { type Ask, SettingsRow, SettingsTable } from './settings-table';
 
-interface Asked {
-  product: AdminProduct;
-  open: boolean;
-}
+/** Opening or closing a product, to confirm with a reason. */
+type AskOpen = (product: AdminProduct, open: boolean) => void;
 
 /** What the table shows of a product; the long texts (logo, description) only in the form. */
 const LONG = new Set(['logo', 'desc']);
@@ -97,7 +94,7 @@ const ProductFormCard = observer(function ProductFormCard() {
   );
 });
 
-const Row = observer(function Row({ product, columns, ask }: { product: AdminProduct; columns: ProductField[]; ask: (a: Asked) => void }) {
+const Row = observer(function Row({ product, columns, ask }: { product: AdminProduct; columns: ProductField[]; ask: AskOpen }) {
   const { t } = useTranslation('admin');
   const { products } = useAdmin();
   const state = products.stateOf(product.id);
@@ -105,42 +102,49 @@ const Row = observer(function Row({ product, columns, ask }: { product: AdminPro
   const editing = products.form?.mode === 'edit' && products.form.id === product.id;
   const good = product.state === 'open';
   return (
-    <tr data-testid={`products-row-${product.id}`} className={editing ? 'adm-selected' : ''}>
-      <td>#{product.id}</td>
-      {columns.filter(leads).map((f) => <td key={f.name}><b>{product.values[f.name]}</b></td>)}
-      <td>
-        <span className={good ? 'adm-badge' : 'adm-badge adm-bad'} data-testid={`products-state-${product.id}`}>
-          {t(`products.state.${product.state}`)}
-        </span>
-      </td>
-      <td>
-        <div className="adm-decide">
+    <SettingsRow testId={`products-row-${product.id}`} editing={editing}
+      cells={
+        <>
+          <td>#{product.id}</td>
+          {columns.filter(leads).map((f) => <td key={f.name}><b>{product.values[f.name]}</b></td>)}
+          <td>
+            <span className={good ? 'adm-badge' : 'adm-badge adm-bad'} data-testid={`products-state-${product.id}`}>
+              {t(`products.state.${product.state}`)}
+            </span>
+          </td>
+        </>
+      }
+      actions={
+        <>
           <button type="button" disabled={busy || editing} data-testid={`products-edit-${product.id}`}
             onClick={() => products.startEdit(product)}>
             {t('products.edit')}
           </button>
           <button type="button" className="adm-primary" disabled={busy || !product.can_open}
-            data-testid={`products-open-${product.id}`} onClick={() => ask({ product, open: true })}>
+            data-testid={`products-open-${product.id}`} onClick={() => ask(product, true)}>
             {t('products.open')}
           </button>
           <button type="button" className="adm-danger" disabled={busy || !product.can_close}
-            data-testid={`products-close-${product.id}`} onClick={() => ask({ product, open: false })}>
+            data-testid={`products-close-${product.id}`} onClick={() => ask(product, false)}>
             {t('products.close')}
           </button>
-        </div>
-        {state === 'failed' && (
-          <p className="adm-error" role="alert" data-testid={`products-error-${product.id}`}>{products.errors.get(product.id)}</p>
-        )}
-      </td>
-      <td className="num">
-        {product.orders}
-        {product.subscribed !== undefined && <small className="adm-muted"> ({product.subscribed} {product.values.huodong})</small>}
-        {product.applied !== undefined && <small className="adm-muted"> ({product.applied} USDT)</small>}
-      </td>
-      {columns.filter((f) => !leads(f)).map((f) => (
-        <td key={f.name} className={f.type === 'amount' || f.type === 'int' ? 'num' : ''}>{shown(f, product.values[f.name] ?? '')}</td>
-      ))}
-    </tr>
+        </>
+      }
+      outcome={state === 'failed' && (
+        <p className="adm-error" role="alert" data-testid={`products-error-${product.id}`}>{products.errors.get(product.id)}</p>
+      )}
+      after={
+        <>
+          <td className="num">
+            {product.orders}
+            {product.subscribed !== undefined && <small className="adm-muted"> ({product.subscribed} {product.values.huodong})</small>}
+            {product.applied !== undefined && <small className="adm-muted"> ({product.applied} USDT)</small>}
+          </td>
+          {columns.filter((f) => !leads(f)).map((f) => (
+            <td key={f.name} className={f.type === 'amount' || f.type === 'int' ? 'num' : ''}>{shown(f, product.values[f.name] ?? '')}</td>
+          ))}
+        </>
+      } />
   );
 });
 
@@ -148,10 +152,18 @@ const Row = observer(function Row({ product, columns, ask }: { product: AdminPro
 export const ProductsPage = observer(function ProductsPage() {
   const { t } = useTranslation('admin');
   const { products } = useAdmin();
-  const [asked, setAsked] = useState<Asked | null>(null);
   useEffect(() => void products.load(), [products]);
   const columns = products.fields.filter((f) => !LONG.has(f.name));
   const kindName = t(`products.kind.${products.kind}`);
+  const asker = (ask: (question: Ask) => void): AskOpen => (product, open) =>
+    ask({
+      message: t(open ? 'products.confirmOpen' : 'products.confirmClose', {
+        kind: kindName,
+        id: product.id,
+        name: product.values.name ?? product.values.title ?? '',
+      }),
+      confirm: (reason) => void products.setOpen(product.id, open, reason),
+    });
   return (
     <>
       <div className="adm-filters" role="tablist">
@@ -171,45 +183,20 @@ export const ProductsPage = observer(function ProductsPage() {
         <p className="adm-ok" role="status" data-testid="products-saved">{t('products.saved', { kind: kindName, id: products.savedId })}</p>
       )}
       {products.form && <ProductFormCard />}
-      <Loaded resource={products.list} empty={(d) => d.length === 0}>
-        {(rows) => (
-          <div className="adm-scroll">
-            <table className="adm-table adm-markets" data-testid="products-table">
-              <thead>
-                <tr>
-                  <th>{t('products.id')}</th>
-                  {columns.filter(leads).map((f) => <th key={f.name}>{t(`products.field.${f.name}`, f.name)}</th>)}
-                  <th>{t('products.stateTitle')}</th>
-                  <th />
-                  <th className="num">{t('products.orders')}</th>
-                  {columns.filter((f) => !leads(f)).map((f) => (
-                    <th key={f.name} className={f.type === 'amount' || f.type === 'int' ? 'num' : ''}>{t(`products.field.${f.name}`, f.name)}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((product) => <Row key={product.id} product={product} columns={columns} ask={setAsked} />)}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </Loaded>
-      {asked && (
-        <ConfirmDialog
-          message={t(asked.open ? 'products.confirmOpen' : 'products.confirmClose', {
-            kind: kindName,
-            id: asked.product.id,
-            name: asked.product.values.name ?? asked.product.values.title ?? '',
-          })}
-          withText={t('common.reason')}
-          required
-          onCancel={() => setAsked(null)}
-          onConfirm={(reason) => {
-            setAsked(null);
-            void products.setOpen(asked.product.id, asked.open, reason);
-          }}
-        />
-      )}
+      <SettingsTable resource={products.list} testId="products-table"
+        head={
+          <>
+            <th>{t('products.id')}</th>
+            {columns.filter(leads).map((f) => <th key={f.name}>{t(`products.field.${f.name}`, f.name)}</th>)}
+            <th>{t('products.stateTitle')}</th>
+            <th />
+            <th className="num">{t('products.orders')}</th>
+            {columns.filter((f) => !leads(f)).map((f) => (
+              <th key={f.name} className={f.type === 'amount' || f.type === 'int' ? 'num' : ''}>{t(`products.field.${f.name}`, f.name)}</th>
+            ))}
+          </>
+        }
+        row={(product, ask) => <Row key={product.id} product={product} columns={columns} ask={asker(ask)} />} />
     </>
   );
 });

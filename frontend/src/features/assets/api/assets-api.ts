@@ -9,12 +9,10 @@ import type {
   BoundAddress,
   ChainDeposit,
   ProtocolCurrency,
+  RecordsKind,
   Wallet,
   Withdrawal,
 } from '../types';
-
-/** account_log/<kind>: the records of one account group. */
-export type RecordsKind = 'change' | 'legal' | 'lever' | 'micro' | 'financial';
 
 export interface DrawInput {
   currency_id: number;

@@ -6,8 +6,7 @@ import Big from 'big.js';
 
 import { positive, toBig } from '@/lib/format';
 
-import type { RecordsKind } from '../api/assets-api';
-import type { Account, AccountCode, AccountGroup } from '../types';
+import type { Account, AccountCode, AccountGroup, RecordsKind } from '../types';
 
 /** Only Bitcoin and Ether convert (to USDT at the USD price; spec §9). */
 export const CONVERTIBLE_CODES = ['BTC', 'ETH'] as const;

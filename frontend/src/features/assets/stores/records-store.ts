@@ -4,8 +4,8 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { RECORDS_PER_PAGE } from '@/lib/paging';
 import type { Paginated } from '@/types/api';
 
-import type { AssetsApi, RecordsKind } from '../api/assets-api';
-import type { AssetRecord, ChainDeposit, Withdrawal } from '../types';
+import type { AssetsApi } from '../api/assets-api';
+import type { AssetRecord, ChainDeposit, RecordsKind, Withdrawal } from '../types';
 import type { LoadStatus } from './accounts-store';
 
 export type RecordsSource =

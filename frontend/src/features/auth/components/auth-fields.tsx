@@ -4,7 +4,7 @@ import { PhoneField } from '@/components/form/phone-field';
 import { SendCodeButton } from '@/components/form/send-code-button';
 import { INPUT_LIMITS } from '@/lib/validation';
 
-import type { AccountInput } from '../use-account-input';
+import type { AccountInput } from '../lib/use-account-input';
 import { AuthTabs } from './auth-tabs';
 
 /**

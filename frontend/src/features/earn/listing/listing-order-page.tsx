@@ -13,9 +13,9 @@ import { paths } from '@/config/paths';
 import { formatDate, formatDateTime, formatPrice } from '@/lib/format';
 
 import { ReadState } from '../common/ui';
-import { createListingApi, LISTING_PAGE_SIZE } from './api';
-import { ApplicationStatusTag } from './parts';
-import { ListingOrdersStore } from './stores';
+import { createListingApi, LISTING_PAGE_SIZE } from './api/listing-api';
+import { ApplicationStatusTag } from './components/parts';
+import { ListingOrdersStore } from './stores/listing-stores';
 import { APPLICATION_STATUS } from './types';
 
 import '../i18n';

@@ -13,9 +13,9 @@ import { formatPrice } from '@/lib/format';
 
 import { ProgressRing } from '../common/progress-ring';
 import { ReadState, StatusTag } from '../common/ui';
-import { createListingApi } from './api';
-import { ProjectStatusTag } from './parts';
-import { ListingListStore } from './stores';
+import { createListingApi } from './api/listing-api';
+import { ProjectStatusTag } from './components/parts';
+import { ListingListStore } from './stores/listing-stores';
 import type { ListingProject } from './types';
 
 import '../i18n';

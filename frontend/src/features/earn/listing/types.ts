@@ -1,5 +1,5 @@
 /** Listing applications (spec shell §2, §3, §4, §9; `listing/*`; issue 13). Money is a decimal string. */
-import type { Decimal } from '@/lib/format';
+import type { Decimal } from '@/types/api';
 
 /** Project status: 0 upcoming, 1 in progress, 2 ended. */
 export const PROJECT_STATUS = { upcoming: 0, running: 1, ended: 2 } as const;

@@ -8,30 +8,24 @@ import type { TFunction } from 'i18next';
 import { observer } from 'mobx-react-lite';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 
 import { paths } from '@/config/paths';
 import { EMPTY, formatPrice, truncate } from '@/lib/format';
 import { useStores } from '@/stores/root-store';
 
-import { ProductLogo } from '../common/logo';
-import { NoSuchProduct } from '../common/not-found';
-import { AmountField, Facts, ReadState } from '../common/ui';
-import { useQueryId } from '../common/use-id';
-import { useSendToLogin } from '@/hooks/use-send-to-login';
-import { createMiningApi } from './api';
-import { MiningStatusTag } from './parts';
-import { type AmountProblem, expectedEarnings } from './rules';
-import { MiningInfoStore } from './stores';
+import { ProductDetail, ProductDetailRoute, ProductForm } from '../common/product-detail';
+import { AmountField, Facts } from '../common/ui';
+import { createMiningApi } from './api/mining-api';
+import { MiningStatusTag } from './components/parts';
+import { type AmountProblem, expectedEarnings } from './lib/rules';
+import { MiningInfoStore } from './stores/mining-stores';
 import { ASSET_CODE, MINING_ASSETS, type MiningAsset, type MiningDetail, PRODUCT_STATUS } from './types';
 
 import '../i18n';
 import '../earn.css';
 
 export default function MiningInfoPage() {
-  const id = useQueryId();
-  if (id === null) return <NoSuchProduct back={paths.miningList} />;
-  return <MiningInfo key={id} id={id} />;
+  return <ProductDetailRoute list={paths.miningList}>{(id) => <MiningInfo key={id} id={id} />}</ProductDetailRoute>;
 }
 
 const MiningInfo = observer(function MiningInfo({ id }: { id: number }) {
@@ -41,19 +35,15 @@ const MiningInfo = observer(function MiningInfo({ id }: { id: number }) {
   const detail = store.detail.data;
 
   return (
-    <div className="earn-page" data-testid="mining-info">
-      <Link className="link-accent" to={paths.miningList}>
-        ← {t('mining.list.title')}
-      </Link>
-      <ReadState resource={store.detail} />
-      {detail && (
-        <div className="earn-detail">
-          <section className="panel">
-            <div className="earn-card-head">
-              <ProductLogo src={detail.logo} title={detail.title} large />
-              <h1 data-testid="mining-title">{detail.title}</h1>
-              <MiningStatusTag status={detail.status} />
-            </div>
+    <ProductDetail testId="mining-info" list={paths.miningList} listTitle={t('mining.list.title')} resource={store.detail}
+      product={detail && {
+        title: detail.title,
+        titleTestId: 'mining-title',
+        logo: detail.logo,
+        status: <MiningStatusTag status={detail.status} />,
+        side: <BuyForm store={store} detail={detail} />,
+        body: (
+          <>
             <Facts testIdPrefix="mining-info"
               facts={[
                 { key: 'cycle', label: t('mining.cycle'), value: t('common.days', { days: detail.zhouqi }) },
@@ -69,11 +59,9 @@ const MiningInfo = observer(function MiningInfo({ id }: { id: number }) {
                 { key: 'penalty', label: t('mining.penaltyRate'), value: t('mining.penaltyPerDay', { rate: formatPrice(detail.penalty_rate) }) },
               ]} />
             <p className="muted earn-note">{t('mining.rule')}</p>
-          </section>
-          <BuyForm store={store} detail={detail} />
-        </div>
-      )}
-    </div>
+          </>
+        ),
+      }} />
   );
 });
 
@@ -87,53 +75,46 @@ function problemText(t: TFunction<'earn'>, problem: AmountProblem): string {
 const BuyForm = observer(function BuyForm({ store, detail }: { store: MiningInfoStore; detail: MiningDetail }) {
   const { t } = useTranslation('earn');
   const { session } = useStores();
-  const sendToLogin = useSendToLogin();
   const code = ASSET_CODE[store.type];
   const running = detail.status === PRODUCT_STATUS.running;
   const expected = expectedEarnings(store.amount, detail.yuji);
 
   return (
-    <section className="panel earn-form" data-testid="mining-form">
-      <h2>{t('mining.subscribe')}</h2>
-      <Facts testIdPrefix="mining-balance"
-        facts={MINING_ASSETS.map((a) => ({
-          key: ASSET_CODE[a].toLowerCase(),
-          label: t('mining.availableOf', { code: ASSET_CODE[a] }),
-          value: formatPrice(a === 1 ? detail.money : a === 2 ? detail.acb : detail.mvbt),
-        }))} />
-      <form className="earn-form-body" noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!session.isLoggedIn) sendToLogin();
-          else void store.submit();
-        }}>
-        <label className="field">
-          <span>{t('mining.asset')}</span>
-          <select className="input" value={store.type} data-testid="mining-asset"
-            onChange={(e) => store.setType(Number(e.target.value) as MiningAsset)}>
-            {MINING_ASSETS.map((a) => (
-              <option key={a} value={a}>
-                {ASSET_CODE[a]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <AmountField label={t('mining.amount')} value={store.amount} unit={code} testId="mining-amount"
-          placeholder={t('mining.amountPlaceholder', { min: formatPrice(detail.mins), max: formatPrice(detail.maxs) })}
-          onChange={(v) => store.setAmount(v)} onAll={() => store.fillAll()} />
-        <p className="muted" data-testid="mining-expected-earnings">
-          {t('mining.expectedEarnings', { amount: expected ?? EMPTY, code })}
+    <ProductForm testId="mining-form" title={t('mining.subscribe')} loggedIn={session.isLoggedIn} onSubmit={() => void store.submit()}
+      intro={
+        <Facts testIdPrefix="mining-balance"
+          facts={MINING_ASSETS.map((a) => ({
+            key: ASSET_CODE[a].toLowerCase(),
+            label: t('mining.availableOf', { code: ASSET_CODE[a] }),
+            value: formatPrice(a === 1 ? detail.money : a === 2 ? detail.acb : detail.mvbt),
+          }))} />
+      }>
+      <label className="field">
+        <span>{t('mining.asset')}</span>
+        <select className="input" value={store.type} data-testid="mining-asset"
+          onChange={(e) => store.setType(Number(e.target.value) as MiningAsset)}>
+          {MINING_ASSETS.map((a) => (
+            <option key={a} value={a}>
+              {ASSET_CODE[a]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <AmountField label={t('mining.amount')} value={store.amount} unit={code} testId="mining-amount"
+        placeholder={t('mining.amountPlaceholder', { min: formatPrice(detail.mins), max: formatPrice(detail.maxs) })}
+        onChange={(v) => store.setAmount(v)} onAll={() => store.fillAll()} />
+      <p className="muted" data-testid="mining-expected-earnings">
+        {t('mining.expectedEarnings', { amount: expected ?? EMPTY, code })}
+      </p>
+      {store.problem && (
+        <p className="form-error" role="alert" data-testid="mining-problem">
+          {problemText(t, store.problem)}
         </p>
-        {store.problem && (
-          <p className="form-error" role="alert" data-testid="mining-problem">
-            {problemText(t, store.problem)}
-          </p>
-        )}
-        <button type="submit" className="button block large" disabled={store.busy || (session.isLoggedIn && !running)}
-          data-testid="mining-submit">
-          {session.isLoggedIn ? (running ? t('mining.subscribe') : t(`mining.status.${detail.status === 0 ? 'notStarted' : 'ended'}`)) : t('common.loginToBuy')}
-        </button>
-      </form>
-    </section>
+      )}
+      <button type="submit" className="button block large" disabled={store.busy || (session.isLoggedIn && !running)}
+        data-testid="mining-submit">
+        {session.isLoggedIn ? (running ? t('mining.subscribe') : t(`mining.status.${detail.status === 0 ? 'notStarted' : 'ended'}`)) : t('common.loginToBuy')}
+      </button>
+    </ProductForm>
   );
 });

@@ -13,9 +13,9 @@ import { formatPrice, truncate } from '@/lib/format';
 
 import { ProductLogo } from '../common/logo';
 import { Facts, ReadState } from '../common/ui';
-import { createMiningApi } from './api';
-import { MiningStatusTag } from './parts';
-import { MiningListStore } from './stores';
+import { createMiningApi } from './api/mining-api';
+import { MiningStatusTag } from './components/parts';
+import { MiningListStore } from './stores/mining-stores';
 import type { MiningProduct } from './types';
 
 import '../i18n';

@@ -15,9 +15,9 @@ import { EMPTY, formatDateTime, formatPrice } from '@/lib/format';
 
 import { type EarnTab, Tabs } from '../common/tabs';
 import { ConfirmPrompt, Facts, ReadState, StatusTag } from '../common/ui';
-import { createMiningApi, MINING_PAGE_SIZE, type OrdersTab } from './api';
-import { afterPenalty, remainingDays } from './rules';
-import { MiningOrdersStore } from './stores';
+import { createMiningApi, MINING_PAGE_SIZE, type OrdersTab } from './api/mining-api';
+import { afterPenalty, remainingDays } from './lib/rules';
+import { MiningOrdersStore } from './stores/mining-stores';
 import { type MiningOrder, ORDER_STATUS } from './types';
 
 import '../i18n';

@@ -1,5 +1,5 @@
 /** Hosted mining (spec shell §2, §3, §5, §9; `mining/*`; issue 13). Money and rates are decimal strings. */
-import type { Decimal } from '@/lib/format';
+import type { Decimal } from '@/types/api';
 
 /** What a mining order is paid with: 1 USDT, 2 ACB, 3 MVBT (from the financial account). */
 export type MiningAsset = 1 | 2 | 3;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { QuoteGroup } from '@/components/market/types';
 
-import type { FeeCurrency } from '../api';
-import { FEE_ILLUSTRATION, illustrate, tradingFees, withdrawFees } from '../schedule';
+import type { FeeCurrency } from '../types';
+import { FEE_ILLUSTRATION, illustrate, tradingFees, withdrawFees } from '../lib/schedule';
 
 describe('the fee illustration', () => {
   it('is the spec’s: 0.3 % and 0.4 % on 10,000 USDT are 30 and 40 USDT', () => {

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import { fakeTransport } from '@/test/fake-transport';
 
-import { createP2pApi } from '../api';
+import { createP2pApi } from '../api/p2p-api';
 import { AdMarketStore } from '../stores/ad-market-store';
 import { ad, config, detail } from './fixtures';
 

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeTransport } from '@/test/fake-transport';
 import { setupScreenTests } from '@/test/screen-tests';
 
-import { createP2pApi } from '../api';
+import { createP2pApi } from '../api/p2p-api';
 import { EXPIRED_RETRY_MS, OrderStore } from '../stores/order-store';
 import { detail } from './fixtures';
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import { fakeTransport } from '@/test/fake-transport';
 
-import { createP2pApi } from '../api';
+import { createP2pApi } from '../api/p2p-api';
 import { OrdersStore } from '../stores/orders-store';
 import { detail } from './fixtures';
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import { fakeTransport } from '@/test/fake-transport';
 
-import { createP2pApi } from '../api';
+import { createP2pApi } from '../api/p2p-api';
 import { ShopStore } from '../stores/shop-store';
 import { config, merchantInfo, shopAd } from './fixtures';
 

@@ -7,7 +7,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { isApiError } from '@/lib/api-client';
 import { sanitizeDecimal } from '@/lib/format';
 
-import type { P2pApi } from '../api';
+import type { P2pApi } from '../api/p2p-api';
 import { FIAT_DECIMALS, plain } from '../lib/money';
 import { type AmountMode, checkOrder, orderFigures, type OrderFigures, type OrderProblem } from '../lib/rules';
 import type { MarketAd, OrderDetail, P2pConfig, P2pCurrency, P2pPage, TakerSide } from '../types';

@@ -11,7 +11,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 
 import { createTicker, secondsUntil, type Ticker } from '@/lib/countdown';
 
-import type { P2pApi } from '../api';
+import type { P2pApi } from '../api/p2p-api';
 import { type AppealProblem, APPEAL_IMAGES_MAX, checkAppeal } from '../lib/rules';
 import { ORDER_STATE, type OrderAction, type OrderDetail } from '../types';
 import { Loadable } from '@/lib/loadable';

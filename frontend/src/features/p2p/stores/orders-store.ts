@@ -4,7 +4,7 @@
  */
 import { makeAutoObservable } from 'mobx';
 
-import type { P2pApi } from '../api';
+import type { P2pApi } from '../api/p2p-api';
 import type { OrderSummary, P2pPage, StateFilter } from '../types';
 import { Loadable } from '@/lib/loadable';
 

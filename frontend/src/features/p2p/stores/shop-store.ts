@@ -6,7 +6,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 
 import { sanitizeDecimal } from '@/lib/format';
 
-import type { P2pApi } from '../api';
+import type { P2pApi } from '../api/p2p-api';
 import { FIAT_DECIMALS, plain } from '../lib/money';
 import { type AdForm, type AdProblem, checkAd, checkNickname } from '../lib/rules';
 import {

@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import { fakeTransport } from '@/test/fake-transport';
 
-import { createListingApi } from '../api';
-import { checkApplication } from '../rules';
-import { ListingInfoStore, ListingListStore, ListingOrdersStore } from '../stores';
+import { createListingApi } from '../api/listing-api';
+import { checkApplication } from '../lib/rules';
+import { ListingInfoStore, ListingListStore, ListingOrdersStore } from '../stores/listing-stores';
 import type { ListingApplication, ListingProject } from '../types';
 
 const project = (id: number, over: Partial<ListingProject> = {}): ListingProject => ({

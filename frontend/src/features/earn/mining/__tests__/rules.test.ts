@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { afterPenalty, balanceOf, cancelPenalty, checkMiningAmount, expectedEarnings, remainingDays } from '../rules';
+import { afterPenalty, balanceOf, cancelPenalty, checkMiningAmount, expectedEarnings, remainingDays } from '../lib/rules';
 import { detail } from './fixtures';
 
 const limits = { mins: '100', maxs: '5000' };

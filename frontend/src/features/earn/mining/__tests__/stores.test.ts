@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import { fakeTransport } from '@/test/fake-transport';
 
-import { createMiningApi } from '../api';
-import { MiningInfoStore, MiningListStore, MiningOrdersStore } from '../stores';
+import { createMiningApi } from '../api/mining-api';
+import { MiningInfoStore, MiningListStore, MiningOrdersStore } from '../stores/mining-stores';
 import { detail, order, product, summary } from './fixtures';
 
 let transport: ReturnType<typeof fakeTransport>;
