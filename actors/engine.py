@@ -19,7 +19,7 @@ import ray
 from ray.exceptions import RayActorError
 from redis.asyncio import Redis
 
-from actors.commands import LeverOrder, Stake
+from actors.commands import LeverOrder, LeverOverview, Stake
 from actors.names import PAIR_MOVED, PAIR_MOVING, lever_name, micro_name, pair_name, wallet_name
 from actors.pair.state import BUY
 from actors.wallet.legs import shard_of
@@ -126,9 +126,10 @@ class Engine:
     ) -> dict[str, Any]:
         return dict(await self._lever_call(uid, "setstop", position_id, take_profit, stop_loss, again=False))
 
-    async def lever_overview(self, uid: int, pair_id: int | None = None) -> dict[str, Any]:
+    async def lever_overview(self, uid: int, pair_id: int | None = None) -> LeverOverview:
         """The lever account's balance, margins, risk rate and unrealised profit (a read)."""
-        return dict(await self._lever_call(uid, "overview", pair_id, again=True))
+        overview: LeverOverview = await self._lever_call(uid, "overview", pair_id, again=True)
+        return overview
 
     async def lever_transfer(
         self, uid: int, currency_id: int, amount: Decimal, source: int, target: int, ref: str
