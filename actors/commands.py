@@ -7,12 +7,16 @@ in flight. Below the engine and every actor kind, which all import it.
   checks multiples, hands, the target against the mark, exposure and balance).
 - ``Stake``: a second contract (``Engine.stake`` -> ``MicroTimer.submit``, which checks the offered pair
   and duration, the stake bounds and the exposure).
+
+And the one typed answer a route reads by key: ``LeverOverview`` (``Engine.lever_overview`` <-
+``LeverShard.overview``), whose fields ``lever/deal`` and ``lever/dealall`` pass on.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TypedDict
 
 
 @dataclass(frozen=True)
@@ -38,3 +42,13 @@ class Stake:
     lx: int  # the stake's kind (the wire's lx)
     seconds: int
     number: Decimal
+
+
+class LeverOverview(TypedDict):
+    """A lever account at a glance, amounts as strings (``store.money.money``)."""
+
+    balance: str  # free USDT
+    margins: str  # held by open positions
+    hazard_rate: str | None  # the risk rate, percent; None with no open position
+    profits_all: str  # unrealised at the marks, of the positions asked about
+    marks: dict[int, str]  # the shard's mark of each lever pair

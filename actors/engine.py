@@ -21,7 +21,7 @@ from ray.exceptions import RayActorError
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from actors.commands import LeverOrder, Stake
+from actors.commands import LeverOrder, LeverOverview, Stake
 from actors.names import PAIR_AT, PAIR_MOVED, PAIR_MOVING, lever_name, micro_name, pair_name, wallet_name
 from actors.pair.directory import live_name
 from actors.pair.state import BUY
@@ -132,9 +132,10 @@ class Engine:
     ) -> dict[str, Any]:
         return dict(await self._lever_call(uid, "setstop", position_id, take_profit, stop_loss, again=False))
 
-    async def lever_overview(self, uid: int, pair_id: int | None = None) -> dict[str, Any]:
+    async def lever_overview(self, uid: int, pair_id: int | None = None) -> LeverOverview:
         """The lever account's balance, margins, risk rate and unrealised profit (a read)."""
-        return dict(await self._lever_call(uid, "overview", pair_id, again=True))
+        overview: LeverOverview = await self._lever_call(uid, "overview", pair_id, again=True)
+        return overview
 
     async def lever_transfer(
         self, uid: int, currency_id: int, amount: Decimal, source: int, target: int, ref: str

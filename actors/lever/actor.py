@@ -30,7 +30,7 @@ from typing import Any
 import ray
 from redis.asyncio import Redis
 
-from actors.commands import LeverOrder
+from actors.commands import LeverOrder, LeverOverview
 from actors.lever import ledger as lever_ledger
 from actors.lever import settle, terms
 from actors.lever.checks import check_stops, check_target
@@ -285,7 +285,7 @@ class LeverShard(LeverEvents, DbActor):
                 await self._fresh_balance(uid)
             return done
 
-    async def overview(self, uid: int, pair_id: int | None = None) -> dict[str, Any]:
+    async def overview(self, uid: int, pair_id: int | None = None) -> LeverOverview:
         """The account's free balance, margins, risk rate and unrealised profit at the marks."""
         await self._life.serving()
         async with self._locks[uid]:
@@ -293,13 +293,13 @@ class LeverShard(LeverEvents, DbActor):
         opened = self._book.account(uid).open_positions()
         chosen = [p for p in opened if pair_id is None or p.pair_id == pair_id]
         rate = self._book.risk(uid)
-        return {
-            "balance": money(balance),
-            "margins": money(self._book.margins(uid)),
-            "hazard_rate": money(rate.quantize(Decimal("0.01"))) if rate is not None else None,
-            "profits_all": money(sum((self._book.unrealised(p) for p in chosen), Decimal(0))),
-            "marks": {pid: money(price) for pid, price in self._book.marks.items()},
-        }
+        return LeverOverview(
+            balance=money(balance),
+            margins=money(self._book.margins(uid)),
+            hazard_rate=money(rate.quantize(Decimal("0.01"))) if rate is not None else None,
+            profits_all=money(sum((self._book.unrealised(p) for p in chosen), Decimal(0))),
+            marks={pid: money(price) for pid, price in self._book.marks.items()},
+        )
 
     async def overnight(self, day: int) -> dict[str, int]:
         """Charge the overnight fee of every position open at 00:00 UTC of ``day`` (days since

@@ -5,11 +5,12 @@ the answer is made rather than in a user's browser. Money stays a string (``stor
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 T = TypeVar("T")
+D = TypeVar("D")
 
 
 class Envelope(BaseModel, Generic[T]):
@@ -38,3 +39,15 @@ class Out(BaseModel):
 
 class Code(Out):
     code: str
+
+
+def checked(shape: type[BaseModel] | TypeAdapter[Any], data: D) -> D:
+    """``data`` (an actor's or the store's dict, or a list of them) unchanged once ``shape`` (a model, or
+    an adapter built once, e.g. of a list of models) accepts it strictly: every field named, none
+    other, each of its type (no number where a string is named), so the data on the wire is what the
+    model would dump. For answers served often: one validation, no objects to dump again."""
+    if isinstance(shape, TypeAdapter):
+        shape.validate_python(data, strict=True)
+    else:
+        shape.model_validate(data, strict=True)
+    return data

@@ -21,7 +21,16 @@ from actors.pair.state import PairConfig
 from serve.api.amounts import AMOUNT_RE, MAX_LENGTH, AmountText, parse_amount
 from serve.api.deps import CurrentUid, EngineDep, Lang, Services, Svc
 from serve.api.idempotency import Keyed, attempt_of, idempotent
+from serve.api.lever_answers import (
+    LeverChoicesOut,
+    LeverClosedOut,
+    LeverDealAllOut,
+    LeverDealOut,
+    LeverPositionOut,
+    LeverShareOut,
+)
 from serve.api.paging import paginate
+from serve.api.responses import Envelope, Paged
 from serve.api.schemas import fail
 from serve.errors import envelope
 from serve.i18n import N_, translate
@@ -121,15 +130,19 @@ class MyTradeIn(LeverBody):
     page: Page = 1
 
 
-def _named(position: dict[str, Any], lang: str) -> dict[str, Any]:
-    """A position (store.lever.position_public's shape) with its names in ``lang``."""
+def _named(position: dict[str, Any], lang: str) -> LeverPositionOut:
+    """A position (store.lever.position_public's shape) with its names in ``lang``, checked against the
+    answer's model: a field the store renamed or dropped fails here."""
     reason = position.get("close_reason") or ""
-    return {
-        **position,
-        "type_name": translate(TYPE_NAMES[position["type"]], lang),
-        "status_name": translate(STATUS_NAMES[LeverStatus(position["status"])], lang),
-        "close_reason_name": translate(REASON_NAMES[reason], lang) if reason in REASON_NAMES else reason,
-    }
+    return LeverPositionOut.model_validate(
+        {
+            **position,
+            "type_name": translate(TYPE_NAMES[position["type"]], lang),
+            "status_name": translate(STATUS_NAMES[LeverStatus(position["status"])], lang),
+            "close_reason_name": translate(REASON_NAMES[reason], lang) if reason in REASON_NAMES else reason,
+        },
+        strict=True,
+    )
 
 
 async def _on_position(call: Awaitable[dict[str, Any]], uid: int, position_id: int, *, gone: ErrorCode) -> Any:
@@ -149,7 +162,7 @@ async def _marks(svc: Services, pairs: list[PairConfig]) -> dict[int, Decimal]:
     return {p.id: found[p.symbol].price for p in pairs if p.symbol in found}
 
 
-async def _page(svc: Services, query: Any, page: int, lang: str) -> dict[str, Any]:
+async def _page(svc: Services, query: Any, page: int, lang: str) -> Paged[LeverPositionOut]:
     """One page of positions, newest first, with profits at the current marks."""
     query = query.order_by("-created_at", "-id")
     result = await paginate(query, page, PER_PAGE, lambda p: p)
@@ -157,18 +170,17 @@ async def _page(svc: Services, query: Any, page: int, lang: str) -> dict[str, An
     pairs = {i: await svc.pairs.get(i) for i in {p.currency_match_id for p in rows}}
     current = await _marks(svc, list(pairs.values()))
 
-    def shape(p: LeverPosition) -> dict[str, Any]:
+    def shape(p: LeverPosition) -> LeverPositionOut:
         pair = pairs[p.currency_match_id]
         return _named(position_public(p, pair, current.get(pair.id)), lang)
 
-    result["data"] = [shape(p) for p in rows]
-    return result
+    return Paged[LeverPositionOut](**{**result, "data": [shape(p) for p in rows]})
 
 
 # --- reads ----------------------------------------------------------------------------------------
 
 
-@router.post("/deal")
+@router.post("/deal", response_model=Envelope[LeverDealOut])
 async def deal(body: PairIn, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """What the order panel needs: the free lever USDT, the multiples and hands offered, the user's
     entrustments on the pair, the pair's mark and the account's risk rate."""
@@ -183,16 +195,16 @@ async def deal(body: PairIn, uid: CurrentUid, svc: Svc, engine: EngineDep, lang:
     entrusted = LeverPosition.filter(user_id=uid, currency_match_id=pair.id, status=LeverStatus.ENTRUSTED)
     rows = await entrusted.order_by("-created_at", "-id")
     return envelope(
-        {
-            "user_lever": overview["balance"],
-            "multiple": {
-                "muit": _numbers(row.lever_multiples),
-                "share": [{"value": n, "label": str(n)} for n in _numbers(row.lever_shares)],
-            },
-            "my_transaction": [_named(position_public(p, pair, mark), lang) for p in rows],
-            "mark": money(mark) if mark is not None else None,
-            "hazard_rate": overview["hazard_rate"],
-        }
+        LeverDealOut(
+            user_lever=overview["balance"],
+            multiple=LeverChoicesOut(
+                muit=_numbers(row.lever_multiples),
+                share=[LeverShareOut(value=n, label=str(n)) for n in _numbers(row.lever_shares)],
+            ),
+            my_transaction=[_named(position_public(p, pair, mark), lang) for p in rows],
+            mark=money(mark) if mark is not None else None,
+            hazard_rate=overview["hazard_rate"],
+        )
     )
 
 
@@ -201,7 +213,7 @@ def _numbers(setting: str) -> list[int]:
     return [int(part) for part in setting.split(",") if part.strip().isdigit()]
 
 
-@router.post("/dealall")
+@router.post("/dealall", response_model=Envelope[LeverDealAllOut])
 async def dealall(body: DealAllIn, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """The user's open positions on the pair (10 a page, newest first, profits at the mark), the
     account's risk rate and the unrealised profit of those positions."""
@@ -209,10 +221,11 @@ async def dealall(body: DealAllIn, uid: CurrentUid, svc: Svc, engine: EngineDep,
     overview = await engine.lever_overview(uid, pair.id)
     query = LeverPosition.filter(user_id=uid, currency_match_id=pair.id, status=LeverStatus.OPEN)
     order = await _page(svc, query, body.page, lang)
-    return envelope({"order": order, "hazard_rate": overview["hazard_rate"], "profits_all": overview["profits_all"]})
+    rate, profits = overview["hazard_rate"], overview["profits_all"]
+    return envelope(LeverDealAllOut(order=order, hazard_rate=rate, profits_all=profits))
 
 
-@router.post("/my_trade")
+@router.post("/my_trade", response_model=Envelope[Paged[LeverPositionOut]])
 async def my_trade(body: MyTradeIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """The user's positions in one state over every pair (0 entrusted, 1 open, 2 closing, 3 closed,
     4 cancelled), or 5: the open ones of ``currency_match_id``. 10 a page, newest first."""
@@ -244,7 +257,7 @@ def _count(value: int | None, missing: ErrorCode) -> int:
     return value
 
 
-@router.post("/submit")
+@router.post("/submit", response_model=Envelope[LeverPositionOut])
 @idempotent(retry=True)
 async def submit(body: SubmitIn, uid: CurrentUid, svc: Svc, engine: EngineDep, request: Request, lang: Lang) -> Any:
     """Open a position at the market price (status 1) or place an entrustment at a fixed price
@@ -268,14 +281,14 @@ async def submit(body: SubmitIn, uid: CurrentUid, svc: Svc, engine: EngineDep, r
     return envelope(_named(position, lang), translate(PLACED, lang))
 
 
-@router.post("/cancel")
+@router.post("/cancel", response_model=Envelope[LeverPositionOut])
 async def cancel(body: PositionRef, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """Cancel one of the user's entrustments: its frozen margin and fee return to the balance."""
     position = await _on_position(engine.lever_cancel(uid, body.id), uid, body.id, gone=ErrorCode.LEVER_NOT_ENTRUSTED)
     return envelope(_named(position, lang), translate(CANCELLED, lang))
 
 
-@router.post("/close")
+@router.post("/close", response_model=Envelope[LeverPositionOut])
 async def close(body: PositionRef, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """Close one of the user's open positions at the mark less the spread."""
     position = await _on_position(
@@ -284,14 +297,14 @@ async def close(body: PositionRef, uid: CurrentUid, svc: Svc, engine: EngineDep,
     return envelope(_named(position, lang), translate(CLOSED, lang))
 
 
-@router.post("/batch_close")
+@router.post("/batch_close", response_model=Envelope[LeverClosedOut])
 async def batch_close(body: BatchCloseIn, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """Close every open position of the user on one pair (0: every pair) and side (0: both)."""
     if body.currency_match_id:
         await svc.pairs.get(body.currency_match_id)
     closed = await engine.lever_batch_close(uid, body.currency_match_id, body.type)
     data = [_named(p, lang) for p in closed]
-    return envelope({"closed": len(data), "data": data}, translate(CLOSED, lang))
+    return envelope(LeverClosedOut(closed=len(data), data=data), translate(CLOSED, lang))
 
 
 def _stop_price(text: object, places: int, maximum: Decimal, message: str) -> Decimal | None:
@@ -306,7 +319,7 @@ def _stop_price(text: object, places: int, maximum: Decimal, message: str) -> De
         raise
 
 
-@router.post("/setstop")
+@router.post("/setstop", response_model=Envelope[LeverPositionOut])
 async def setstop(body: SetStopIn, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """Set or clear the take-profit and stop-loss of an open position. A long's take-profit must be
     above the mark and its stop-loss below (a short's the other way round)."""

@@ -18,6 +18,19 @@ from pydantic import BaseModel, ConfigDict, Field
 from serve.api.amounts import AmountText, parse_amount
 from serve.api.deps import CurrentUid, CurrentUser, Lang, SingleFlight, Svc, check_pay_password
 from serve.api.idempotency import Keyed, idempotent
+from serve.api.p2p_answers import (
+    AdOut,
+    ListPage,
+    MarketAdOut,
+    MerchantInfoOut,
+    P2PConfigOut,
+    P2PCurrencyOut,
+    P2PMethodOut,
+    P2POrderDetailOut,
+    P2POrderItemOut,
+    ShopAdOut,
+)
+from serve.api.responses import Envelope
 from serve.api.schemas import Text
 from serve.errors import envelope
 from serve.i18n import N_, translate
@@ -139,11 +152,11 @@ def _optional_amount(text: object, places: int) -> Decimal | None:
     return parse_amount(text, missing=ErrorCode.P2P_AMOUNT_REQUIRED, places=places)
 
 
-async def _detail(order: P2POrder, uid: int, now: int, lang: str) -> dict[str, Any]:
+async def _detail(order: P2POrder, uid: int, now: int, lang: str) -> P2POrderDetailOut:
     data = await views.detail(order, uid, now)
     data["state_name"] = translate(STATE_NAMES[P2PState(order.state)], lang)
     data["pay_method_name"] = translate(METHOD_NAMES.get(order.pay_method, ""), lang) if order.pay_method else ""
-    return data
+    return P2POrderDetailOut.model_validate(data, strict=True)
 
 
 async def _answer(svc: Svc, order: P2POrder, uid: int, lang: str, done: str) -> Any:
@@ -152,27 +165,27 @@ async def _answer(svc: Svc, order: P2POrder, uid: int, lang: str, done: str) -> 
     return envelope(await _detail(order, uid, await _now(svc), lang), translate(DONE[done], lang))
 
 
-def _with_names(page: dict[str, Any], lang: str) -> dict[str, Any]:
+def _with_names(page: dict[str, Any], lang: str) -> ListPage[P2POrderItemOut]:
     for item in page["list"]:
         item["state_name"] = translate(STATE_NAMES[P2PState(item["state"])], lang)
-    return page
+    return ListPage[P2POrderItemOut].model_validate(page, strict=True)
 
 
 # --- the market -------------------------------------------------------------------------------------
 
 
-@legal_router.get("/config")
+@legal_router.get("/config", response_model=Envelope[P2PConfigOut])
 async def config(lang: Lang) -> Any:
     """What the market trades: currencies, fiats, payment methods, payment windows, the daily
     cancellation limit and how many orders a taker may have waiting for payment at once (public)."""
-    currencies = [{"id": c.id, "code": c.code, "decimals": c.decimals} for c in await ads.market_currencies()]
-    methods = [{"code": m, "name": translate(METHOD_NAMES[m], lang)} for m in rules.METHODS]
-    return envelope({"currencies": currencies, "fiats": list(rules.FIATS), "methods": methods,
-                     "windows": list(rules.WINDOWS), "cancel_limit": rules.CANCEL_LIMIT,
-                     "unpaid_max": await orders.unpaid_max()})  # fmt: skip
+    currencies = [P2PCurrencyOut(id=c.id, code=c.code, decimals=c.decimals) for c in await ads.market_currencies()]
+    methods = [P2PMethodOut(code=m, name=translate(METHOD_NAMES[m], lang)) for m in rules.METHODS]
+    return envelope(P2PConfigOut(currencies=currencies, fiats=list(rules.FIATS), methods=methods,
+                                 windows=list(rules.WINDOWS), cancel_limit=rules.CANCEL_LIMIT,
+                                 unpaid_max=await orders.unpaid_max()))  # fmt: skip
 
 
-@legal_router.get("/ads")
+@legal_router.get("/ads", response_model=Envelope[ListPage[MarketAdOut]])
 async def market_ads(
     svc: Svc,
     side: Annotated[str, Query(pattern="^(buy|sell)$", description="buy or sell, as the taker")] = "buy",
@@ -181,10 +194,11 @@ async def market_ads(
     page: PageNo = 1,
 ) -> Any:
     """Ads a taker can trade on, best price first (public)."""
-    return envelope(await ads.market(side, currency_id or None, fiat.upper() or None, page, PAGE_SIZE, await _now(svc)))
+    found = await ads.market(side, currency_id or None, fiat.upper() or None, page, PAGE_SIZE, await _now(svc))
+    return envelope(ListPage[MarketAdOut].model_validate(found, strict=True))
 
 
-@legal_router.post("/order/create")
+@legal_router.post("/order/create", response_model=Envelope[P2POrderDetailOut])
 @idempotent(single_flight=True)
 async def order_create(body: CreateIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """Open an order on an ad: the seller's coins are held in escrow at once."""
@@ -201,21 +215,21 @@ async def order_create(body: CreateIn, uid: CurrentUid, svc: Svc, lang: Lang) ->
     return await _answer(svc, order, uid, lang, "create")
 
 
-@legal_router.post("/order/paid", dependencies=[SingleFlight])
+@legal_router.post("/order/paid", dependencies=[SingleFlight], response_model=Envelope[P2POrderDetailOut])
 async def order_paid(body: PaidIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """The buyer has paid the fiat (optionally with a proof image)."""
     order = await orders.mark_paid(body.id, uid, body.proof, await _now(svc))
     return await _answer(svc, order, uid, lang, "paid")
 
 
-@legal_router.post("/order/cancel", dependencies=[SingleFlight])
+@legal_router.post("/order/cancel", dependencies=[SingleFlight], response_model=Envelope[P2POrderDetailOut])
 async def order_cancel(body: OrderIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """The buyer cancels an unpaid order."""
     order = await orders.cancel(body.id, uid, await _now(svc))
     return await _answer(svc, order, uid, lang, "cancel")
 
 
-@legal_router.post("/order/release", dependencies=[SingleFlight])
+@legal_router.post("/order/release", dependencies=[SingleFlight], response_model=Envelope[P2POrderDetailOut])
 async def order_release(body: ReleaseIn, user: CurrentUser, svc: Svc, request: Request, lang: Lang) -> Any:
     """The seller releases the escrow to the buyer, with the deal password."""
     seen = await P2POrder.get_or_none(id=body.id)
@@ -230,14 +244,14 @@ async def order_release(body: ReleaseIn, user: CurrentUser, svc: Svc, request: R
     return await _answer(svc, order, user.id, lang, "release")
 
 
-@legal_router.post("/order/appeal", dependencies=[SingleFlight])
+@legal_router.post("/order/appeal", dependencies=[SingleFlight], response_model=Envelope[P2POrderDetailOut])
 async def order_appeal(body: AppealIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """Either side disputes a paid order; the escrow stays frozen until an operator decides."""
     order = await orders.appeal(body.id, uid, body.reason, [i for i in body.images if i], await _now(svc))
     return await _answer(svc, order, uid, lang, "appeal")
 
 
-@legal_router.post("/order/reply", dependencies=[SingleFlight])
+@legal_router.post("/order/reply", dependencies=[SingleFlight], response_model=Envelope[P2POrderDetailOut])
 async def order_reply(body: AppealIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """The side that did not appeal answers the appeal once, with its statement and images, for the
     operator to read beside it; the order stays in appeal."""
@@ -245,13 +259,13 @@ async def order_reply(body: AppealIn, uid: CurrentUid, svc: Svc, lang: Lang) -> 
     return await _answer(svc, order, uid, lang, "reply")
 
 
-@legal_router.get("/orders")
+@legal_router.get("/orders", response_model=Envelope[ListPage[P2POrderItemOut]])
 async def my_orders(uid: CurrentUid, svc: Svc, lang: Lang, state: StateFilter = 0, page: PageNo = 1) -> Any:
     """Orders the user opened on others' ads, newest first."""
     return envelope(_with_names(await views.page(uid, False, state, page, PAGE_SIZE, await _now(svc)), lang))
 
 
-@legal_router.get("/order/detail")
+@legal_router.get("/order/detail", response_model=Envelope[P2POrderDetailOut])
 async def order_detail(id: OrderId, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """One order as its side sees it (buyer or seller; the merchant included)."""
     order = await P2POrder.get_or_none(id=id)
@@ -263,20 +277,20 @@ async def order_detail(id: OrderId, uid: CurrentUid, svc: Svc, lang: Lang) -> An
 # --- merchants --------------------------------------------------------------------------------------
 
 
-@merchant_router.post("/apply", dependencies=[SingleFlight])
+@merchant_router.post("/apply", dependencies=[SingleFlight], response_model=Envelope[MerchantInfoOut])
 async def merchant_apply(body: ApplyIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """Apply to be a merchant (an approved real name needed; an operator decides)."""
     await merchants.apply(uid, body.nickname, await _now(svc))
     return envelope(await _merchant_info(uid, svc, lang), translate(APPLIED, lang))
 
 
-async def _merchant_info(uid: int, svc: Svc, lang: str) -> dict[str, Any]:
+async def _merchant_info(uid: int, svc: Svc, lang: str) -> MerchantInfoOut:
     data = await merchants.info(uid, await _now(svc))
     data["status_name"] = translate(MERCHANT_NAMES[data["status"]], lang)
-    return data
+    return MerchantInfoOut.model_validate(data, strict=True)
 
 
-@merchant_router.get("/info")
+@merchant_router.get("/info", response_model=Envelope[MerchantInfoOut])
 async def merchant_info(uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """The user's merchant state, verification levels, figures and the methods they may offer."""
     return envelope(await _merchant_info(uid, svc, lang))
@@ -285,15 +299,15 @@ async def merchant_info(uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
 # --- a merchant's shop ------------------------------------------------------------------------------
 
 
-@shop_router.get("/ads")
+@shop_router.get("/ads", response_model=Envelope[list[ShopAdOut]])
 async def shop_ads(
     uid: CurrentUid, status: Annotated[int, Query(ge=0, le=3, description="0 all, 1 online, 2 paused, 3 closed")] = 0
 ) -> Any:
     """The merchant's ads, with the escrow of their open orders and what they sold."""
-    return envelope(await ads.mine(uid, status))
+    return envelope([ShopAdOut.model_validate(ad, strict=True) for ad in await ads.mine(uid, status)])
 
 
-@shop_router.post("/ad/save", dependencies=[SingleFlight])
+@shop_router.post("/ad/save", dependencies=[SingleFlight], response_model=Envelope[AdOut])
 async def shop_ad_save(body: AdIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """Post an ad, or edit one (its side and currency stay as posted)."""
     if not await merchants.is_merchant(uid):  # before the fields: a non-merchant learns what to do first
@@ -316,26 +330,26 @@ async def shop_ad_save(body: AdIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any
     )  # fmt: skip
     saved = await ads.save(uid, body.id, inp, await _now(svc))
     code = (await ads.p2p_currency(saved.currency_id)).code
-    return envelope(ads.view(saved, code), translate(SAVED, lang))
+    return envelope(AdOut.model_validate(ads.view(saved, code), strict=True), translate(SAVED, lang))
 
 
-@shop_router.post("/ad/status", dependencies=[SingleFlight])
+@shop_router.post("/ad/status", dependencies=[SingleFlight], response_model=Envelope[AdOut])
 async def shop_ad_status(body: AdStatusIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """Put an ad online (1) or pause it (2)."""
     saved = await ads.set_status(uid, body.id, AdStatus(body.status), await _now(svc))
     code = (await ads.p2p_currency(saved.currency_id)).code
-    return envelope(ads.view(saved, code), translate(SAVED, lang))
+    return envelope(AdOut.model_validate(ads.view(saved, code), strict=True), translate(SAVED, lang))
 
 
-@shop_router.post("/ad/close", dependencies=[SingleFlight])
+@shop_router.post("/ad/close", dependencies=[SingleFlight], response_model=Envelope[AdOut])
 async def shop_ad_close(body: AdCloseIn, uid: CurrentUid, svc: Svc, lang: Lang) -> Any:
     """Close an ad: its stock returns to the balance; open orders on it go on."""
     closed = await ads.close(uid, body.id, await _now(svc))
     code = (await ads.p2p_currency(closed.currency_id)).code
-    return envelope(ads.view(closed, code), translate(AD_CLOSED, lang))
+    return envelope(AdOut.model_validate(ads.view(closed, code), strict=True), translate(AD_CLOSED, lang))
 
 
-@shop_router.get("/orders")
+@shop_router.get("/orders", response_model=Envelope[ListPage[P2POrderItemOut]])
 async def shop_orders(uid: CurrentUid, svc: Svc, lang: Lang, state: StateFilter = 0, page: PageNo = 1) -> Any:
     """Orders on the merchant's ads, newest first."""
     return envelope(_with_names(await views.page(uid, True, state, page, PAGE_SIZE, await _now(svc)), lang))

@@ -30,7 +30,9 @@ from serve.api.orders import (
     order_spec,
 )
 from serve.api.paging import paginate
+from serve.api.responses import Envelope, Paged, checked
 from serve.api.schemas import fail
+from serve.api.spot_answers import BatchOut, OrderRowOut, SpotOrderOut, SymbolOut
 from serve.errors import envelope
 from serve.i18n import N_, translate
 from store.errors import DomainError, ErrorCode
@@ -60,47 +62,47 @@ async def _place(way: int, body: OrderIn, uid: int, svc: Services, engine: Engin
     if attempt is not None:
         placed_before = await keyed_order(attempt, engine, svc.pairs)
         if placed_before is not None:
-            return envelope(placed_before, translate(PLACED, lang))
+            return envelope(checked(SpotOrderOut, placed_before), translate(PLACED, lang))
         order_id = await keyed_order_id(attempt, engine)
     placed = await place_order(engine, uid=uid, pair=spec.pair, way=way, kind=spec.kind, price=spec.price,
                                number=spec.number, budget=spec.budget, order_id=order_id)  # fmt: skip
-    return envelope(placed, translate(PLACED, lang))
+    return envelope(checked(SpotOrderOut, placed), translate(PLACED, lang))
 
 
-@router.post("/tx_in/add")
+@router.post("/tx_in/add", response_model=Envelope[SpotOrderOut])
 @idempotent(retry=True)
 async def buy(body: PlaceIn, uid: CurrentUid, svc: Svc, engine: EngineDep, request: Request, lang: Lang) -> Any:
     """Place a buy order (limit by default)."""
     return await _place(BUY, body, uid, svc, engine, request, lang)
 
 
-@router.post("/tx_out/add")
+@router.post("/tx_out/add", response_model=Envelope[SpotOrderOut])
 @idempotent(retry=True)
 async def sell(body: PlaceIn, uid: CurrentUid, svc: Svc, engine: EngineDep, request: Request, lang: Lang) -> Any:
     """Place a sell order (limit by default); refused on pairs with selling disabled."""
     return await _place(SELL, body, uid, svc, engine, request, lang)
 
 
-def order_public(o: Order, lang: str) -> dict[str, Any]:
+def order_public(o: Order, lang: str) -> OrderRowOut:
     pair = o.currency_match
     symbol = f"{pair.base_currency.code}/{pair.quote_currency.code}"
-    return {
-        "id": o.id,
-        "currency_match_id": pair.id,
-        "currency_match": {"symbol": symbol},
-        "symbol": symbol,
-        "way": o.way,
-        "way_name": translate(WAY_NAMES[o.way], lang),
-        "kind": o.kind,
-        "price": money(o.price),
-        "number": money(o.number),
-        "transacted_amount": money(o.transacted_amount),
-        "transacted_volume": money(o.transacted_volume),
-        "status": int(o.status),
-        "status_name": translate(STATUS_NAMES[OrderStatus(o.status)], lang),
-        "created_at": o.created_at.isoformat(),
-        "updated_at": o.updated_at.isoformat(),
-    }
+    return OrderRowOut(
+        id=o.id,
+        currency_match_id=pair.id,
+        currency_match=SymbolOut(symbol=symbol),
+        symbol=symbol,
+        way=o.way,
+        way_name=translate(WAY_NAMES[o.way], lang),
+        kind=o.kind,
+        price=money(o.price),
+        number=money(o.number),
+        transacted_amount=money(o.transacted_amount),
+        transacted_volume=money(o.transacted_volume),
+        status=int(o.status),
+        status_name=translate(STATUS_NAMES[OrderStatus(o.status)], lang),
+        created_at=o.created_at.isoformat(),
+        updated_at=o.updated_at.isoformat(),
+    )
 
 
 class ListQuery(BaseModel):
@@ -118,22 +120,22 @@ async def _list(uid: int, q: ListQuery, lang: str, *, way: int | None, open_: bo
     if q.currency_match_id is not None:
         query = query.filter(currency_match_id=q.currency_match_id)
     query = query.order_by("-id").prefetch_related("currency_match__base_currency", "currency_match__quote_currency")
-    return envelope(await paginate(query, q.page, q.limit, lambda o: order_public(o, lang)))
+    return envelope(Paged[OrderRowOut](**await paginate(query, q.page, q.limit, lambda o: order_public(o, lang))))
 
 
-@router.get("/tx_in/list")
+@router.get("/tx_in/list", response_model=Envelope[Paged[OrderRowOut]])
 async def open_buys(uid: CurrentUid, lang: Lang, q: Annotated[ListQuery, Query()]) -> Any:
     """The user's open buy orders, newest first (10 a page)."""
     return await _list(uid, q, lang, way=BUY, open_=True)
 
 
-@router.get("/tx_out/list")
+@router.get("/tx_out/list", response_model=Envelope[Paged[OrderRowOut]])
 async def open_sells(uid: CurrentUid, lang: Lang, q: Annotated[ListQuery, Query()]) -> Any:
     """The user's open sell orders, newest first (10 a page)."""
     return await _list(uid, q, lang, way=SELL, open_=True)
 
 
-@router.get("/tx_history/list")
+@router.get("/tx_history/list", response_model=Envelope[Paged[OrderRowOut]])
 async def history(
     uid: CurrentUid,
     lang: Lang,
@@ -161,16 +163,16 @@ async def _cancel(way: int, ref: OrderRef, uid: int, engine: Engine, lang: str) 
             raise
         # The order is the caller's and was open a moment ago: the pair has since filled it.
         raise DomainError(ErrorCode.ORDER_NOT_OPEN) from exc
-    return envelope(result, translate(CANCELLED, lang))
+    return envelope(checked(SpotOrderOut, result), translate(CANCELLED, lang))
 
 
-@router.post("/tx_in/cancel")
+@router.post("/tx_in/cancel", response_model=Envelope[SpotOrderOut])
 async def cancel_buy(ref: OrderRef, uid: CurrentUid, engine: EngineDep, lang: Lang) -> Any:
     """Cancel one of the user's open buy orders; the unfilled funds return to the balance."""
     return await _cancel(BUY, ref, uid, engine, lang)
 
 
-@router.post("/tx_out/cancel")
+@router.post("/tx_out/cancel", response_model=Envelope[SpotOrderOut])
 async def cancel_sell(ref: OrderRef, uid: CurrentUid, engine: EngineDep, lang: Lang) -> Any:
     """Cancel one of the user's open sell orders."""
     return await _cancel(SELL, ref, uid, engine, lang)
@@ -208,21 +210,21 @@ class BatchRefs(BaseModel):
         return ids
 
 
-@router.post("/tx/batch_add")
+@router.post("/tx/batch_add", response_model=Envelope[BatchOut])
 @idempotent()
 async def batch_add(body: BatchIn, uid: CurrentUid, svc: Svc, engine: EngineDep, lang: Lang) -> Any:
     """Place up to 20 orders over any pairs; each succeeds or fails alone, answered in order."""
-    checked = [await checked_order(svc.pairs, raw, lang) for raw in body.orders]
-    specs = [(i, c) for i, c in enumerate(checked) if isinstance(c, OrderSpec)]
+    asked = [await checked_order(svc.pairs, raw, lang) for raw in body.orders]
+    specs = [(i, c) for i, c in enumerate(asked) if isinstance(c, OrderSpec)]
     placed = await place_orders(engine, uid=uid, orders=[s for _, s in specs]) if specs else []
-    results: list[Any] = list(checked)
+    results: list[Any] = list(asked)
     for (i, _), answer in zip(specs, placed, strict=True):
         results[i] = order_result(answer, PLACED, lang)
-    return envelope({"results": results})
+    return envelope(checked(BatchOut, {"results": results}))
 
 
-@router.post("/tx/batch_cancel")
+@router.post("/tx/batch_cancel", response_model=Envelope[BatchOut])
 async def batch_cancel(body: BatchRefs, uid: CurrentUid, engine: EngineDep, lang: Lang) -> Any:
     """Cancel up to 20 of the user's open orders (either side), one call per pair; each alone, in order."""
     answers = await cancel_orders(engine, uid, body.ids)
-    return envelope({"results": [order_result(a, CANCELLED, lang) for a in answers]})
+    return envelope(checked(BatchOut, {"results": [order_result(a, CANCELLED, lang) for a in answers]}))
