@@ -97,16 +97,16 @@ describe('import direction', () => {
       'hooks/use-send-to-login.ts': "import type { LoginReason } from '@/app/require-auth';",
       'features/lever/stores/order-store.ts': "import { thing } from '../lever-page';",
       'features/lever/lib/money.ts': "import type {\n  LeverApi,\n} from '../api/lever-api';",
-      'features/trade/components/order-form.tsx': "import { previewOrder } from '@/features/lever/lib/money';",
+      'features/spot/components/order-form.tsx': "import { previewOrder } from '@/features/lever/lib/money';",
       'features/earn/common/ui.tsx': "import './../lock/lock-page';",
-      'components/market/pair-list.tsx': "const page = () => import('@/features/trade/trade-page');",
+      'components/market/pair-list.tsx': "const page = () => import('@/features/spot/spot-page');",
     };
     expect(upwardImports(planted)).toEqual([
-      "components/market/pair-list.tsx → @/features/trade/trade-page (a higher floor)",
+      "components/market/pair-list.tsx → @/features/spot/spot-page (a higher floor)",
       "features/earn/common/ui.tsx → ./../lock/lock-page (another feature)",
       "features/lever/lib/money.ts → ../api/lever-api (a higher part of its feature)",
       "features/lever/stores/order-store.ts → ../lever-page (a higher part of its feature)",
-      "features/trade/components/order-form.tsx → @/features/lever/lib/money (another feature)",
+      "features/spot/components/order-form.tsx → @/features/lever/lib/money (another feature)",
       "hooks/use-send-to-login.ts → @/app/require-auth (a higher floor)",
       "lib/format.ts → @/features/lever/types (a higher floor)",
     ]);

@@ -10,7 +10,7 @@ import { RequireAuth } from './require-auth';
 import { RouteError } from './routes/route-error';
 
 // Route-level code splitting: the trade page (and ECharts with it) loads only when opened.
-const tradeRoute = { lazy: async () => ({ Component: (await import('@/features/trade/trade-page')).default }) };
+const spotRoute = { lazy: async () => ({ Component: (await import('@/features/spot/spot-page')).default }) };
 
 /** Every page but home is its own chunk, fetched when its route is first opened. */
 function page(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> {
@@ -19,8 +19,8 @@ function page(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject
 
 // One page per shape: the five account groups share a component, and so do the record lists
 // (/personal/transactionLog and /coinlog show the account records) and the two binding pages.
-const accountPage = page(() => import('@/features/assets/account-page'));
-const recordsPage = page(() => import('@/features/assets/records-page'));
+const accountPage = page(() => import('@/features/wallet/account-page'));
+const recordsPage = page(() => import('@/features/wallet/records-page'));
 const bindPage = page(() => import('@/features/personal/bind-page'));
 // The P2P order list and order page serve the taker (/legalIndex) and the merchant (/myshop).
 const p2pOrders = page(() => import('@/features/p2p/orders-page'));
@@ -42,8 +42,8 @@ const routes: RouteObject[] = [
     children: [
       { index: true, element: <Navigate to={paths.home} replace /> },
       { path: paths.home, element: <HomePage /> },
-      { path: paths.markets, ...page(() => import('@/features/markets/markets-page')) },
-      { path: paths.trade, ...tradeRoute },
+      { path: paths.markets, ...page(() => import('@/features/market/market-page')) },
+      { path: paths.trade, ...spotRoute },
       { path: paths.notice, ...page(() => import('@/features/content/notice-page')) },
       { path: paths.white, ...page(() => import('@/features/content/white-page')) },
       { path: paths.fees, ...page(() => import('@/features/fees/fees-page')) },
@@ -93,10 +93,10 @@ const routes: RouteObject[] = [
             { path: paths.assets.secondAccount, ...accountPage },
             { path: paths.assets.financialAccount, ...accountPage },
             { path: paths.assets.dealRecords, ...recordsPage },
-            { path: paths.assets.transfer, ...page(() => import('@/features/assets/transfer-page')) },
-            { path: paths.assets.chongzhi, ...page(() => import('@/features/assets/deposit-page')) },
-            { path: paths.assets.withdral, ...page(() => import('@/features/assets/withdraw-page')) },
-            { path: paths.assets.transferLog, ...page(() => import('@/features/assets/transfer-log-page')) },
+            { path: paths.assets.transfer, ...page(() => import('@/features/wallet/transfer-page')) },
+            { path: paths.assets.chongzhi, ...page(() => import('@/features/wallet/deposit-page')) },
+            { path: paths.assets.withdral, ...page(() => import('@/features/wallet/withdraw-page')) },
+            { path: paths.assets.transferLog, ...page(() => import('@/features/wallet/transfer-log-page')) },
           ],
         },
         {

@@ -1,7 +1,6 @@
 import 'i18next';
 
 import type adminEn from './admin/en.json';
-import type assetsEn from './assets/en.json';
 import type earnEn from './earn/en.json';
 import type en from './en.json';
 import type feesEn from './fees/en.json';
@@ -9,7 +8,8 @@ import type leverEn from './lever/en.json';
 import type microEn from './micro/en.json';
 import type p2pEn from './p2p/en.json';
 import type personalEn from './personal/en.json';
-import type tradeEn from './trade/en.json';
+import type spotEn from './spot/en.json';
+import type walletEn from './wallet/en.json';
 
 // Makes t('some.key') type-checked against en.json.
 declare module 'i18next' {
@@ -17,8 +17,8 @@ declare module 'i18next' {
     defaultNS: 'translation';
     resources: {
       translation: typeof en;
-      trade: typeof tradeEn;
-      assets: typeof assetsEn;
+      spot: typeof spotEn;
+      wallet: typeof walletEn;
       personal: typeof personalEn;
       lever: typeof leverEn;
       micro: typeof microEn;

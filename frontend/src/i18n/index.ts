@@ -7,19 +7,19 @@ import gm from './gm.json';
 import hk from './hk.json';
 import jp from './jp.json';
 import { DEFAULT_LANG, type Lang } from './languages';
-import tradeEn from './trade/en.json';
-import tradeFr from './trade/fr.json';
-import tradeGm from './trade/gm.json';
-import tradeHk from './trade/hk.json';
-import tradeJp from './trade/jp.json';
+import spotEn from './spot/en.json';
+import spotFr from './spot/fr.json';
+import spotGm from './spot/gm.json';
+import spotHk from './spot/hk.json';
+import spotJp from './spot/jp.json';
 
 export const resources = {
-  en: { translation: en, trade: tradeEn },
-  hk: { translation: hk, trade: tradeHk },
-  jp: { translation: jp, trade: tradeJp },
-  gm: { translation: gm, trade: tradeGm },
-  fr: { translation: fr, trade: tradeFr },
-} as const satisfies Record<Lang, { translation: typeof en; trade: typeof tradeEn }>;
+  en: { translation: en, spot: spotEn },
+  hk: { translation: hk, spot: spotHk },
+  jp: { translation: jp, spot: spotJp },
+  gm: { translation: gm, spot: spotGm },
+  fr: { translation: fr, spot: spotFr },
+} as const satisfies Record<Lang, { translation: typeof en; spot: typeof spotEn }>;
 
 /** Initialise the shared i18next instance synchronously (resources are bundled). */
 export function initI18n(lang: Lang) {
@@ -37,7 +37,7 @@ export function initI18n(lang: Lang) {
 
 /**
  * Adds a namespace that a lazy page brings with it (every language at once, so switching language
- * needs no fetch). The assets and personal texts load with their pages, not with the home page.
+ * needs no fetch). The wallet and personal texts load with their pages, not with the home page.
  */
 export function registerNamespace<T extends object>(ns: string, bundles: Record<Lang, T>): void {
   for (const [lang, bundle] of Object.entries(bundles)) {

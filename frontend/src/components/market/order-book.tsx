@@ -38,7 +38,7 @@ export const OrderBook = observer(function OrderBook({
   onPick: (price: string) => void;
   levels?: number;
 }) {
-  const { t } = useTranslation('trade');
+  const { t } = useTranslation('spot');
   const pair = market.pair;
   const dp = market.priceDecimals;
   const qdp = market.quantityDecimals;

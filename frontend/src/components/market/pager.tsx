@@ -12,7 +12,7 @@ export function Pager({
   onPage: (page: number) => void;
   testId: string;
 }) {
-  const { t } = useTranslation('trade');
+  const { t } = useTranslation('spot');
   if (lastPage <= 1) return null;
   return (
     <nav className="tp-pager" data-testid={testId}>

@@ -10,7 +10,7 @@ import { changeClass } from './change-class';
 import type { PairMarketStore } from './stores/pair-market-store';
 
 export const PairHeader = observer(function PairHeader({ market }: { market: PairMarketStore }) {
-  const { t } = useTranslation('trade');
+  const { t } = useTranslation('spot');
   const locale = useLocale();
   const q = market.quotation;
   const dp = market.priceDecimals;

@@ -13,7 +13,7 @@ import { TabBar } from './tab-bar';
 import type { PairMarketStore } from './stores/pair-market-store';
 
 export const PairList = observer(function PairList({ market }: { market: PairMarketStore }) {
-  const { t } = useTranslation('trade');
+  const { t } = useTranslation('spot');
   const [query, setQuery] = useState('');
   const group = market.quoteGroup;
   const needle = query.trim().toUpperCase();

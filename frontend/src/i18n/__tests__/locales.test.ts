@@ -5,11 +5,6 @@ import adminHk from '../admin/hk.json';
 import adminSmsFr from '../admin/sms/fr.json';
 import adminSmsGm from '../admin/sms/gm.json';
 import adminSmsJp from '../admin/sms/jp.json';
-import assetsEn from '../assets/en.json';
-import assetsFr from '../assets/fr.json';
-import assetsGm from '../assets/gm.json';
-import assetsHk from '../assets/hk.json';
-import assetsJp from '../assets/jp.json';
 import earnEn from '../earn/en.json';
 import earnFr from '../earn/fr.json';
 import earnGm from '../earn/gm.json';
@@ -46,11 +41,16 @@ import p2pFr from '../p2p/fr.json';
 import p2pGm from '../p2p/gm.json';
 import p2pHk from '../p2p/hk.json';
 import p2pJp from '../p2p/jp.json';
-import tradeEn from '../trade/en.json';
-import tradeFr from '../trade/fr.json';
-import tradeGm from '../trade/gm.json';
-import tradeHk from '../trade/hk.json';
-import tradeJp from '../trade/jp.json';
+import spotEn from '../spot/en.json';
+import spotFr from '../spot/fr.json';
+import spotGm from '../spot/gm.json';
+import spotHk from '../spot/hk.json';
+import spotJp from '../spot/jp.json';
+import walletEn from '../wallet/en.json';
+import walletFr from '../wallet/fr.json';
+import walletGm from '../wallet/gm.json';
+import walletHk from '../wallet/hk.json';
+import walletJp from '../wallet/jp.json';
 
 /** All leaf keys of a nested translation object, as dotted paths, sorted. */
 function flattenKeys(value: unknown, prefix = ''): string[] {
@@ -63,8 +63,8 @@ function flattenKeys(value: unknown, prefix = ''): string[] {
 /** Every namespace, as language code → its translations. */
 const namespaces: Record<string, Record<string, unknown>> = {
   translation: { en, hk, jp, gm, fr },
-  trade: { en: tradeEn, hk: tradeHk, jp: tradeJp, gm: tradeGm, fr: tradeFr },
-  assets: { en: assetsEn, hk: assetsHk, jp: assetsJp, gm: assetsGm, fr: assetsFr },
+  spot: { en: spotEn, hk: spotHk, jp: spotJp, gm: spotGm, fr: spotFr },
+  wallet: { en: walletEn, hk: walletHk, jp: walletJp, gm: walletGm, fr: walletFr },
   personal: { en: personalEn, hk: personalHk, jp: personalJp, gm: personalGm, fr: personalFr },
   lever: { en: leverEn, hk: leverHk, jp: leverJp, gm: leverGm, fr: leverFr },
   micro: { en: microEn, hk: microHk, jp: microJp, gm: microGm, fr: microFr },

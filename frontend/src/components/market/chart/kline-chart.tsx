@@ -26,7 +26,7 @@ export const CHART_HEIGHT = 516;
 export const WIDE_SCREEN_QUERY = '(min-width: 1200px)';
 
 export const KlineChart = observer(function KlineChart({ kline, market }: { kline: KlineStore; market: PairMarketStore }) {
-  const { t, i18n } = useTranslation('trade');
+  const { t, i18n } = useTranslation('spot');
   const locale = chartLocale(i18n.language);
   const theme = useDocumentTheme();
   const wide = useMediaQuery(WIDE_SCREEN_QUERY);

@@ -26,7 +26,7 @@ const transferToMicro = (currencyId: number | undefined) =>
 
 export const MicroOrderPanel = observer(function MicroOrderPanel() {
   const { t } = useTranslation('micro');
-  const { t: tTrade } = useTranslation('trade');
+  const { t: tSpot } = useTranslation('spot');
   const { market, order } = useMicroPage();
   const currency = order.currency;
   const code = currency?.code ?? '';
@@ -122,7 +122,7 @@ export const MicroOrderPanel = observer(function MicroOrderPanel() {
       </dl>
 
       <p className="tp-error" role="alert" data-testid="second-error">
-        {order.error ? tTrade(order.error) : ''}
+        {order.error ? tSpot(order.error) : ''}
       </p>
       <div className="sc-buttons">
         {DIRECTIONS.map((type) => (
