@@ -179,7 +179,9 @@ class PairPlacement(DbActor):
         began = time.perf_counter()
         try:
             snapshot = old.pause.remote()
-            await snapshot  # commands queued before the pause are committed and answered
+            # Committed once it is ready: the snapshot itself goes from the old actor to the standby
+            # without a stop here (placement never unpickles it).
+            await asyncio.to_thread(ray.wait, [snapshot], fetch_local=False)
             drained = time.perf_counter()
             await asyncio.wait_for(new.take_over.remote(snapshot), START_TIMEOUT_S)
         except Exception as exc:
