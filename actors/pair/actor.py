@@ -242,8 +242,9 @@ class PairActor(PairLoading, DbActor):
 
     async def _run_batch(self, commands: list[Command]) -> None:
         """Match and commit the orders, cancels and ticks, then answer the barriers and checks."""
-        handed = self._handover.answered  # a command the previous actor took is answered as stored
-        orders = [c for c in commands if c[0] in ORDER_COMMANDS and not await handed(c, self._orders, self._cfg)]
+        orders = [c for c in commands if c[0] in ORDER_COMMANDS]
+        if self._handover.handed:  # after a move: a command the previous actor took is answered as stored
+            orders = [c for c in orders if not await self._handover.answered(c, self._orders, self._cfg)]
         if orders:
             await self._commit_isolating(orders)
         for kind, _, future in commands:

@@ -42,7 +42,7 @@ class Handover:
     async def answered(self, command: Command, open_ids: dict[int, Any], cfg: PairConfig) -> bool:
         """True if ``command`` is one the previous actor took, answered now as the database holds it."""
         kind, payload, future = command
-        if future is None or future.done() or not self.handed:
+        if future is None or future.done():
             return False
         if kind == "submit":
             return int(payload["id"]) in self.handed and await answer_from_database(command, cfg)
