@@ -22,7 +22,7 @@ from serve.commands.operator import operator_app
 from serve.commands.outbox import outbox_app
 from serve.commands.p2p import merchant_app, p2p_app
 from serve.commands.products import products_app
-from serve.commands.queues import feedback, real_name_app, withdrawal_app, withdrawals
+from serve.commands.queues import conservation, feedback, real_name_app, withdrawal_app, withdrawals
 from serve.commands.scheduler import scheduler_app
 
 NODE_CHECK_S = 30.0  # how often `exchange up` gives a node that joined the cluster its push fanout
@@ -138,6 +138,7 @@ app.command()(withdrawals)
 app.add_typer(withdrawal_app, name="withdrawal")
 app.add_typer(real_name_app, name="real-name")
 app.command()(feedback)
+app.command()(conservation)
 
 pairs_app = typer.Typer(help="Where pair actors run, and moving one to another node.", invoke_without_command=True)
 app.add_typer(pairs_app, name="pairs")

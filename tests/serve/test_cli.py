@@ -135,3 +135,34 @@ async def test_in_development_a_deposit_is_one_command_whatever_its_size(setting
         assert done.returncode == 0 and "credited 1000000 USDT" in done.stdout, (done.stdout, done.stderr)
     change = await Account.get(user_id=user.id, currency__code="USDT", account_type=AccountType.CHANGE)
     assert change.balance == Decimal(2000000)
+
+
+async def test_conservation_prints_each_currency_and_fails_on_money_from_nowhere(settings: Settings, db: None) -> None:
+    from store.admin.conservation import audit
+
+    user = await users.create_user(
+        kind="email", account="cli-cons@example.com", password_hash="x", area=None, parent=None
+    )
+    assert exchange(settings, "deposit", "cli-cons@example.com", "USDT", "75", "--ref", "cli:cons").returncode == 0
+
+    def usdt_line(out: str) -> str:
+        (line,) = [row for row in out.splitlines() if row.startswith("USDT\t")]
+        return line
+
+    expected = {line["currency"]: line for line in await audit()}
+    done = exchange(settings, "conservation")
+    assert done.returncode == (0 if all(line["ok"] for line in expected.values()) else 1), done.stdout + done.stderr
+    assert f"held {expected['USDT']['total']}\texpected {expected['USDT']['expected']}" in usdt_line(done.stdout)
+    assert "still settling" in done.stdout
+
+    # Money that came from nowhere: 5 USDT on a balance with no journal row behind it.
+    account = await Account.get(user_id=user.id, currency__code="USDT", account_type=AccountType.CHANGE)
+    await Account.filter(id=account.id).update(balance=account.balance + 5)
+    try:
+        planted = exchange(settings, "conservation")
+        assert planted.returncode == 1
+        difference = Decimal(expected["USDT"]["difference"]) + 5
+        line = usdt_line(planted.stdout)
+        assert "DIFFERENCE" in line and Decimal(line.rsplit(" ", 1)[1]) == difference, line
+    finally:
+        await Account.filter(id=account.id).update(balance=account.balance)
