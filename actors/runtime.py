@@ -53,7 +53,7 @@ class DbActor:
         if not self._db_ready:
             async with self._db_lock:
                 if not self._db_ready:
-                    await init_db(self._settings)
+                    await init_db(self._settings, self._life.name)
                     freeze_startup_objects()  # and the ORM's models, pool and clients
                     self._db_ready = True
 

@@ -60,6 +60,11 @@ class Settings(BaseSettings):
     # Prometheus metrics of the local Ray (Ray's, Serve's and the exchange's) on this port; none: Ray picks.
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     api_replicas: int = Field(default=1, ge=1)
+    # Each process that opens the database (actor, replica, fanout) keeps its own pool of at most this
+    # many PostgreSQL connections; one idle this long closes. PostgreSQL's max_connections must cover
+    # every process's pool (`exchange up` warns when it does not).
+    db_pool_max: int = Field(default=5, ge=1, le=100)
+    db_idle_seconds: float = Field(default=30.0, gt=0, le=3600)
     wallet_shards: int = Field(default=2, ge=1, le=1024)
     # How often each wallet shard releases the freezes of orders that never reached their pair.
     reconcile_seconds: float = Field(default=15.0, gt=0, le=3600)

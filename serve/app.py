@@ -91,7 +91,7 @@ def lifespan_for(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContext
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await init_db(settings)
+        await init_db(settings, "serve")
         redis = connect_redis(settings)
         app.state.services = Services.build(settings, redis)
         app.state.engine = Engine(

@@ -15,7 +15,7 @@ async def prepare_database(settings: Settings) -> dict[str, int]:
     from store.seed import seed
 
     await migrate(settings)
-    await init_db(settings)
+    await init_db(settings, "start")
     try:
         counts = await seed()
         if settings.is_development:
@@ -43,11 +43,46 @@ async def engine_facts(settings: Settings) -> list[tuple[int, str]]:
     from store.db import close_db, init_db
     from store.models import CurrencyMatch
 
-    await init_db(settings)
+    await init_db(settings, "start")
     try:
         query = CurrencyMatch.filter(open_change=True).prefetch_related("base_currency", "quote_currency")
         if settings.pair_ids:
             query = query.filter(id__in=settings.pair_ids)
         return [(p.id, f"{p.base_currency.code}/{p.quote_currency.code}") for p in await query.order_by("sort", "id")]
+    finally:
+        await close_db()
+
+
+# Processes that open the database besides the pairs and the shards: the wallet-middle replica, the
+# scheduler, the SMS sender, the signer, the market maker, the placement actor, a chain watcher or two
+# and `exchange up` itself (one per node: the fanout).
+OTHER_DB_PROCESSES = 8
+
+
+def connections_needed(settings: Settings, pairs: int) -> int:
+    """How many PostgreSQL connections the stack may hold at most: every database process's pool full."""
+    processes = (
+        pairs + settings.wallet_shards + settings.lever_shards + settings.micro_shards + settings.api_replicas
+        + settings.ray_local_nodes + OTHER_DB_PROCESSES
+    )  # fmt: skip
+    return processes * settings.db_pool_max
+
+
+async def connection_room(settings: Settings) -> int | None:
+    """The connections PostgreSQL lets ordinary users open (``max_connections`` less the reserved
+    ones), or None on SQLite."""
+    from tortoise import connections
+
+    from store.db import close_db, init_db
+
+    if not settings.db_url.startswith("postgres://"):
+        return None
+    await init_db(settings, "start")
+    try:
+        _, rows = await connections.get("default").execute_query(
+            "SELECT current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int"
+            " AS room"
+        )
+        return int(rows[0]["room"])
     finally:
         await close_db()

@@ -14,6 +14,7 @@ from typing import Any, ParamSpec, TypeVar, cast
 
 from tortoise import Tortoise, connections
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.backends.base.config_generator import expand_db_url
 from tortoise.exceptions import OperationalError
 from tortoise.migrations.api import migrate as run_migrations
 from tortoise.queryset import ValuesListQuery
@@ -24,8 +25,25 @@ from config.settings import Settings, get_settings
 APPS = {"models": {"models": ["store.models"], "default_connection": "default", "migrations": "store.migrations"}}
 
 
-def tortoise_config(settings: Settings) -> dict[str, Any]:
-    return {"connections": {"default": settings.db_url}, "apps": APPS, "use_tz": True, "timezone": "UTC"}
+def tortoise_config(settings: Settings, role: str = "") -> dict[str, Any]:
+    """The ORM's configuration. On PostgreSQL each process's pool is bounded (``db_pool_max``), gives
+    back connections idle for ``db_idle_seconds``, and names itself ``exchange <role>`` in
+    ``pg_stat_activity`` (``application_name``), so an operator sees which actor holds which
+    connections; values in the URL's query (``?maxsize=…``) win."""
+    connection: str | dict[str, Any] = settings.db_url
+    if settings.db_url.startswith("postgres://"):
+        connection = expand_db_url(settings.db_url)
+        credentials = connection["credentials"]
+        credentials.setdefault("maxsize", settings.db_pool_max)
+        credentials.setdefault("max_inactive_connection_lifetime", settings.db_idle_seconds)
+        credentials.setdefault("application_name", application_name(role))
+    return {"connections": {"default": connection}, "apps": APPS, "use_tz": True, "timezone": "UTC"}
+
+
+def application_name(role: str) -> str:
+    """``exchange <role>`` in what PostgreSQL keeps of an application name (63 bytes of ASCII)."""
+    name = f"exchange {role}".strip() if role else "exchange"
+    return name.encode("ascii", "replace").decode()[:63]
 
 
 def _cli_config() -> dict[str, Any]:
@@ -36,13 +54,14 @@ def _cli_config() -> dict[str, Any]:
 TORTOISE_ORM = _cli_config()
 
 
-async def init_db(settings: Settings) -> None:
-    """Open the connection pool. Does not touch the schema: that is `migrate()`'s job."""
+async def init_db(settings: Settings, role: str = "") -> None:
+    """Open the connection pool, named after this process's ``role`` (e.g. ``pair 1``, ``api``). Does
+    not touch the schema: that is `migrate()`'s job."""
     if settings.db_url.startswith("sqlite://"):
         settings.data_dir.mkdir(parents=True, exist_ok=True)
     # Requests run in tasks other than the one that initialised the ORM (a Serve replica's
     # lifespan, an actor's constructor): the global fallback makes the context visible to them.
-    await Tortoise.init(config=tortoise_config(settings), _enable_global_fallback=True)
+    await Tortoise.init(config=tortoise_config(settings, role), _enable_global_fallback=True)
     if settings.db_url.startswith("sqlite://"):
         _stop_sqlite_threads_at_exit()
         # Open the file now, not in the first query: tortoise's SQLite client opens it lazily while

@@ -18,7 +18,7 @@ def db_run(work: Callable[[], Awaitable[T]]) -> T:
     from store.db import close_db, init_db
 
     async def run() -> T:
-        await init_db(get_settings())
+        await init_db(get_settings(), "cli")
         try:
             return await work()
         finally:

@@ -112,7 +112,7 @@ class OrderDesk:
         if not self._opened:
             async with self._lock:
                 if not self._opened:
-                    await init_db(self.settings)
+                    await init_db(self.settings, "fanout")
                     self._opened = True
 
     def line(self) -> DeskLine:

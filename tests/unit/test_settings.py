@@ -102,3 +102,21 @@ def test_passwords_hash_at_the_standard_cost_outside_tests_and_never_below_it_in
     assert Settings(env="test", password_hash_cost="standard").password_hash_profile == "standard"
     with pytest.raises(ValidationError, match="PASSWORD_HASH_COST"):
         Settings(**production, password_hash_cost="minimal")
+
+
+def test_each_process_names_and_bounds_its_postgresql_pool() -> None:
+    from store.db import tortoise_config
+
+    settings = Settings(database_url="postgres://postgres@db:5432/x", db_pool_max=3, db_idle_seconds=12)
+    credentials = tortoise_config(settings, "pair 7")["connections"]["default"]["credentials"]
+    assert (credentials["maxsize"], credentials["max_inactive_connection_lifetime"]) == (3, 12.0)
+    assert credentials["application_name"] == "exchange pair 7"
+    assert tortoise_config(settings)["connections"]["default"]["credentials"]["application_name"] == "exchange"
+    # What the operator put in the URL wins; a long or non-ASCII role still fits PostgreSQL's 63 bytes.
+    own = Settings(database_url="postgres://postgres@db:5432/x?maxsize=2&application_name=mine")
+    credentials = tortoise_config(own, "pair 7")["connections"]["default"]["credentials"]
+    assert (int(credentials["maxsize"]), credentials["application_name"]) == (2, "mine")
+    name = tortoise_config(settings, "chain watcher " + "é" * 80)["connections"]["default"]["credentials"]
+    assert len(name["application_name"]) == 63 and name["application_name"].isascii()
+    # SQLite: one file, no pool to bound.
+    assert isinstance(tortoise_config(Settings(database_url="sqlite:///tmp/x.sqlite3"))["connections"]["default"], str)
