@@ -20,6 +20,9 @@ from locust import between, task
 
 SIZE = max(1, min(20, int(os.environ.get("LOAD_BATCH", "20"))))
 TICK = Decimal("0.0001")
+# A bot's open orders over all its pairs, well under the exchange's cap of 200 per user and pair: like
+# a market-making bot, it cancels its oldest before placing more (a 10-minute run reached the cap).
+MAX_RESTING = 90
 
 
 class OrderIdeas(ApiUser):
@@ -31,6 +34,12 @@ class OrderIdeas(ApiUser):
         self.sign_up({"USDT": "10000000", "BTC": "100", "ETH": "1000", "LTC": "10000"})
         self.mids: dict[int, Decimal] = {}
         self.resting: list[int] = []
+
+    def _make_room(self, count: int) -> list[int]:
+        """The oldest resting orders to cancel before placing ``count`` more (taken off ``resting``)."""
+        over = max(0, len(self.resting) + count - MAX_RESTING)
+        oldest, self.resting = self.resting[:over], self.resting[over:]
+        return oldest
 
     def _mid(self, pair: int) -> Decimal:
         if pair not in self.mids:
@@ -68,16 +77,21 @@ class BatchTrader(OrderIdeas):
 
     @task(4)
     def place(self) -> None:
+        oldest = self._make_room(SIZE)
+        if oldest:
+            self.api("POST", "tx/batch_cancel", json={"ids": oldest})
         started = time.perf_counter()
         data = self.api("POST", "tx/batch_add", json={"orders": [self._order() for _ in range(SIZE)]}) or {}
         elapsed_ms = (time.perf_counter() - started) * 1000
         for result in data.get("results") or []:
-            if result["code"] == 1:
-                self.environment.events.request.fire(request_type="ORDERS", name="batch accepted",
-                                                     response_time=elapsed_ms, response_length=0, exception=None,
-                                                     context={})  # fmt: skip
-                if result["data"]["status"] in (1, 2):
-                    self.resting.append(result["data"]["id"])
+            # A refused order is a failure of its own row (it used to vanish from the report).
+            refused = None if result["code"] == 1 else RuntimeError(f"code {result['code']}: {result.get('msg', '')}")
+            self.environment.events.request.fire(request_type="ORDERS",
+                                                 name="batch accepted" if refused is None else "batch refused",
+                                                 response_time=elapsed_ms, response_length=0, exception=refused,
+                                                 context={})  # fmt: skip
+            if refused is None and result["data"]["status"] in (1, 2):
+                self.resting.append(result["data"]["id"])
 
     @task(1)
     def cancel(self) -> None:

@@ -45,6 +45,8 @@ class SocketTrader(OrderIdeas, PushSocket):
 
     @task(4)
     def place(self) -> None:
+        for order_id in self._make_room(BURST):
+            self._send("cancel", {"id": order_id})
         for _ in range(BURST):
             self._send("order", self._order())
 
