@@ -20,11 +20,13 @@ loading with retry, the ready gate, loops restarted after a crash): Ray runs it 
 the actor.
 
 Moving a pair to another node (``actors.pair.placement``): the next generation of the actor starts on
-the target as a standby (``standby=True``: up, not loaded) while this one trades; then ``pause`` stops
+the target as a standby (``standby=True``: up, not loaded) while this one trades; this one starts
+keeping a tail (``keep_tail``: every order and bar its batches commit from then on) and the standby
+reads the pair from the database (``preload``), still while this one trades. Then ``pause`` stops
 taking commands (they are refused with PAIR_MOVING, which the engine sends to the new actor), lets
-the queued batches commit and returns a snapshot of the in-memory state, which the standby loads
-(``take_over``) without reading the database; ``verify`` then checks its book against the open
-orders the database holds.
+the queued batches commit and returns the tail with the little state the database does not hold
+exactly (``actors.pair.tail``), which the standby applies (``take_over``) without reading the
+database again; ``verify`` then checks its book against the open orders the database holds.
 """
 
 from __future__ import annotations
@@ -70,8 +72,13 @@ class PairActor(PairLoading, DbActor):
         # A move's standby loads the snapshot it is handed (``take_over``), on its first start only:
         # restarted after a crash, with the same arguments, it loads from the database, the truth.
         self._restore: dict[str, Any] | None = None
+        self._preloaded = False  # the standby read the database before the pause (``preload``)
+        self._tail_applied: int | None = None
+        self._tail = None  # kept while a move's standby loads (``keep_tail``), until the pause
         self._handed_in = asyncio.Event()
-        if not standby or ray.get_runtime_context().was_current_actor_reconstructed:
+        # A standby Ray restarted loaded the pair on its own, at its restart: it takes nothing over.
+        self._restarted_standby = standby and ray.get_runtime_context().was_current_actor_reconstructed
+        if not standby or self._restarted_standby:
             self._handed_in.set()
         self._commands = CommandQueue(self._life)  # every command, and whether the pair takes them now
         self._metrics = PairMetrics()
@@ -144,13 +151,16 @@ class PairActor(PairLoading, DbActor):
         }
 
     async def pause(self) -> dict[str, Any]:
-        """Stop taking commands, let everything already queued commit, and return the snapshot.
+        """Stop taking commands, let the batch being matched or committed finish, and return what the
+        standby needs: the tail if one was kept (``keep_tail``), else the whole snapshot (``_handoff``).
 
-        Commands that arrive from now on are refused with PAIR_MOVING: they were never accepted, so
-        the caller may send them again to the actor that takes over.
+        Commands that arrive from now on, and orders and cancels queued but not yet matched (so the
+        drain waits for one batch, not two), are refused with PAIR_MOVING: they were never accepted,
+        so the caller may send them again to the actor that takes over.
         """
         await self.start()
         self._commands.paused = True
+        self._commands.refuse_orders(DomainError(ErrorCode.PAIR_MOVING))
         await self._commands.between_batches("barrier")
         # Not waited for: answers that wait for a release (one lost with this actor is sent again and
         # answered by the next from the database, actors.pair.handover) and settlements (its sweep).
@@ -160,23 +170,30 @@ class PairActor(PairLoading, DbActor):
             await asyncio.wait_for(self._effects.outbox.join(), 2.0)
         except TimeoutError:
             pass
-        return self._snapshot()
+        return self._handoff()
 
     async def standby(self) -> bool:
         """True once a move's standby is up with its database open: ready to ``take_over``."""
         await self._ready()
         return True
 
-    async def take_over(self, snapshot: dict[str, Any]) -> dict[str, Any]:
-        """The standby loads the paused actor's ``snapshot`` and takes commands; answers as ``start``."""
+    async def take_over(self, handed: dict[str, Any]) -> dict[str, Any]:
+        """The standby takes what the paused actor ``handed`` (its tail, applied to what ``preload``
+        read, or its whole snapshot) and takes commands; answers as ``start``, and ``tail_orders`` (how
+        many orders the tail held; None without one). Raises RuntimeError if this standby restarted
+        since it started: it loaded the pair on its own (the move fails, the paused actor resumes)."""
+        if self._restarted_standby:
+            raise RuntimeError("the standby restarted and loaded the pair on its own before the pause")
         if not self._handed_in.is_set():
-            self._handover = Handover(frozenset(snapshot.pop("_handed", ())))
-            self._restore = snapshot
+            self._handover = Handover(frozenset(handed.pop("_handed", ())))
+            self._restore = handed
             self._handed_in.set()
-        return await self.start()
+        return {**await self.start(), "tail_orders": self._tail_applied}
 
     async def resume(self) -> None:
-        """Take commands again (a move that could not finish gives the pair back to this actor)."""
+        """Take commands again (a move that could not finish gives the pair back to this actor), and
+        keep no tail."""
+        self._tail = None
         self._commands.paused = False
 
     async def verify(self) -> dict[str, Any]:
@@ -308,6 +325,8 @@ class PairActor(PairLoading, DbActor):
         writes = events.batch_writes(self._cfg, self._candles, self._ticker, batch, tick)
         if any(writes[k] for k in ("new_orders", "updated_orders", "trades", "ticks")):
             await spot.persist_batch(**writes)
+        if self._tail is not None:
+            self._tail.record(batch)
         for kind, payload in accepted:
             self._handover.taken(kind, payload)
         self._ticks.accept(tick)

@@ -1,5 +1,6 @@
-"""How a pair's actor builds its state: from the database (a start or a restart), or from the
-snapshot of the actor it takes over from (a move); and the snapshot itself.
+"""How a pair's actor builds its state: from the database (a start or a restart); from the database
+before a move's pause and then the tail of the actor it takes over from (``actors.pair.tail``); or,
+when there is no tail, from that actor's whole snapshot. And what the pause hands over.
 
 The state: the pair's configuration, the book and its orders (with each user's count of resting
 ones), the trade id sequence, candles, the 24 h ticker, recent trades, the depth sequence and the
@@ -16,8 +17,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from actors.book.order_book import OrderBook
-from actors.book.types import Order as BookOrder
-from actors.book.types import Precision, Side
+from actors.book.types import Precision
 from actors.market.candles import CandleBook
 from actors.market.ticker import Ticker24h
 from actors.pair import events
@@ -26,6 +26,7 @@ from actors.pair.mark_rule import related
 from actors.pair.mark_state import MarkState
 from actors.pair.marks import Tick, TickLog
 from actors.pair.state import OrderState, PairConfig
+from actors.pair.tail import Tail, apply_orders, resting
 from config.settings import Settings
 from store import spot, ticks, users
 from store.models import CurrencyMatch, Kline, Quotation
@@ -46,6 +47,9 @@ class PairLoading:
     _mark: MarkState  # built by the first load, kept by reloads
     _cfg: PairConfig
     _handover: Handover
+    _tail: Tail | None  # the moving actor's, from ``keep_tail`` to its pause
+    _preloaded: bool  # a standby that read the database before the pause: it takes a tail, not a snapshot
+    _tail_applied: int | None  # how many orders of the tail it took over with (None: it read them again)
 
     # From DbActor and the PairActor (annotations only: a stub here would shadow them in the MRO).
     _now: Callable[[], int]
@@ -55,10 +59,35 @@ class PairLoading:
 
     _MOVED_STATE = ("_cfg", "precision", "_book", "_orders", "_open_count", "_trade_seq", "_candles", "_ticker",
                     "_recent", "_depth_seq", "_ticks", "_mark")  # fmt: skip
+    # What goes with a tail: the state the database does not hold exactly, or holds only after the
+    # standby read it. None of it grows with the book.
+    _CARRIED = ("_cfg", "_trade_seq", "_ticker", "_recent", "_depth_seq", "_ticks", "_mark")
 
-    def _snapshot(self) -> dict[str, Any]:
-        """Everything ``_load`` builds, as it is now (the book, orders, candles, ticker, sequences)."""
-        return {**{name: getattr(self, name) for name in self._MOVED_STATE}, "_handed": self._handover.snapshot()}
+    def _handoff(self) -> dict[str, Any]:
+        """What the pause hands the standby: the tail and the carried state when a tail was kept since
+        before the standby loaded (``keep_tail``), else everything ``_load`` builds, as it is now."""
+        handed = {"_handed": self._handover.snapshot()}
+        tail = self._tail
+        if tail is None or tail.lost:
+            return {**{name: getattr(self, name) for name in self._MOVED_STATE}, **handed}
+        return {**{name: getattr(self, name) for name in self._CARRIED}, **handed,
+                "_tail": list(tail.orders.values()), "_bars": self._candles.cells(tail.bars)}  # fmt: skip
+
+    async def keep_tail(self) -> None:
+        """Note every order and bar a batch commits from now on (a move's standby is about to read the
+        database), until ``pause`` hands them over or ``resume`` drops them. Calling it again starts
+        the tail again."""
+        await self._ready()
+        self._tail = Tail()
+
+    async def preload(self) -> int:
+        """A move's standby reads the pair from the database while the moving actor still trades (it
+        keeps a tail since before this call); ``take_over`` then applies the tail. Answers how many open
+        orders it read. Call once, before ``take_over``."""
+        await self._ready()
+        await self._read_database()
+        self._preloaded = True
+        return len(self._orders)
 
     async def reload_config(self) -> dict[str, Any]:
         """Read the pair's settings again (an operator changed them in the console): trading on or off,
@@ -75,11 +104,40 @@ class PairLoading:
 
     async def _load(self) -> None:
         await self._ready()
-        if self._restore is not None:  # taking over from the actor that moved: its state, no reads
-            for name, value in self._restore.items():
+        handed = self._restore
+        if handed is not None and "_tail" not in handed:  # the moved actor's whole state, no reads
+            for name, value in handed.items():
                 setattr(self, name, value)
             self._restore = None
             return
+        if self._tail is not None:  # reloading while a move keeps a tail: it no longer says what changed
+            self._tail.lost = True
+        if handed is None or not self._preloaded:
+            await self._read_database()
+        if handed is not None:
+            await self._take_tail(handed)
+        self._preloaded = False
+        self._restore = None
+
+    async def _take_tail(self, handed: dict[str, Any]) -> None:
+        """Apply a moved actor's tail to what this standby read from the database, then take its carried
+        state. A tail that does not fit (no load point explains it) is not guessed at: the database,
+        which the paused actor no longer changes, is read again."""
+        try:
+            self._tail_applied = apply_orders(self._book, self._orders, self._open_count, self.precision,
+                                              handed["_tail"])  # fmt: skip
+        except ValueError:
+            log.warning("pair %s: the tail does not fit the book read before the pause; reading it again",
+                        self._pair_id, exc_info=True)  # fmt: skip
+            self._preloaded = False  # half-applied: a retry of this load reads the database too
+            await self._read_database()
+            self._tail_applied = None
+        self._candles.graft(handed["_bars"])
+        for name in self._CARRIED:
+            setattr(self, name, handed[name])
+
+    async def _read_database(self) -> None:
+        """Build the state from the database (a start, a restart, a reload, a standby's preload)."""
         pair = await CurrencyMatch.get(id=self._pair_id).prefetch_related("base_currency", "quote_currency")
         self._cfg = config_of(pair)
         self.precision = Precision(pair.price_decimals, pair.qty_decimals)
@@ -88,13 +146,9 @@ class PairLoading:
         self._open_count: Counter[int] = Counter()
         for row in await spot.open_orders(self._pair_id):  # in (seq, id) order: time priority
             state = events.state_of(row)
-            remaining = self.precision.to_lots(state.number - state.transacted_amount)
-            price = self.precision.to_ticks(state.price)
-            lots = self.precision.to_lots(state.number)
             seq = max(state.seq, self._book.last_seq + 1)  # a tie (rows written outside the pair) keeps id order
             try:
-                self._book.restore(BookOrder(state.id, state.uid, Side(state.way), price, lots, remaining=remaining,
-                                             seq=seq))  # fmt: skip
+                self._book.restore(resting(state, self.precision, seq))
             except ValueError:
                 # A row no pair could have written (it would cross the book, or rest nothing): the pair
                 # serves without it rather than not at all; an operator looks at it.
