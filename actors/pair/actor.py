@@ -72,7 +72,7 @@ class PairActor(PairLoading, DbActor):
         # A move's standby loads the snapshot it is handed (``take_over``), on its first start only:
         # restarted after a crash, with the same arguments, it loads from the database, the truth.
         self._restore: dict[str, Any] | None = None
-        self._preloaded = False  # the standby read the database before the pause (``preload``)
+        self._preloaded = None  # the standby read the database before the pause (``preload``)
         self._tail_applied: int | None = None
         self._tail = None  # kept while a move's standby loads (``keep_tail``), until the pause
         self._handed_in = asyncio.Event()

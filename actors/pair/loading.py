@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import pickle
 from collections import Counter, deque
 from collections.abc import Callable
 from decimal import Decimal
@@ -48,7 +49,7 @@ class PairLoading:
     _cfg: PairConfig
     _handover: Handover
     _tail: Tail | None  # the moving actor's, from ``keep_tail`` to its pause
-    _preloaded: bool  # a standby that read the database before the pause: it takes a tail, not a snapshot
+    _preloaded: Ticker24h | None  # a standby that read the database before the pause: the ticker as it was then
     _tail_applied: int | None  # how many orders of the tail it took over with (None: it read them again)
 
     # From DbActor and the PairActor (annotations only: a stub here would shadow them in the MRO).
@@ -61,7 +62,7 @@ class PairLoading:
                     "_recent", "_depth_seq", "_ticks", "_mark")  # fmt: skip
     # What goes with a tail: the state the database does not hold exactly, or holds only after the
     # standby read it. None of it grows with the book.
-    _CARRIED = ("_cfg", "_trade_seq", "_ticker", "_recent", "_depth_seq", "_ticks", "_mark")
+    _CARRIED = ("_cfg", "_trade_seq", "_recent", "_depth_seq", "_ticks", "_mark")
 
     def _handoff(self) -> dict[str, Any]:
         """What the pause hands the standby: the tail and the carried state when a tail was kept since
@@ -71,22 +72,25 @@ class PairLoading:
         if tail is None or tail.lost:
             return {**{name: getattr(self, name) for name in self._MOVED_STATE}, **handed}
         return {**{name: getattr(self, name) for name in self._CARRIED}, **handed,
-                "_tail": list(tail.orders.values()), "_bars": self._candles.cells(tail.bars)}  # fmt: skip
+                "_tail": list(tail.orders.values()), "_bars": self._candles.cells(tail.bars),
+                "_ticker_part": self._ticker.part(tail.minutes)}  # fmt: skip
 
-    async def keep_tail(self) -> None:
-        """Note every order and bar a batch commits from now on (a move's standby is about to read the
-        database), until ``pause`` hands them over or ``resume`` drops them. Calling it again starts
-        the tail again."""
+    async def keep_tail(self) -> bytes:
+        """Note every order, bar and ticker minute a batch commits from now on (a move's standby is
+        about to read the database), until ``pause`` hands them over or ``resume`` drops them; answers
+        the 24 h ticker as it is now, pickled (for the standby's ``preload``: the database does not hold
+        it exactly). Calling it again starts the tail again."""
         await self._ready()
         self._tail = Tail()
+        return pickle.dumps(self._ticker)  # now, with the tail: a batch may change the ticker right after
 
-    async def preload(self) -> int:
+    async def preload(self, ticker: bytes) -> int:
         """A move's standby reads the pair from the database while the moving actor still trades (it
-        keeps a tail since before this call); ``take_over`` then applies the tail. Answers how many open
-        orders it read. Call once, before ``take_over``."""
+        keeps a tail since before this call, and answered ``ticker`` then: ``keep_tail``); ``take_over``
+        then applies the tail. Answers how many open orders it read. Call once, before ``take_over``."""
         await self._ready()
         await self._read_database()
-        self._preloaded = True
+        self._preloaded = pickle.loads(ticker)  # noqa: S301 - from the pair's own actor, through Ray
         return len(self._orders)
 
     async def reload_config(self) -> dict[str, Any]:
@@ -112,11 +116,11 @@ class PairLoading:
             return
         if self._tail is not None:  # reloading while a move keeps a tail: it no longer says what changed
             self._tail.lost = True
-        if handed is None or not self._preloaded:
+        if handed is None or self._preloaded is None:
             await self._read_database()
         if handed is not None:
             await self._take_tail(handed)
-        self._preloaded = False
+        self._preloaded = None
         self._restore = None
 
     async def _take_tail(self, handed: dict[str, Any]) -> None:
@@ -129,10 +133,13 @@ class PairLoading:
         except ValueError:
             log.warning("pair %s: the tail does not fit the book read before the pause; reading it again",
                         self._pair_id, exc_info=True)  # fmt: skip
-            self._preloaded = False  # half-applied: a retry of this load reads the database too
+            ticker, self._preloaded = self._preloaded, None  # half-applied: a retry reads the database too
             await self._read_database()
-            self._tail_applied = None
+            self._preloaded, self._tail_applied = ticker, None
         self._candles.graft(handed["_bars"])
+        if self._preloaded is not None:  # the ticker as it was when the tail began, and what changed since
+            self._ticker = self._preloaded
+            self._ticker.catch_up(handed["_ticker_part"])
         for name in self._CARRIED:
             setattr(self, name, handed[name])
 

@@ -251,8 +251,9 @@ class PairPlacement(DbActor):
         new = self._create(symbol, target.id, generation, standby=True)
         try:
             await asyncio.wait_for(new.standby.remote(), START_TIMEOUT_S)
-            await old.keep_tail.remote()  # before the standby reads anything: the tail's load point
-            await asyncio.wait_for(new.preload.remote(), START_TIMEOUT_S)
+            # The standby reads only once the old actor keeps a tail (the load point): ``preload`` waits
+            # for the ticker ``keep_tail`` answers, which goes to the standby without a stop here.
+            await asyncio.wait_for(new.preload.remote(old.keep_tail.remote()), START_TIMEOUT_S)
         except Exception as exc:
             await self._retire(new)
             with contextlib.suppress(Exception):

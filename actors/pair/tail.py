@@ -8,8 +8,10 @@ load point left it; every order that changed since the load point is in the tail
 absolute state, not a change), so applying it is right whichever of those batches the read saw, and
 an order the read already saw in its final state is simply applied again. An order the tail does
 not name is as it was at the load point, which the read saw too. What the database does not hold
-exactly (the ticker's minutes, a bar's first and last trade instants, the mark's window, the recent
-trades) goes with the pause as it is; it is small and does not grow with the book.
+exactly goes with the pause as it is (a bar's first and last trade instants, the mark's window, the
+recent trades), or, for the 24 h ticker, as it was at the load point (handed to the standby with its
+``preload``, before the pause) and the minutes the tail's trades changed since. None of it grows with
+the book.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Iterable
 from actors.book.order_book import OrderBook
 from actors.book.types import Order as BookOrder
 from actors.book.types import Precision, Side
-from actors.market.periods import Period
+from actors.market.periods import MINUTE_MS, Period
 from actors.pair.matching import Batch
 from actors.pair.state import OrderState
 
@@ -35,6 +37,7 @@ class Tail:
     def __init__(self) -> None:
         self.orders: dict[int, OrderState] = {}  # every order a committed batch touched, the live object
         self.bars: set[tuple[Period, int]] = set()  # (period, bucket start) of every bar a batch changed
+        self.minutes: set[int] = set()  # the minutes of its trades (the ticker's buckets they changed)
         self.lost = False
 
     def record(self, batch: Batch) -> None:
@@ -45,6 +48,8 @@ class Tail:
             self.orders[order.id] = order
         for period, bar in batch.klines.values():
             self.bars.add((period, bar.start))
+        if batch.trades:
+            self.minutes.add(batch.now_ms // MINUTE_MS)
         if len(self.orders) > TAIL_MAX_ORDERS:
             self.lost = True
             self.orders.clear()

@@ -223,7 +223,7 @@ async def test_a_standby_that_read_the_book_before_the_pause_takes_over_with_the
         assert (await pair_actor(symbol).verify.remote())["matches_database"] is True
         uids = [m.uid for m in (alice, bob, carol, dave)]
         assert sorted(await Order.filter(user_id__in=uids).values_list("id", flat=True)) == sorted(placed)
-        assert await Order.get(id=bob_first).status == OrderStatus.FILLED
+        assert (await Order.get(id=bob_first)).status == OrderStatus.FILLED
         for who, order_id in ((carol, carol_first), (bob, bob_second)):
             await client.post(f"tx_{'in' if who is carol else 'out'}/cancel", json={"id": order_id}, headers=who.auth)
         for row in await Order.filter(user_id=dave.uid, status__in=OPEN_STATUSES):

@@ -13,6 +13,7 @@ import pytest
 
 from actors.book.order_book import OrderBook
 from actors.book.types import Side
+from actors.market.periods import MINUTE_MS
 from actors.pair.matching import Batch, match_cancel
 from actors.pair.state import BUY, SELL, OrderState
 from actors.pair.tail import Tail, apply_orders, resting
@@ -122,13 +123,14 @@ def test_a_tail_that_does_not_fit_the_book_read_is_refused() -> None:
         apply_orders(book, {second.id: second}, Counter({2: 1}), rt.precision, [first])
 
 
-def test_the_tail_carries_the_bars_its_batches_changed() -> None:
+def test_the_tail_notes_the_bars_and_ticker_minutes_its_batches_changed() -> None:
     rt = Runtime(price_decimals=4, qty_decimals=6, quote_code="USDT")
     tail = Tail()
     b = batch()
     rt.order(b, uid=1, way=SELL, number="1", price="100")
     rt.order(b, uid=2, way=BUY, number="1", price="100")
     tail.record(b)
+    assert tail.minutes == {b.now_ms // MINUTE_MS}
     assert {period for period, _ in tail.bars} == set(rt._candles.periods)
     cells = rt._candles.cells(tail.bars)
     assert {(period, bar.close) for period, bar, _, _ in cells} == {(p, D(100)) for p in rt._candles.periods}
