@@ -74,6 +74,7 @@ class PairActor(PairLoading, DbActor):
         self._restore: dict[str, Any] | None = None
         self._preloaded = None  # the standby read the database before the pause (``preload``)
         self._tail_applied: int | None = None
+        self._unsent: list[list[Outgoing]] = []  # the pushes the last pause handed over unsent
         self._tail = None  # kept while a move's standby loads (``keep_tail``), until the pause
         self._handed_in = asyncio.Event()
         # A standby Ray restarted loaded the pair on its own, at its restart: it takes nothing over.
@@ -163,14 +164,12 @@ class PairActor(PairLoading, DbActor):
         self._commands.refuse_orders(DomainError(ErrorCode.PAIR_MOVING))
         await self._commands.between_batches("barrier")
         # Not waited for: answers that wait for a release (one lost with this actor is sent again and
-        # answered by the next from the database, actors.pair.handover) and settlements (its sweep).
-        # Pushes of the last batches go out before the next actor publishes (settlements need not:
-        # the next actor's sweep finishes any that did not, idempotently).
-        try:
-            await asyncio.wait_for(self._effects.outbox.join(), 2.0)
-        except TimeoutError:
-            pass
-        return self._handoff()
+        # answered by the next from the database, actors.pair.handover), settlements (the next actor's
+        # sweep finishes any that did not, idempotently), and pushes of the last batches: those not
+        # yet on their way go with the handoff and the next actor sends them before its own.
+        handoff = self._handoff()
+        self._unsent = await self._effects.unsent()
+        return {**handoff, "_unsent": self._unsent}
 
     async def standby(self) -> bool:
         """True once a move's standby is up with its database open: ready to ``take_over``."""
@@ -185,6 +184,8 @@ class PairActor(PairLoading, DbActor):
         if self._restarted_standby:
             raise RuntimeError("the standby restarted and loaded the pair on its own before the pause")
         if not self._handed_in.is_set():
+            for outgoing in handed.pop("_unsent", ()):  # the paused actor's last pushes, first
+                self._effects.outbox.put_nowait(outgoing)
             self._handover = Handover(frozenset(handed.pop("_handed", ())))
             self._restore = handed
             self._handed_in.set()
@@ -194,6 +195,9 @@ class PairActor(PairLoading, DbActor):
         """Take commands again (a move that could not finish gives the pair back to this actor), and
         keep no tail."""
         self._tail = None
+        for outgoing in self._unsent:  # handed to a standby that will not serve: sent here after all
+            self._effects.outbox.put_nowait(outgoing)
+        self._unsent = []
         self._commands.paused = False
 
     async def verify(self) -> dict[str, Any]:
