@@ -19,14 +19,16 @@ All of this starts in the constructor, as named loops of the pair's ``Lifecycle`
 loading with retry, the ready gate, loops restarted after a crash): Ray runs it again when it restarts
 the actor.
 
-Moving a pair to another node (``actors.pair.placement``): the next generation of the actor starts on
-the target as a standby (``standby=True``: up, not loaded) while this one trades; this one starts
-keeping a tail (``keep_tail``: every order and bar its batches commit from then on) and the standby
-reads the pair from the database (``preload``), still while this one trades. Then ``pause`` stops
-taking commands (they are refused with PAIR_MOVING, which the engine sends to the new actor), lets
-the queued batches commit and returns the tail with the little state the database does not hold
-exactly (``actors.pair.tail``), which the standby applies (``take_over``) without reading the
-database again; ``verify`` then checks its book against the open orders the database holds.
+Moving a pair to another node (``actors.pair.placement``; the actor's side in ``actors.pair.moving``):
+the next generation of the actor starts on the target as a standby (``standby=True``: up, not
+loaded) while this one trades; this one starts keeping a tail (``keep_tail``: every order, bar and
+ticker minute its batches commit from then on) and the standby reads the pair from the database
+(``preload``), still while this one trades. Then ``pause`` stops taking commands (they, and those
+queued but not yet matched, are refused with PAIR_MOVING, which the engine sends to the new actor),
+lets the batch in flight commit and returns the tail with the little state the database does not
+hold exactly (``actors.pair.tail``) and the pushes not yet sent, which the standby applies
+(``take_over``) without reading the database again; ``verify`` then checks its book against the
+open orders the database holds.
 """
 
 from __future__ import annotations
@@ -43,11 +45,12 @@ from actors.pair import events
 from actors.pair.commands import Command, CommandQueue, answer_after, answer_all
 from actors.pair.effects import BUYER, SELLER, SWEEP_SECONDS, Outgoing, PairEffects
 from actors.pair.handover import Handover, answer_from_database
-from actors.pair.loading import TRADE_ID_BITS, PairLoading
+from actors.pair.loading import TRADE_ID_BITS
 from actors.pair.mark_clock import MarkClock
 from actors.pair.marks import Tick
 from actors.pair.matching import Batch, match_cancel, match_submit
 from actors.pair.metrics import PairMetrics
+from actors.pair.moving import PairMoving
 from actors.pair.state import PairConfig
 from actors.runtime import DbActor
 from store import channels, marks, spot, users
@@ -64,7 +67,7 @@ ORDER_COMMANDS = ("submit", "cancel", "tick")
 # pairs over nodes with custom resources (see ray-cluster.yaml).
 # Ray's typed overloads of ray.remote() lack the actor option max_concurrency (the ignore's one reason).
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)  # type: ignore[call-overload]
-class PairActor(PairLoading, DbActor):
+class PairActor(PairMoving, DbActor):
     def __init__(self, pair_id: int, settings: dict[str, Any], standby: bool = False) -> None:
         super().__init__(settings, f"pair {pair_id}", unavailable=ErrorCode.PAIR_UNAVAILABLE)
         channels.use_database(redis_db(self._settings))
@@ -150,55 +153,6 @@ class PairActor(PairLoading, DbActor):
             "healthy": self._life.healthy,
             "isolated_batches": self._isolated,
         }
-
-    async def pause(self) -> dict[str, Any]:
-        """Stop taking commands, let the batch being matched or committed finish, and return what the
-        standby needs: the tail if one was kept (``keep_tail``), else the whole snapshot (``_handoff``).
-
-        Commands that arrive from now on, and orders and cancels queued but not yet matched (so the
-        drain waits for one batch, not two), are refused with PAIR_MOVING: they were never accepted,
-        so the caller may send them again to the actor that takes over.
-        """
-        await self.start()
-        self._commands.paused = True
-        self._commands.refuse_orders(DomainError(ErrorCode.PAIR_MOVING))
-        await self._commands.between_batches("barrier")
-        # Not waited for: answers that wait for a release (one lost with this actor is sent again and
-        # answered by the next from the database, actors.pair.handover), settlements (the next actor's
-        # sweep finishes any that did not, idempotently), and pushes of the last batches: those not
-        # yet on their way go with the handoff and the next actor sends them before its own.
-        handoff = self._handoff()
-        self._unsent = await self._effects.unsent()
-        return {**handoff, "_unsent": self._unsent}
-
-    async def standby(self) -> bool:
-        """True once a move's standby is up with its database open: ready to ``take_over``."""
-        await self._ready()
-        return True
-
-    async def take_over(self, handed: dict[str, Any]) -> dict[str, Any]:
-        """The standby takes what the paused actor ``handed`` (its tail, applied to what ``preload``
-        read, or its whole snapshot) and takes commands; answers as ``start``, and ``tail_orders`` (how
-        many orders the tail held; None without one). Raises RuntimeError if this standby restarted
-        since it started: it loaded the pair on its own (the move fails, the paused actor resumes)."""
-        if self._restarted_standby:
-            raise RuntimeError("the standby restarted and loaded the pair on its own before the pause")
-        if not self._handed_in.is_set():
-            for outgoing in handed.pop("_unsent", ()):  # the paused actor's last pushes, first
-                self._effects.outbox.put_nowait(outgoing)
-            self._handover = Handover(frozenset(handed.pop("_handed", ())))
-            self._restore = handed
-            self._handed_in.set()
-        return {**await self.start(), "tail_orders": self._tail_applied}
-
-    async def resume(self) -> None:
-        """Take commands again (a move that could not finish gives the pair back to this actor), and
-        keep no tail."""
-        self._tail = None
-        for outgoing in self._unsent:  # handed to a standby that will not serve: sent here after all
-            self._effects.outbox.put_nowait(outgoing)
-        self._unsent = []
-        self._commands.paused = False
 
     async def verify(self) -> dict[str, Any]:
         """Compare the book with the open orders in the database: the check after a move.

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import pickle
 from collections import Counter, deque
 from collections.abc import Callable
 from decimal import Decimal
@@ -63,35 +62,6 @@ class PairLoading:
     # What goes with a tail: the state the database does not hold exactly, or holds only after the
     # standby read it. None of it grows with the book.
     _CARRIED = ("_cfg", "_trade_seq", "_recent", "_depth_seq", "_ticks", "_mark")
-
-    def _handoff(self) -> dict[str, Any]:
-        """What the pause hands the standby: the tail and the carried state when a tail was kept since
-        before the standby loaded (``keep_tail``), else everything ``_load`` builds, as it is now."""
-        handed = {"_handed": self._handover.snapshot()}
-        tail = self._tail
-        if tail is None or tail.lost:
-            return {**{name: getattr(self, name) for name in self._MOVED_STATE}, **handed}
-        return {**{name: getattr(self, name) for name in self._CARRIED}, **handed,
-                "_tail": list(tail.orders.values()), "_bars": self._candles.cells(tail.bars),
-                "_ticker_part": self._ticker.part(tail.minutes)}  # fmt: skip
-
-    async def keep_tail(self) -> bytes:
-        """Note every order, bar and ticker minute a batch commits from now on (a move's standby is
-        about to read the database), until ``pause`` hands them over or ``resume`` drops them; answers
-        the 24 h ticker as it is now, pickled (for the standby's ``preload``: the database does not hold
-        it exactly). Calling it again starts the tail again."""
-        await self._ready()
-        self._tail = Tail()
-        return pickle.dumps(self._ticker)  # now, with the tail: a batch may change the ticker right after
-
-    async def preload(self, ticker: bytes) -> int:
-        """A move's standby reads the pair from the database while the moving actor still trades (it
-        keeps a tail since before this call, and answered ``ticker`` then: ``keep_tail``); ``take_over``
-        then applies the tail. Answers how many open orders it read. Call once, before ``take_over``."""
-        await self._ready()
-        await self._read_database()
-        self._preloaded = pickle.loads(ticker)  # noqa: S301 - from the pair's own actor, through Ray
-        return len(self._orders)
 
     async def reload_config(self) -> dict[str, Any]:
         """Read the pair's settings again (an operator changed them in the console): trading on or off,
