@@ -5,7 +5,8 @@ Redis in a temporary directory, or DATABASE_URL / REDIS_URL when set), funds bot
 ``--concurrency`` workers place BTC/USDT limit orders back to back (about 10 % crossing) through the
 API. Every ``--every`` seconds it moves BTC/USDT to the other node (``PairPlacement.move``), and
 prints per move the pause (first refused command to the new actor taking commands), the drain
-(the old actor committing what it had queued) and the warm standby's start (before the pause),
+(the old actor committing what it had queued), the orders its tail handed over (committed after the
+standby read the book) and the warm standby's start and load (before the pause),
 then the order latency outside and across the moves and the number of failed orders (the engine
 holds commands through a pause: expected 0).
 
@@ -80,6 +81,7 @@ async def run(stack: Any, args: argparse.Namespace) -> None:
                 here = target
                 print(f"  {report.get('from')} -> {report.get('to')}: pause {report.get('pause_ms')} ms, "
                       f"drain {report.get('drain_ms')} ms, {report.get('open_orders')} open orders, "
+                      f"tail {report.get('tail_orders')} orders, "
                       f"book matches the database: {report.get('matches_database')}"
                       + (f"  ERROR {report['error']}" if "error" in report else ""), flush=True)  # fmt: skip
                 await asyncio.sleep(args.every)
@@ -103,7 +105,7 @@ async def run(stack: Any, args: argparse.Namespace) -> None:
     outside = sorted(t1 - t0 for t0, t1, ok in done if ok and not any(t0 < e and t1 > s for s, e in windows))
     print()
     print(f"results ({args.moves} moves of {SYMBOL} between 2 nodes, {args.concurrency} workers):")
-    for name, ms in (("pause", pauses), ("drain", drains), ("standby start (before the pause)", standbys)):
+    for name, ms in (("pause", pauses), ("drain", drains), ("standby start + load (before)", standbys)):
         print(f"  {name:<32} p50 {pct(ms, 50):7.1f} ms   p99 {pct(ms, 99):7.1f} ms   "
               f"max {ms[-1] if ms else float('nan'):7.1f} ms")  # fmt: skip
     for name, lat in (("orders outside moves", outside), ("orders across a move", across)):

@@ -230,6 +230,20 @@ class OrderBook:
             add_order(self._asks, self._ask_keys, -1, order)
         self._orders[order.order_id] = order
 
+    def reduce(self, order_id: int, remaining: int) -> None:
+        """Lower a resting order's ``remaining`` to ``remaining`` (> 0), keeping its place in the queue:
+        it filled the difference in another copy of this book (a moved pair's tail, ``actors.pair.tail``).
+        Raises ``ValueError`` for an order not resting here or a ``remaining`` not in 1..its remaining.
+        """
+        order = self._orders.get(order_id)
+        if order is None:
+            raise ValueError(f"reduce order {order_id}: not on the book")
+        if not 0 < remaining <= order.remaining:
+            raise ValueError(f"reduce order {order_id}: {remaining} lots is not in 1..{order.remaining}")
+        levels = self._bids if order.side == _BUY else self._asks
+        levels[order.price].total -= order.remaining - remaining
+        order.remaining = remaining
+
     # -- queries ----------------------------------------------------------------------------------
 
     def get(self, order_id: int) -> Order | None:

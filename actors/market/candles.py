@@ -196,6 +196,30 @@ class CandleBook:
         if items:
             series.floor = series.starts[0]
 
+    def cells(self, keys: Iterable[tuple[Period, int]]) -> list[tuple[Period, Bar, int, int]]:
+        """The bars at ``keys`` (period, bucket start) that memory holds, each with the instants of its
+        first and last trade: what another book needs to carry them on exactly (``graft``)."""
+        held = []
+        for period, start in keys:
+            cell = self._series[period].cells.get(start) if period in self._series else None
+            if cell is not None:
+                held.append((period, cell.bar, cell.first_ts, cell.last_ts))
+        return held
+
+    def graft(self, cells: Iterable[tuple[Period, Bar, int, int]]) -> None:
+        """Take in bars as another book holds them (``cells``), replacing any held bar with the same
+        start. They are not dirty: the other book persisted them. Periods this book does not keep,
+        and bars older than what memory vouches for (``horizon``), are left out."""
+        for period, bar, first_ts, last_ts in cells:
+            series = self._series.get(period)
+            if series is None:
+                continue
+            cell = _Cell(bar, first_ts, last_ts)
+            if bar.start in series.cells:
+                series.cells[bar.start] = cell
+            elif series.floor is None or bar.start >= series.floor:
+                series.insert(cell)
+
     def dirty(self) -> list[tuple[Period, Bar]]:
         """Bars changed since they were last cleared, the newest version of each, for persisting."""
         return [(period, bar) for (period, _), bar in self._dirty.items()]

@@ -10,6 +10,7 @@ whose minute maps to its slot takes the slot over, keeping only its closing pric
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from actors.market.candles import EXACT, Bar, check_trade
@@ -41,6 +42,16 @@ class _Minute:
         self.high, self.low = max(self.high, other.high), min(self.low, other.low)
         self.volume = EXACT.add(self.volume, other.volume)
         self.amount = EXACT.add(self.amount, other.amount)
+
+
+@dataclass(frozen=True)
+class TickerPart:
+    """What trades in some minutes changed in a ticker (``Ticker24h.part``)."""
+
+    slots: dict[int, _Minute | None]
+    last_ts: int | None
+    last_price: Decimal | None
+    before: tuple[int, Decimal] | None
 
 
 class Ticker24h:
@@ -132,6 +143,19 @@ class Ticker24h:
         elif last_price is not None:
             self._before = (_LONG_AGO, last_price)
         self._last_price = last_price if last_price is not None else (bars[-1].close if bars else None)
+
+    def part(self, minutes: Iterable[int]) -> TickerPart:
+        """The buckets of ``minutes`` (``ts_ms // MINUTE_MS`` of trades), the last trade and the reference
+        price: all that the trades of those minutes changed. A copy of this ticker taken before them
+        equals it again after ``catch_up`` with this part."""
+        slots = {minute % _SLOTS for minute in minutes}
+        return TickerPart({i: self._ring[i] for i in slots}, self._last_ts, self._last_price, self._before)
+
+    def catch_up(self, part: TickerPart) -> None:
+        """Take in the ``part`` of another copy of this ticker (see ``part``)."""
+        for slot, bucket in part.slots.items():
+            self._ring[slot] = bucket
+        self._last_ts, self._last_price, self._before = part.last_ts, part.last_price, part.before
 
     def _put(self, bucket: _Minute) -> None:
         index = bucket.minute % _SLOTS

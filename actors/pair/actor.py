@@ -19,12 +19,16 @@ All of this starts in the constructor, as named loops of the pair's ``Lifecycle`
 loading with retry, the ready gate, loops restarted after a crash): Ray runs it again when it restarts
 the actor.
 
-Moving a pair to another node (``actors.pair.placement``): the next generation of the actor starts on
-the target as a standby (``standby=True``: up, not loaded) while this one trades; then ``pause`` stops
-taking commands (they are refused with PAIR_MOVING, which the engine sends to the new actor), lets
-the queued batches commit and returns a snapshot of the in-memory state, which the standby loads
-(``take_over``) without reading the database; ``verify`` then checks its book against the open
-orders the database holds.
+Moving a pair to another node (``actors.pair.placement``; the actor's side in ``actors.pair.moving``):
+the next generation of the actor starts on the target as a standby (``standby=True``: up, not
+loaded) while this one trades; this one starts keeping a tail (``keep_tail``: every order, bar and
+ticker minute its batches commit from then on) and the standby reads the pair from the database
+(``preload``), still while this one trades. Then ``pause`` stops taking commands (they, and those
+queued but not yet matched, are refused with PAIR_MOVING, which the engine sends to the new actor),
+lets the batch in flight commit and returns the tail with the little state the database does not
+hold exactly (``actors.pair.tail``) and the pushes not yet sent, which the standby applies
+(``take_over``) without reading the database again; ``verify`` then checks its book against the
+open orders the database holds.
 """
 
 from __future__ import annotations
@@ -41,11 +45,12 @@ from actors.pair import events
 from actors.pair.commands import Command, CommandQueue, answer_after, answer_all
 from actors.pair.effects import BUYER, SELLER, SWEEP_SECONDS, Outgoing, PairEffects
 from actors.pair.handover import Handover, answer_from_database
-from actors.pair.loading import TRADE_ID_BITS, PairLoading
+from actors.pair.loading import TRADE_ID_BITS
 from actors.pair.mark_clock import MarkClock
 from actors.pair.marks import Tick
 from actors.pair.matching import Batch, match_cancel, match_submit
 from actors.pair.metrics import PairMetrics
+from actors.pair.moving import PairMoving
 from actors.pair.state import PairConfig
 from actors.runtime import DbActor
 from store import channels, marks, spot, users
@@ -62,7 +67,7 @@ ORDER_COMMANDS = ("submit", "cancel", "tick")
 # pairs over nodes with custom resources (see ray-cluster.yaml).
 # Ray's typed overloads of ray.remote() lack the actor option max_concurrency (the ignore's one reason).
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0, max_concurrency=1000)  # type: ignore[call-overload]
-class PairActor(PairLoading, DbActor):
+class PairActor(PairMoving, DbActor):
     def __init__(self, pair_id: int, settings: dict[str, Any], standby: bool = False) -> None:
         super().__init__(settings, f"pair {pair_id}", unavailable=ErrorCode.PAIR_UNAVAILABLE)
         channels.use_database(redis_db(self._settings))
@@ -70,8 +75,14 @@ class PairActor(PairLoading, DbActor):
         # A move's standby loads the snapshot it is handed (``take_over``), on its first start only:
         # restarted after a crash, with the same arguments, it loads from the database, the truth.
         self._restore: dict[str, Any] | None = None
+        self._preloaded = None  # the standby read the database before the pause (``preload``)
+        self._tail_applied: int | None = None
+        self._unsent: list[list[Outgoing]] = []  # the pushes the last pause handed over unsent
+        self._tail = None  # kept while a move's standby loads (``keep_tail``), until the pause
         self._handed_in = asyncio.Event()
-        if not standby or ray.get_runtime_context().was_current_actor_reconstructed:
+        # A standby Ray restarted loaded the pair on its own, at its restart: it takes nothing over.
+        self._restarted_standby = standby and ray.get_runtime_context().was_current_actor_reconstructed
+        if not standby or self._restarted_standby:
             self._handed_in.set()
         self._commands = CommandQueue(self._life)  # every command, and whether the pair takes them now
         self._metrics = PairMetrics()
@@ -142,42 +153,6 @@ class PairActor(PairLoading, DbActor):
             "healthy": self._life.healthy,
             "isolated_batches": self._isolated,
         }
-
-    async def pause(self) -> dict[str, Any]:
-        """Stop taking commands, let everything already queued commit, and return the snapshot.
-
-        Commands that arrive from now on are refused with PAIR_MOVING: they were never accepted, so
-        the caller may send them again to the actor that takes over.
-        """
-        await self.start()
-        self._commands.paused = True
-        await self._commands.between_batches("barrier")
-        # Not waited for: answers that wait for a release (one lost with this actor is sent again and
-        # answered by the next from the database, actors.pair.handover) and settlements (its sweep).
-        # Pushes of the last batches go out before the next actor publishes (settlements need not:
-        # the next actor's sweep finishes any that did not, idempotently).
-        try:
-            await asyncio.wait_for(self._effects.outbox.join(), 2.0)
-        except TimeoutError:
-            pass
-        return self._snapshot()
-
-    async def standby(self) -> bool:
-        """True once a move's standby is up with its database open: ready to ``take_over``."""
-        await self._ready()
-        return True
-
-    async def take_over(self, snapshot: dict[str, Any]) -> dict[str, Any]:
-        """The standby loads the paused actor's ``snapshot`` and takes commands; answers as ``start``."""
-        if not self._handed_in.is_set():
-            self._handover = Handover(frozenset(snapshot.pop("_handed", ())))
-            self._restore = snapshot
-            self._handed_in.set()
-        return await self.start()
-
-    async def resume(self) -> None:
-        """Take commands again (a move that could not finish gives the pair back to this actor)."""
-        self._commands.paused = False
 
     async def verify(self) -> dict[str, Any]:
         """Compare the book with the open orders in the database: the check after a move.
@@ -308,6 +283,8 @@ class PairActor(PairLoading, DbActor):
         writes = events.batch_writes(self._cfg, self._candles, self._ticker, batch, tick)
         if any(writes[k] for k in ("new_orders", "updated_orders", "trades", "ticks")):
             await spot.persist_batch(**writes)
+        if self._tail is not None:
+            self._tail.record(batch)
         for kind, payload in accepted:
             self._handover.taken(kind, payload)
         self._ticks.accept(tick)

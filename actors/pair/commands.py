@@ -6,8 +6,9 @@ overtakes a batch, and a pair whose loop is stuck answers no ping and ticks no m
 at most ``LOAD_WAIT_S`` for the pair's first load (the pair's ``Lifecycle``, ``actors.lifecycle``);
 while the pair reloads it is refused at once (PAIR_UNAVAILABLE), and so is every command still
 queued; while the pair is paused for a move, every command but a fence or a barrier is refused
-(PAIR_MOVING), and the mark is not looked at. A refused command was never matched, so its caller may
-release its freeze or send it again.
+(PAIR_MOVING), the orders and cancels it had queued but not yet matched too, and the mark is not
+looked at. A refused command was never matched, so its caller may release its freeze or send it
+again.
 
 The queue is an object the PairActor owns (no mixin): the actor's lifecycle says whether it is loaded
 and healthy (its loads), the actor sets ``paused`` (a move), its calls wait here, and its batch loop
@@ -61,6 +62,8 @@ class CommandQueue:
             futures.append(loop.create_future())
             self._queue.put_nowait((kind, payload, futures[-1]))
         answers = await asyncio.gather(*futures, return_exceptions=True)
+        if all(isinstance(a, DomainError) and a.code == ErrorCode.PAIR_MOVING for a in answers):
+            raise DomainError(ErrorCode.PAIR_MOVING)  # a move's pause refused them all, unmatched (refuse_orders)
         # Only rules refuse a command; anything else leaves its outcome to the reconcilers.
         return [a if isinstance(a, dict | DomainError) else OutcomeUnknown(ErrorCode.PAIR_UNAVAILABLE) for a in answers]
 
@@ -85,6 +88,21 @@ class CommandQueue:
         while not self._queue.empty():
             commands.append(self._queue.get_nowait())
         return commands
+
+    def refuse_orders(self, error: Exception) -> None:
+        """Answer ``error`` to every submit and cancel still queued (a move's pause: they were never
+        matched, so their callers send them again to the next actor); the rest stays queued, in order.
+        The commands of one ``send_many`` are queued at once and taken at once: all of them are
+        refused, or none."""
+        kept = []
+        while not self._queue.empty():
+            command = self._queue.get_nowait()
+            if command[0] in ("submit", "cancel"):
+                answer_all([command], error)
+            else:
+                kept.append(command)
+        for command in kept:
+            self._queue.put_nowait(command)
 
     def refuse_queued(self, error: Exception) -> None:
         """Answer ``error`` to every command still queued."""

@@ -44,6 +44,7 @@ class PairEffects:
         self._redis = redis
         self._cfg = cfg  # the pair's configuration as it is now (an operator may reload it)
         self.outbox: asyncio.Queue[list[Outgoing]] = asyncio.Queue()
+        self._sending = asyncio.Lock()  # held while the publisher's pipeline is on its way
         self._wallets: dict[int, Any] = {}
         self.owed = True  # something may be pending: a settle or release gave up, or the pair (re)loaded
         self._swept = 0.0  # when the loop last swept (the event loop's clock)
@@ -57,20 +58,32 @@ class PairEffects:
             pending = [await self.outbox.get()]
             while not self.outbox.empty():
                 pending.append(self.outbox.get_nowait())
-            try:
-                pipe = self._redis.pipeline(transaction=False)
-                for outgoing in pending:
-                    for op, key, value in outgoing:
-                        if op == "set":
-                            pipe.set(key, value, ex=MARK_TTL_S)
-                        else:
-                            pipe.publish(key, value)
-                await pipe.execute()
-            except Exception:  # pushes are best effort; clients refetch market/deal on a sequence gap
-                log.exception("pair %s: publish failed", self._cfg().symbol)
-            finally:
-                for _ in pending:
-                    self.outbox.task_done()
+            async with self._sending:
+                try:
+                    pipe = self._redis.pipeline(transaction=False)
+                    for outgoing in pending:
+                        for op, key, value in outgoing:
+                            if op == "set":
+                                pipe.set(key, value, ex=MARK_TTL_S)
+                            else:
+                                pipe.publish(key, value)
+                    await pipe.execute()
+                except Exception:  # pushes are best effort; clients refetch market/deal on a sequence gap
+                    log.exception("pair %s: publish failed", self._cfg().symbol)
+                finally:
+                    for _ in pending:
+                        self.outbox.task_done()
+
+    async def unsent(self) -> list[list[Outgoing]]:
+        """Take what the publisher has not sent yet out of its queue, once the pipeline it is sending now
+        (if any) is done: a move's pause hands it to the next actor, whose publisher sends it before
+        anything of its own, so pushes still go out in commit order without the pause waiting for them."""
+        taken = []
+        while not self.outbox.empty():
+            taken.append(self.outbox.get_nowait())
+            self.outbox.task_done()
+        async with self._sending:
+            return taken
 
     # -- the wallet side of trades and final orders --------------------------------------------------
 

@@ -1,5 +1,6 @@
-"""How a pair's actor builds its state: from the database (a start or a restart), or from the
-snapshot of the actor it takes over from (a move); and the snapshot itself.
+"""How a pair's actor builds its state: from the database (a start or a restart); from the database
+before a move's pause and then the tail of the actor it takes over from (``actors.pair.tail``); or,
+when there is no tail, from that actor's whole snapshot. And what the pause hands over.
 
 The state: the pair's configuration, the book and its orders (with each user's count of resting
 ones), the trade id sequence, candles, the 24 h ticker, recent trades, the depth sequence and the
@@ -16,8 +17,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from actors.book.order_book import OrderBook
-from actors.book.types import Order as BookOrder
-from actors.book.types import Precision, Side
+from actors.book.types import Precision
 from actors.market.candles import CandleBook
 from actors.market.ticker import Ticker24h
 from actors.pair import events
@@ -26,6 +26,7 @@ from actors.pair.mark_rule import related
 from actors.pair.mark_state import MarkState
 from actors.pair.marks import Tick, TickLog
 from actors.pair.state import OrderState, PairConfig
+from actors.pair.tail import Tail, apply_orders, resting
 from config.settings import Settings
 from store import spot, ticks, users
 from store.models import CurrencyMatch, Kline, Quotation
@@ -46,6 +47,9 @@ class PairLoading:
     _mark: MarkState  # built by the first load, kept by reloads
     _cfg: PairConfig
     _handover: Handover
+    _tail: Tail | None  # the moving actor's, from ``keep_tail`` to its pause
+    _preloaded: Ticker24h | None  # a standby that read the database before the pause: the ticker as it was then
+    _tail_applied: int | None  # how many orders of the tail it took over with (None: it read them again)
 
     # From DbActor and the PairActor (annotations only: a stub here would shadow them in the MRO).
     _now: Callable[[], int]
@@ -55,10 +59,9 @@ class PairLoading:
 
     _MOVED_STATE = ("_cfg", "precision", "_book", "_orders", "_open_count", "_trade_seq", "_candles", "_ticker",
                     "_recent", "_depth_seq", "_ticks", "_mark")  # fmt: skip
-
-    def _snapshot(self) -> dict[str, Any]:
-        """Everything ``_load`` builds, as it is now (the book, orders, candles, ticker, sequences)."""
-        return {**{name: getattr(self, name) for name in self._MOVED_STATE}, "_handed": self._handover.snapshot()}
+    # What goes with a tail: the state the database does not hold exactly, or holds only after the
+    # standby read it. None of it grows with the book.
+    _CARRIED = ("_cfg", "_trade_seq", "_recent", "_depth_seq", "_ticks", "_mark")
 
     async def reload_config(self) -> dict[str, Any]:
         """Read the pair's settings again (an operator changed them in the console): trading on or off,
@@ -75,11 +78,43 @@ class PairLoading:
 
     async def _load(self) -> None:
         await self._ready()
-        if self._restore is not None:  # taking over from the actor that moved: its state, no reads
-            for name, value in self._restore.items():
+        handed = self._restore
+        if handed is not None and "_tail" not in handed:  # the moved actor's whole state, no reads
+            for name, value in handed.items():
                 setattr(self, name, value)
             self._restore = None
             return
+        if self._tail is not None:  # reloading while a move keeps a tail: it no longer says what changed
+            self._tail.lost = True
+        if handed is None or self._preloaded is None:
+            await self._read_database()
+        if handed is not None:
+            await self._take_tail(handed)
+        self._preloaded = None
+        self._restore = None
+
+    async def _take_tail(self, handed: dict[str, Any]) -> None:
+        """Apply a moved actor's tail to what this standby read from the database, then take its carried
+        state. A tail that does not fit (no load point explains it) is not guessed at: the database,
+        which the paused actor no longer changes, is read again."""
+        try:
+            self._tail_applied = apply_orders(self._book, self._orders, self._open_count, self.precision,
+                                              handed["_tail"])  # fmt: skip
+        except ValueError:
+            log.warning("pair %s: the tail does not fit the book read before the pause; reading it again",
+                        self._pair_id, exc_info=True)  # fmt: skip
+            ticker, self._preloaded = self._preloaded, None  # half-applied: a retry reads the database too
+            await self._read_database()
+            self._preloaded, self._tail_applied = ticker, None
+        self._candles.graft(handed["_bars"])
+        if self._preloaded is not None:  # the ticker as it was when the tail began, and what changed since
+            self._ticker = self._preloaded
+            self._ticker.catch_up(handed["_ticker_part"])
+        for name in self._CARRIED:
+            setattr(self, name, handed[name])
+
+    async def _read_database(self) -> None:
+        """Build the state from the database (a start, a restart, a reload, a standby's preload)."""
         pair = await CurrencyMatch.get(id=self._pair_id).prefetch_related("base_currency", "quote_currency")
         self._cfg = config_of(pair)
         self.precision = Precision(pair.price_decimals, pair.qty_decimals)
@@ -88,13 +123,9 @@ class PairLoading:
         self._open_count: Counter[int] = Counter()
         for row in await spot.open_orders(self._pair_id):  # in (seq, id) order: time priority
             state = events.state_of(row)
-            remaining = self.precision.to_lots(state.number - state.transacted_amount)
-            price = self.precision.to_ticks(state.price)
-            lots = self.precision.to_lots(state.number)
             seq = max(state.seq, self._book.last_seq + 1)  # a tie (rows written outside the pair) keeps id order
             try:
-                self._book.restore(BookOrder(state.id, state.uid, Side(state.way), price, lots, remaining=remaining,
-                                             seq=seq))  # fmt: skip
+                self._book.restore(resting(state, self.precision, seq))
             except ValueError:
                 # A row no pair could have written (it would cross the book, or rest nothing): the pair
                 # serves without it rather than not at all; an operator looks at it.

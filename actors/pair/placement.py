@@ -10,10 +10,14 @@ EXCHANGE_PAIR_NODES, else wherever Ray finds a free ``pairs`` slot. Pins are sof
 A move (``move``), with no accepted order lost and the pause kept to the handover itself:
 1. start the pair's next generation (``pair_name(symbol, n + 1)``) on the target node as a warm
    standby, while the current actor trades on: Ray's creation of an actor (a second) is not paid
-   inside the pause;
+   inside the pause; the current actor starts keeping its tail (``keep_tail``) and then the standby
+   reads the pair from the database (``preload``): the book's size is not paid inside the pause
+   either. ``prepare`` does this step alone, ahead of a ``move`` to the same node;
 2. mark the pair as moving in Redis (``PAIR_MOVING``) and ``pause`` the current actor: it refuses new
    commands with PAIR_MOVING (the engine sends them again), commits what it had queued and returns
-   its snapshot, which goes straight to the standby (``take_over``), which loads it and serves;
+   its tail (the orders and bars it committed since the standby began reading, and the little state
+   the database does not hold exactly, ``actors.pair.tail``), which goes straight to the standby
+   (``take_over``), which applies it and serves;
 3. record the new generation in Redis (``PAIR_AT``, where the engine looks the pair up): the pause
    ends here, and is reported with the move;
 4. mark the old actor as stopped by a move (``PAIR_MOVED``: a caller whose command meets it dead
@@ -57,6 +61,8 @@ class PairPlacement(DbActor):
         self._move_lock = asyncio.Lock()
         self._redis = connect_redis(self._settings)
         self._generation: dict[str, int] = {}  # symbol -> its live actor's generation
+        # symbol -> a loaded standby: (its node id, its generation, its handle, when it was started)
+        self._standbys: dict[str, tuple[str, int, Any, float]] = {}
 
     async def start(self) -> list[dict[str, Any]]:
         """Create (or find) every pair's actor on its node and wait until all have loaded."""
@@ -139,6 +145,25 @@ class PairPlacement(DbActor):
         async with self._move_lock:
             return await self._move(symbol, target, nodes)
 
+    async def prepare(self, symbol: str, node_ref: str) -> dict[str, Any]:
+        """Step 1 of a move alone: start the pair's next actor on ``node_ref`` and have it read the pair
+        from the database while the pair trades on; the next ``move`` of the pair to that node
+        takes it over (a move elsewhere retires it). Answers a report; ``error`` if it could not."""
+        if symbol not in self._pairs:
+            return {"symbol": symbol, "error": f"no pair {symbol!r} runs here; pairs: {', '.join(self._pairs)}"}
+        try:
+            target = find_node(node_ref, alive_nodes())
+        except LookupError as exc:
+            return {"symbol": symbol, "error": str(exc)}
+        async with self._move_lock:
+            old = await self._live(symbol)
+            if (await old.info.remote())["node_id"] == target.id:
+                return {"symbol": symbol, "prepared": False, "error": f"{symbol} already runs on {target.label}"}
+            error = await self._standby(symbol, old, target)
+            if error is not None:
+                return {"symbol": symbol, "prepared": False, "error": error}
+            return {"symbol": symbol, "prepared": True, "to": target.label}
+
     async def stop(self) -> int:
         """Kill every pair actor (``exchange up`` stopping on a cluster it joined); returns how many."""
         stopped = 0
@@ -150,6 +175,7 @@ class PairPlacement(DbActor):
                 except ValueError:
                     pass  # gone meanwhile
             self._generation.pop(symbol, None)
+            self._standbys.pop(symbol, None)
         return stopped
 
     # -- the move ---------------------------------------------------------------------------------
@@ -167,14 +193,10 @@ class PairPlacement(DbActor):
         if before["node_id"] == target.id:
             await self._save_pin(symbol, target, nodes)
             return {**report, "moved": False, "pause_ms": 0.0}
-        generation = self._generation[symbol] + 1
-        created = time.perf_counter()
-        new = self._create(symbol, target.id, generation, standby=True)
-        try:
-            await asyncio.wait_for(new.standby.remote(), START_TIMEOUT_S)
-        except Exception as exc:
-            await self._retire(new)
-            return {**report, "moved": False, "error": f"could not start on {target.label}: {exc}"}
+        error = await self._standby(symbol, old, target)
+        if error is not None:
+            return {**report, "moved": False, "error": error}
+        _, generation, new, created = self._standbys.pop(symbol)
         await self._redis.set(PAIR_MOVING + symbol, old._actor_id.hex(), ex=MARK_TTL_S)
         began = time.perf_counter()
         try:
@@ -183,7 +205,7 @@ class PairPlacement(DbActor):
             # without a stop here (placement never unpickles it).
             await asyncio.to_thread(ray.wait, [snapshot], fetch_local=False)
             drained = time.perf_counter()
-            await asyncio.wait_for(new.take_over.remote(snapshot), START_TIMEOUT_S)
+            taken = await asyncio.wait_for(new.take_over.remote(snapshot), START_TIMEOUT_S)
         except Exception as exc:
             log.exception("pair %s: could not hand over to %s; it stays where it is", symbol, target.label)
             await self._retire(new)
@@ -206,10 +228,39 @@ class PairPlacement(DbActor):
             "moved": after["node_id"] == target.id,
             "pause_ms": round((resumed - began) * 1000, 1),
             "drain_ms": round((drained - began) * 1000, 1),
-            "standby_ms": round((began - created) * 1000, 1),  # the standby's start, before the pause
+            "standby_ms": round((began - created) * 1000, 1),  # the standby's start and load, before the pause
+            "tail_orders": taken["tail_orders"],  # orders committed after the standby's load, handed in the pause
             "open_orders_after": after["open_orders"],
             "matches_database": check["matches_database"],
         }
+
+    async def _standby(self, symbol: str, old: Any, target: Node) -> str | None:
+        """Have a loaded standby for the pair on ``target`` (``self._standbys``): the one ``prepare``
+        left if it is there, else a new one. The live actor ``old`` keeps a tail from before the
+        standby reads the database. Answers None, or why there is none (nothing is left running then:
+        a standby that failed is killed and ``old`` keeps no tail)."""
+        generation = self._generation[symbol] + 1
+        prepared = self._standbys.pop(symbol, None)
+        if prepared is not None:
+            if prepared[0] == target.id:
+                self._standbys[symbol] = prepared
+                return None
+            await self._retire(prepared[2])
+            generation = prepared[1] + 1  # Ray may not have freed the retired one's name yet
+        created = time.perf_counter()
+        new = self._create(symbol, target.id, generation, standby=True)
+        try:
+            await asyncio.wait_for(new.standby.remote(), START_TIMEOUT_S)
+            # The standby reads only once the old actor keeps a tail (the load point): ``preload`` waits
+            # for the ticker ``keep_tail`` answers, which goes to the standby without a stop here.
+            await asyncio.wait_for(new.preload.remote(old.keep_tail.remote()), START_TIMEOUT_S)
+        except Exception as exc:
+            await self._retire(new)
+            with contextlib.suppress(Exception):
+                await old.resume.remote()  # keeps no tail (it was not paused)
+            return f"could not start on {target.label}: {exc}"
+        self._standbys[symbol] = (target.id, generation, new, created)
+        return None
 
     async def _live(self, symbol: str) -> Any:
         """The pair's live actor (found again after this actor restarted). ValueError if none runs."""

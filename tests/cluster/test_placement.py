@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
 import httpx
@@ -16,8 +16,9 @@ from actors.names import PLACEMENT_NAME
 from actors.pair.directory import pair_actor
 from serve.stack import Stack
 from store.models import Order, OrderStatus, PairPin, Trade
+from store.spot import OPEN_STATUSES
 from tests.utils.cli import exchange, exchange_ok
-from tests.utils.prices import deal, inside_price
+from tests.utils.prices import best, deal, inside_price
 from tests.utils.trading import Stream, assert_invariants, funded_traders, quiesce
 from tests.utils.users import member
 from tests.utils.wallets import fund
@@ -168,6 +169,67 @@ async def test_a_command_whose_answer_a_move_lost_is_answered_as_stored_by_the_n
     assert (await pair.verify.remote())["matches_database"] is True
     async with httpx.AsyncClient(base_url=api.base_url, timeout=30) as client:
         await client.post("tx_in/cancel", json={"id": kept["id"]}, headers=trader.auth)
+
+
+async def test_a_standby_that_read_the_book_before_the_pause_takes_over_with_the_orders_taken_since(
+    stack: Stack, api: httpx.Client, db: None
+) -> None:
+    """Alice and Carol bid, Bob and Dave offer; the move's standby reads that book from the database
+    (``prepare``) while the pair trades on; then Dave fills part of Alice's bid, Carol cancels one bid
+    and fills Bob's offer, Alice and Bob place new orders; the move hands over only those (its tail):
+    the new actor's book is the database's, time priority included, and no order is lost or doubled."""
+    symbol = "LTC/USDT"
+    target = "node-1" if where(symbol) == "node-2" else "node-2"
+    alice, bob, carol, dave = await funded_traders(api, 4, "tail")  # alice and carol hold USDT
+    bid, ask, _ = best(await asyncio.to_thread(deal, api, 3))
+    low = bid if bid is not None else (ask if ask is not None else Decimal(100)) * Decimal("0.9")
+    high = ask if ask is not None else low * Decimal("1.2")
+    tick = ((high - low) / 6).quantize(Decimal("0.0001"), ROUND_DOWN)
+    assert tick > 0, (low, high)  # six price steps inside the spread: these orders meet only each other
+    level = [str(low + i * tick) for i in range(6)]
+    placed: list[int] = []
+
+    async with httpx.AsyncClient(base_url=api.base_url, timeout=30) as client:
+
+        async def order(who: Any, side: str, number: str, at: int) -> int:
+            body = {"currency_match_id": 3, "number": number, "price": level[at]}
+            answer = (await client.post(f"tx_{side}/add", json=body, headers=who.auth)).json()
+            assert answer["code"] == 1, answer
+            placed.append(answer["data"]["id"])
+            return int(answer["data"]["id"])
+
+        alice_first, carol_first = await order(alice, "in", "1", 2), await order(carol, "in", "1", 2)
+        carol_low = await order(carol, "in", "1", 1)
+        bob_first = await order(bob, "out", "1", 4)
+        await order(dave, "out", "1", 5)
+        prepared = await placement().prepare.remote(symbol, target)
+        assert prepared["prepared"] is True, prepared
+        # Taken after the standby read the book, before the pause:
+        await order(dave, "out", "0.4", 2)  # fills 0.4 of Alice's first bid, which keeps its place
+        cancel = await client.post("tx_in/cancel", json={"id": carol_low}, headers=carol.auth)
+        assert cancel.json()["code"] == 1, cancel.text
+        alice_second = await order(alice, "in", "1", 3)  # a new best bid
+        await order(carol, "in", "1", 4)  # fills Bob's offer
+        bob_second = await order(bob, "out", "1", 4)
+        report = await placement().move.remote(symbol, target)
+        assert (report["moved"], report["matches_database"]) == (True, True), report
+        assert report["tail_orders"] >= 7, report  # every order those five commands touched
+
+        # The new actor trades on from the same book: the best bid first, then Alice's 0.6 before Carol.
+        sold = [await order(dave, "out", "1", 2), await order(dave, "out", "1", 2)]
+        fills = await Trade.filter(sell_order_id__in=sold).order_by("id").values_list("buy_order_id", "number")
+        assert [(o, Decimal(n)) for o, n in fills] == [(alice_second, Decimal(1)), (alice_first, Decimal("0.6")),
+                                                       (carol_first, Decimal("0.4"))]  # fmt: skip
+        assert (await pair_actor(symbol).verify.remote())["matches_database"] is True
+        uids = [m.uid for m in (alice, bob, carol, dave)]
+        assert sorted(await Order.filter(user_id__in=uids).values_list("id", flat=True)) == sorted(placed)
+        assert (await Order.get(id=bob_first)).status == OrderStatus.FILLED
+        for who, order_id in ((carol, carol_first), (bob, bob_second)):
+            await client.post(f"tx_{'in' if who is carol else 'out'}/cancel", json={"id": order_id}, headers=who.auth)
+        for row in await Order.filter(user_id=dave.uid, status__in=OPEN_STATUSES):
+            await client.post("tx_out/cancel", json={"id": row.id}, headers=dave.auth)
+    await quiesce(stack)
+    await assert_invariants(placed, [alice, bob, carol, dave])
 
 
 def test_operators_list_nodes_and_pairs_and_move_one_from_the_cli(stack: Stack) -> None:

@@ -241,6 +241,33 @@ def test_restore_rebuilds_the_book_with_the_same_priority() -> None:
     assert bought.fills and rebuilt.last_seq > max(o.seq for o in persisted)
 
 
+def test_reduce_keeps_a_partly_filled_order_first_in_its_level() -> None:
+    """A copy of the book learns that alice's 1 BTC ask at 60000 filled 0.4 elsewhere: she keeps her place."""
+    book = OrderBook()
+    alice = limit(book, ALICE, Side.SELL, "1", "60000").resting
+    limit(book, CAROL, Side.SELL, "1", "60000")
+    assert alice is not None
+
+    book.reduce(alice.order_id, lots("0.6"))
+
+    assert book.depth() == ([], [(P.to_ticks(D("60000")), lots("1.6"))])
+    assert (alice.remaining, alice.filled) == (lots("0.6"), lots("0.4"))
+    bought = limit(book, BOB, Side.BUY, "1", "60000")
+    assert trades(bought) == [(ALICE, "0.6", "60000"), (CAROL, "0.4", "60000")]
+
+
+def test_reduce_refuses_an_order_not_resting_or_a_larger_remaining() -> None:
+    book = OrderBook()
+    alice = limit(book, ALICE, Side.SELL, "1", "60000").resting
+    assert alice is not None
+    with pytest.raises(ValueError, match="not on the book"):
+        book.reduce(999_999, 1)
+    for wrong in (0, lots("1.5")):
+        with pytest.raises(ValueError, match="not in"):
+            book.reduce(alice.order_id, wrong)
+    assert book.depth() == ([], [(P.to_ticks(D("60000")), lots("1"))])
+
+
 def test_restore_refuses_out_of_order_and_crossing_orders() -> None:
     book = OrderBook()
     book.restore(Order(1, ALICE, Side.SELL, 600_000_000, 10, seq=5))

@@ -272,6 +272,27 @@ def test_loaded_bars_are_clean_extend_with_trades_and_set_the_horizon() -> None:
         book.load(ONE_MINUTE, [bar("2024-03-10 12:02:30", "1", "1", "1", "1", "1", "1")])
 
 
+def test_a_grafted_bar_carries_on_as_in_the_book_it_came_from() -> None:
+    """A copy loaded from the database knows a bar's values, not its first and last trade instants; the
+    bars grafted from the original do, so a late trade opens or closes them the same on both."""
+    original = CandleBook()
+    trade(original, "2024-03-10 12:00:20", "100", "1")
+    trade(original, "2024-03-10 12:00:40", "110", "1")
+    copy = CandleBook()
+    copy.load(ONE_MINUTE, original.bars(ONE_MINUTE, 0, at("2024-03-10 13:00")))
+    touched = [(period, bar.start) for period, bar in original.dirty()]
+    copy.graft(original.cells(touched))
+    assert copy.dirty() == []
+    for book in (original, copy):
+        trade(book, "2024-03-10 12:00:30", "90", "1")  # between the two: neither opens nor closes the bar
+    assert (
+        copy.last(ONE_MINUTE)
+        == original.last(ONE_MINUTE)
+        == bar("2024-03-10 12:00", "100", "110", "90", "110", "3", "300")
+    )
+    assert copy.last(FIVE_MINUTES) == original.last(FIVE_MINUTES)
+
+
 def test_loading_more_than_max_bars_keeps_the_newest() -> None:
     book = CandleBook(max_bars=2)
     day = [Bar(d * DAY_MS, D(1), D(1), D(1), D(1), D(1), D(1)) for d in range(19_790, 19_795)]

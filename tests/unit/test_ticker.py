@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from datetime import UTC, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -190,3 +191,20 @@ def test_snapshot_matches_a_brute_force_window(stream: list[tuple[int, Decimal, 
         ticker.on_trade(ts, price, qty)
     now = max(ts for ts, _, _ in stream) + after
     assert ticker.snapshot(now) == _brute(stream, now)
+
+
+def test_a_copy_taken_earlier_catches_up_with_the_minutes_traded_since() -> None:
+    """A move's standby holds the ticker as it was when the tail began; the buckets of the minutes the
+    tail's trades fell in, and the last trade, make it the moving actor's again: a day of minutes
+    without shipping them."""
+    ticker = Ticker24h()
+    for minute in range(0, 1500, 7):  # a day and more of trades: the oldest fold into the reference
+        ticker.on_trade(NOW - DAY_MS - HOUR_MS + minute * MINUTE_MS, D(100 + minute % 13), D(1))
+    copy = pickle.loads(pickle.dumps(ticker))
+    traded = []
+    for ts, price in ((NOW - 90_000, "120"), (NOW - 30_000, "95"), (NOW, "101")):
+        ticker.on_trade(ts, D(price), D("0.5"))
+        traded.append(ts // MINUTE_MS)
+    copy.catch_up(ticker.part(traded))
+    for later in (NOW, NOW + HOUR_MS, NOW + DAY_MS - MINUTE_MS):
+        assert copy.snapshot(later) == ticker.snapshot(later)
