@@ -167,6 +167,19 @@ async def update_rows(conn: BaseDBAsyncClient, rows: Sequence[Model], names: tup
     await _run(conn, _update_sql(model, names, postgres), values, postgres, _texts(model, names))
 
 
+async def update_values(
+    conn: BaseDBAsyncClient, model: type[Model], names: tuple[str, ...], values: Sequence[Sequence[Any]]
+) -> None:
+    """Write the fields ``names`` of many rows of one model: each item of ``values`` is the fields'
+    Python values, in order, then the row's primary key."""
+    if not values:
+        return
+    postgres = _postgres(conn)
+    converters = _converters(model, names)
+    rows = [[*_db_values(converters, row[:-1], model), row[-1]] for row in values]
+    await _run(conn, _update_sql(model, names, postgres), rows, postgres, _texts(model, names))
+
+
 SQLITE_CHUNK = 500  # keys per SQLite query (its bound variables are limited)
 
 
@@ -236,11 +249,29 @@ def insert_rows_parts(rows: Sequence[Model]) -> list[Part]:
     parts = []
     for model, instances in by_model.items():
         names = _inserted(model)
-        values = [[getattr(row, n) for n in names] for row in instances]
-        part = insert_part(model, names, values)
-        if part is not None:
-            parts.append(part)
+        converters = _converters(model, names)  # with each row: its stamps (``auto_now_add``) are set
+        values = [_db_values(converters, [getattr(row, n) for n in names], row) for row in instances]
+        parts.append((_insert_sql(model, names, True), _arrays(values, _texts(model, names))))
     return parts
+
+
+def update_part(model: type[Model], names: tuple[str, ...], values: Sequence[Sequence[Any]]) -> Part | None:
+    """``update_values`` as a part of ``write_at_once`` (PostgreSQL); None when there is nothing to update."""
+    if not values:
+        return None
+    converters = _converters(model, names)
+    rows = [[*_db_values(converters, row[:-1], model), row[-1]] for row in values]
+    return _update_sql(model, names, True), _arrays(rows, _texts(model, names))
+
+
+def delete_part(model: type[Model], key: str, keys: Sequence[Any]) -> Part | None:
+    """Delete the rows of ``model`` whose field ``key`` is among ``keys``, as a part of
+    ``write_at_once`` (PostgreSQL); None when there are no keys."""
+    if not keys:
+        return None
+    (field,), (column,) = _fields(model, (key,))
+    kind = field.get_for_dialect("postgres", "SQL_TYPE")
+    return f'DELETE FROM "{model._meta.db_table}" WHERE "{column}" IN (SELECT unnest($1::{kind}[]))', [list(keys)]
 
 
 def guarded_update_part(rows: Sequence[Model], names: tuple[str, ...], was: Sequence[Sequence[Any]]) -> Part:
@@ -299,8 +330,9 @@ async def write_at_once(
     its own: outside a transaction it is one round trip, where BEGIN, a statement per part and COMMIT
     were as many. ``guarded``: a ``guarded_update_part`` and how many rows it must update; if it
     updates fewer (a row changed since it was read) or an insert hits a unique key, the statement
-    fails as a whole and ``Conflict`` is raised. The parts see the database as it was before the
-    statement (PostgreSQL's rule for ``WITH``), so no part may read what another writes."""
+    fails as a whole and ``Conflict`` is raised (unguarded, a failure raises as it is). The parts see
+    the database as it was before the statement (PostgreSQL's rule for ``WITH``), so no part may
+    read what another writes."""
     every = [*parts, *([guarded[0]] if guarded else [])]
     clauses: list[str] = []
     args: list[Any] = []
@@ -315,6 +347,8 @@ async def write_at_once(
     try:
         await conn.execute_query(f"WITH {', '.join(clauses)} {final}", args)
     except (OperationalError, IntegrityError) as exc:
+        if guarded is None:
+            raise
         if isinstance(exc, IntegrityError) or getattr(exc.__cause__, "sqlstate", None) == DIVISION_BY_ZERO:
             raise Conflict(str(exc)) from exc
         raise
