@@ -4,8 +4,9 @@ Each user is a virtual actor inside the shard: their operations run one at a tim
 their mailbox) while different users proceed concurrently. Balances live in the database, which each
 operation reads and writes in one transaction with its journal rows (``store.ledger.apply``), so a
 restarted shard has nothing to reload and every operation is idempotent by its reference. The order
-path's freezes and releases share group transactions instead (``ledger.apply_debits``), several at a
-time over disjoint users, each user's in the order they came (``GroupCommit`` with owners).
+path's freezes and releases share group transactions instead (``ledger.apply_debits``), up to
+``wallet_hold_groups`` at a time over disjoint users, each user's in the order they came
+(``GroupCommit`` with owners).
 """
 
 from __future__ import annotations
@@ -41,9 +42,11 @@ class WalletShard(DbActor):
         self._index = index
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         # Freezes and releases are on every order's path: they share transactions (ledger.apply_debits),
-        # up to HOLD_GROUPS at a time over disjoint users, each user's in the order they came.
+        # up to ``wallet_hold_groups`` at a time over disjoint users, each user's in the order they came.
         self._holds: GroupCommit[_Hold, bool] = GroupCommit(
-            _commit_holds, concurrency=HOLD_GROUPS, owners=lambda hold: {c.uid for c in hold.op.changes}
+            _commit_holds,
+            concurrency=self._settings.wallet_hold_groups,
+            owners=lambda hold: {c.uid for c in hold.op.changes},
         )
         self._sweeping = asyncio.Lock()
         self._reconciled_ms = 0  # when the last reconcile ended (0: not yet)
@@ -161,11 +164,6 @@ class WalletShard(DbActor):
         await self._ready()
         async with self._locks[uid]:
             return await ledger.apply(changes)
-
-
-# Group transactions a shard runs at once over disjoint users. Each takes a connection of the
-# process's pool (asyncpg's default holds 5); settlements, credits and the reconciler use the others.
-HOLD_GROUPS = 3
 
 
 @dataclass(frozen=True)
