@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -197,18 +198,20 @@ async def test_a_group_commit_raced_by_another_write_decides_again_and_adds_up(
     if not settings.db_url.startswith("postgres://"):
         pytest.skip("SQLite has one writer: the group holds it from its read to its write")
     uid, usdt = await _funded("ledger-raced@example.com", "USDT", "100")
-    real = ledger._journaled
+    real = ledger._read_at_once
     raced: list[bool] = []
 
-    async def journaled_then_a_deposit(refs: list[str], conn: object) -> dict[str, ledger.Facts]:
-        found = await real(refs, conn)  # type: ignore[arg-type]
+    async def read_then_a_deposit(
+        conn: Any, ops: list[Op]
+    ) -> tuple[dict[ledger.Key, Account], dict[str, ledger.Facts]]:
+        found = await real(conn, ops)
         if not raced:  # between the group's read and its write, once
             raced.append(True)
             deposit = Change(uid, usdt.id, AccountType.CHANGE, Decimal(50), Decimal(0), "deposit", "raced:deposit")
             assert await apply([deposit]) is True  # on a connection of its own
         return found
 
-    monkeypatch.setattr(ledger, "_journaled", journaled_then_a_deposit)
+    monkeypatch.setattr(ledger, "_read_at_once", read_then_a_deposit)
     results = await apply_debits([
         Op(legs.freeze(uid, usdt.id, Decimal(120), "raced:1")),  # fits only with the deposit
         Op(legs.freeze(uid, usdt.id, Decimal(30), "raced:2")),
