@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
 from actors.lifecycle import LOAD_WAIT_S, Lifecycle
@@ -76,6 +76,12 @@ class GroupCommit(Generic[T, R]):
     to every caller of the batch. With ``concurrency`` above 1, items that arrive while a commit runs
     start another at once (up to that many at a time, each on its own connection) instead of waiting
     for it; the oldest items still go first.
+
+    ``owners`` (with ``concurrency`` above 1) names whose state an item changes (a wallet op's users):
+    a batch then takes only items none of whose owners is in another running batch, and an item
+    waits behind every earlier item of its owners, so one owner's items commit one transaction after
+    the other, in the order they were submitted, while other owners' items commit beside them. Two
+    running transactions then never touch the same owner's rows: neither waits on the other's locks.
     """
 
     def __init__(
@@ -83,10 +89,13 @@ class GroupCommit(Generic[T, R]):
         commit: Callable[[list[T]], Awaitable[Sequence[R | BaseException]]],
         max_batch: int = 256,
         concurrency: int = 1,
+        owners: Callable[[T], Iterable[Hashable]] | None = None,
     ) -> None:
         self._commit = commit
         self._max_batch = max_batch
         self._concurrency = concurrency
+        self._owners = owners
+        self._busy: set[Hashable] = set()  # the owners of the items of running batches
         self._pending: list[tuple[T, asyncio.Future[R]]] = []
         self._runners: list[asyncio.Task[None]] = []
 
@@ -99,14 +108,39 @@ class GroupCommit(Generic[T, R]):
         loop = asyncio.get_running_loop()
         futures: list[asyncio.Future[R]] = [loop.create_future() for _ in items]
         self._pending.extend(zip(items, futures, strict=True))
-        self._runners = [runner for runner in self._runners if not runner.done()]
-        if len(self._runners) < self._concurrency:
-            self._runners.append(loop.create_task(self._run()))
+        self._start_runners()
         return futures
 
-    async def _run(self) -> None:
-        while self._pending:
+    def _start_runners(self) -> None:
+        self._runners = [runner for runner in self._runners if not runner.done()]
+        if self._pending and len(self._runners) < self._concurrency:
+            self._runners.append(asyncio.get_running_loop().create_task(self._run()))
+
+    def _take(self) -> tuple[list[tuple[T, asyncio.Future[R]]], set[Hashable]]:
+        """The next batch, oldest first, and the owners it holds until it has committed."""
+        if self._owners is None:
             batch, self._pending = self._pending[: self._max_batch], self._pending[self._max_batch :]
+            return batch, set()
+        batch, kept = [], []
+        held: set[Hashable] = set()
+        waiting: set[Hashable] = set()  # owners of an item left behind: their later items stay behind it
+        for entry in self._pending:
+            owners = set(self._owners(entry[0]))
+            if len(batch) < self._max_batch and not owners & self._busy and not owners & waiting:
+                batch.append(entry)
+                held |= owners
+            else:
+                kept.append(entry)
+                waiting |= owners
+        self._pending = kept
+        self._busy |= held
+        return batch, held
+
+    async def _run(self) -> None:
+        while True:
+            batch, held = self._take()
+            if not batch:
+                return
             try:
                 results = await self._commit([item for item, _ in batch])
             except Exception as exc:
@@ -114,6 +148,10 @@ class GroupCommit(Generic[T, R]):
                     if not future.done():
                         future.set_exception(exc)
                 continue
+            finally:
+                self._busy -= held
+                if held:  # items that waited for these owners may go now, beside this runner's next batch
+                    self._start_runners()
             for (_, future), result in zip(batch, results, strict=True):
                 if future.done():
                     continue

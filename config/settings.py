@@ -66,6 +66,10 @@ class Settings(BaseSettings):
     db_pool_max: int = Field(default=5, ge=1, le=100)
     db_idle_seconds: float = Field(default=30.0, gt=0, le=3600)
     wallet_shards: int = Field(default=2, ge=1, le=1024)
+    # Group transactions of freezes and releases a wallet shard runs at once, over disjoint users (each
+    # takes a connection of the shard's pool of 5). 1 on a small machine: on 2 shared cores, 3 at a time
+    # made smaller groups and cost more CPU per order than the waiting they saved (docs/performance.md §1).
+    wallet_hold_groups: int = Field(default=1, ge=1, le=4)
     # How often each wallet shard releases the freezes of orders that never reached their pair.
     reconcile_seconds: float = Field(default=15.0, gt=0, le=3600)
     pair_ids: list[int] = Field(default_factory=list)  # pairs that get an actor; empty: every open pair

@@ -7,9 +7,12 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from tortoise import connections
 from tortoise.expressions import Q
+from tortoise.models import Model
 
 from config.numeric import in_money_context
+from store.bulk import delete_part, insert_rows, insert_rows_parts, update_part, update_values, write_at_once
 from store.db import retry_busy, transaction
 from store.models import (
     Kline,
@@ -25,6 +28,7 @@ from store.models import (
 
 OPEN_STATUSES = (OrderStatus.OPEN, OrderStatus.PARTIAL)
 BAR_KEY = ("currency_match_id", "period", "start")
+ORDER_UPDATE = ("transacted_amount", "transacted_volume", "status")  # what matching changes in a resting order
 
 
 def ms_to_dt(ms: int) -> datetime:
@@ -49,24 +53,32 @@ async def persist_batch(
     Besides the orders, trades and market data: the pending work the batch leaves (each trade's two
     sides to settle, ``releases``: final orders whose unused funds go back), the end of the holds of
     the orders that landed (their funds are now the orders' to account for), and the mark ticks.
+    ``updated_orders`` carry ``ORDER_UPDATE`` and the id. On PostgreSQL a batch without trades is one
+    statement (``bulk.write_at_once``); with trades one transaction of a statement per table (the
+    ticker and candles are upserts through the ORM).
     """
+    rows: list[Model] = [Order(**o) for o in new_orders]
+    rows += [Trade(**t) for t in trades]
+    rows += [
+        PendingSettlement(trade_id=t["id"], side=side, currency_match_id=pair_id) for t in trades for side in (1, 2)
+    ]
+    rows += [PendingRelease(order_id=i, currency_match_id=pair_id) for i in releases]
+    rows += [MarkTick(**t) for t in ticks]
+    landed = [o["id"] for o in new_orders]
+    updates = [[o[name] for name in ORDER_UPDATE] + [o["id"]] for o in updated_orders]
+    bars = list(bars)
+    conn = connections.get("default")
+    if conn.capabilities.dialect == "postgres" and quotation is None and not bars:
+        # A batch with no trade (resting orders, cancels, a tick): ONE statement, no BEGIN or COMMIT.
+        parts = [*insert_rows_parts(rows), delete_part(OrderHold, "order_id", landed),
+                 update_part(Order, ORDER_UPDATE, updates)]  # fmt: skip
+        await write_at_once(conn, [p for p in parts if p is not None])
+        return
     async with transaction() as conn:
-        if new_orders:
-            await Order.bulk_create([Order(**o) for o in new_orders], using_db=conn)
-            await OrderHold.filter(order_id__in=[o["id"] for o in new_orders]).using_db(conn).delete()
-        for o in updated_orders:
-            await Order.filter(id=o["id"]).using_db(conn).update(**{k: v for k, v in o.items() if k != "id"})
-        if trades:
-            await Trade.bulk_create([Trade(**t) for t in trades], using_db=conn)
-            pending = [PendingSettlement(trade_id=t["id"], side=side, currency_match_id=pair_id)
-                       for t in trades for side in (1, 2)]  # fmt: skip
-            await PendingSettlement.bulk_create(pending, using_db=conn)
-        if releases:
-            await PendingRelease.bulk_create(
-                [PendingRelease(order_id=i, currency_match_id=pair_id) for i in releases], using_db=conn
-            )
-        if ticks:
-            await MarkTick.bulk_create([MarkTick(**t) for t in ticks], using_db=conn)
+        await insert_rows(conn, rows)
+        if landed:
+            await OrderHold.filter(order_id__in=landed).using_db(conn).delete()
+        await update_values(conn, Order, ORDER_UPDATE, updates)
         if quotation is not None:
             values = {k: v for k, v in quotation.items() if k != "currency_match_id"}
             await Quotation.update_or_create(

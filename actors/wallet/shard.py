@@ -3,7 +3,10 @@
 Each user is a virtual actor inside the shard: their operations run one at a time (a per-user lock,
 their mailbox) while different users proceed concurrently. Balances live in the database, which each
 operation reads and writes in one transaction with its journal rows (``store.ledger.apply``), so a
-restarted shard has nothing to reload and every operation is idempotent by its reference.
+restarted shard has nothing to reload and every operation is idempotent by its reference. The order
+path's freezes and releases share group transactions instead (``ledger.apply_debits``), up to
+``wallet_hold_groups`` at a time over disjoint users, each user's in the order they came
+(``GroupCommit`` with owners).
 """
 
 from __future__ import annotations
@@ -11,11 +14,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 import ray
+from tortoise.backends.base.client import BaseDBAsyncClient
 
 from actors.names import ORPHAN_GRACE_MS
 from actors.runtime import DbActor, GroupCommit
@@ -36,8 +41,13 @@ class WalletShard(DbActor):
         super().__init__(settings, f"wallet shard {index}")
         self._index = index
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        # Freezes are on every order's path: they share transactions (ledger.apply_debits).
-        self._freezes: GroupCommit[ledger.Op, bool] = GroupCommit(ledger.apply_debits)
+        # Freezes and releases are on every order's path: they share transactions (ledger.apply_debits),
+        # up to ``wallet_hold_groups`` at a time over disjoint users, each user's in the order they came.
+        self._holds: GroupCommit[_Hold, bool] = GroupCommit(
+            _commit_holds,
+            concurrency=self._settings.wallet_hold_groups,
+            owners=lambda hold: {c.uid for c in hold.op.changes},
+        )
         self._sweeping = asyncio.Lock()
         self._reconciled_ms = 0  # when the last reconcile ended (0: not yet)
         # Background work starts in the actor's own start path: Ray runs __init__ again when it
@@ -49,42 +59,39 @@ class WalletShard(DbActor):
         ``OrderHold`` in the same transaction. Raises INSUFFICIENT_BALANCE, or REF_CONFLICT when
         ``ref`` was used for another amount or account; idempotent by ref (False when replayed)."""
         await self._ready()
-        return await self._freezes.submit(self._freeze_op(uid, currency_id, amount, ref))
-
-    @staticmethod
-    def _freeze_op(uid: int, currency_id: int, amount: Decimal, ref: str) -> ledger.Op:
-        order_id = legs.order_of(ref)
-        rows = () if order_id is None else (holds.hold(order_id, uid, currency_id, amount),)
-        return ledger.Op(legs.freeze(uid, currency_id, amount, ref), rows)
+        return await self._holds.submit(_freeze(uid, currency_id, amount, ref))
 
     async def freeze_many(self, freezes: list[tuple[int, int, Decimal, str]]) -> list[bool | DomainError]:
         """Many ``freeze(uid, currency_id, amount, ref)`` in one call, sharing the group commit: each is
         all-or-nothing on its own and answers, in order, what ``freeze`` returns or the DomainError it
         raises (a freeze the database could not take answers WALLET_UNAVAILABLE and did not land)."""
         await self._ready()
-        done = await asyncio.gather(
-            *(self._freezes.submit(self._freeze_op(*f)) for f in freezes), return_exceptions=True
-        )
+        done = await asyncio.gather(*self._holds.submit_many([_freeze(*f) for f in freezes]), return_exceptions=True)
         return [r if isinstance(r, bool | DomainError) else _unavailable(r) for r in done]
 
     async def release(self, uid: int, currency_id: int, amount: Decimal, ref: str) -> bool:
-        """Move ``amount`` from lock back to balance; idempotent by ref. An order's release
-        (``o<id>:release``) deletes its ``OrderHold`` and ``PendingRelease`` in the same transaction,
-        and deletes them anyway when the release was applied before or has nothing to release."""
-        order_id = legs.order_of(ref)
-        await self._ready()
-        async with self._locks[uid]:
-            end = None if order_id is None else holds.ender(order_id)
-            if amount > 0 and await ledger.apply(legs.release(uid, currency_id, amount, ref), also=end):
-                return True
-            if order_id is not None:
-                await holds.end([order_id])
-            return False
+        """Move ``amount`` from lock back to balance; idempotent by ref (False when replayed). An order's
+        release (``o<id>:release``) deletes its ``OrderHold`` and ``PendingRelease`` in the same
+        transaction, and deletes them anyway when the release was applied before or has nothing to
+        release. Shares the group commit of the freezes: durable when it returns. Raises
+        INSUFFICIENT_BALANCE (a lock smaller than ``amount``) or REF_CONFLICT, and then ends nothing."""
+        return (await self.release_many([(uid, currency_id, amount, ref)]))[0]
 
     async def release_many(self, releases: list[tuple[int, int, Decimal, str]]) -> list[bool]:
-        """Many ``release(uid, currency_id, amount, ref)`` in one call, one after the other; each
-        idempotent by its ref, answered in order."""
-        return [await self.release(*r) for r in releases]
+        """Many ``release(uid, currency_id, amount, ref)`` in one call, sharing the group commit; each
+        all-or-nothing and idempotent by its ref, answered in order. When any was refused or could not
+        commit, the others still land and the first such error is raised once all are done."""
+        await self._ready()
+        nothing = [legs.order_of(ref) for _, _, amount, ref in releases if amount <= 0]
+        if order_ids := [order_id for order_id in nothing if order_id is not None]:
+            await holds.end(order_ids)
+        futures = self._holds.submit_many([_release(*r) for r in releases if r[2] > 0])
+        done = iter(await asyncio.gather(*futures, return_exceptions=True))
+        answers = [False if r[2] <= 0 else next(done) for r in releases]
+        for answer in answers:
+            if isinstance(answer, BaseException):
+                raise answer
+        return [bool(answer) for answer in answers]
 
     async def settle(self, leg: legs.TradeLeg, side: int) -> bool:
         """Apply one side of a trade and delete its ``PendingSettlement``; False if that side was
@@ -157,6 +164,36 @@ class WalletShard(DbActor):
         await self._ready()
         async with self._locks[uid]:
             return await ledger.apply(changes)
+
+
+@dataclass(frozen=True)
+class _Hold:
+    """A freeze or a release in the shard's group commit; ``ends``: the order whose ``OrderHold`` and
+    ``PendingRelease`` a release deletes in its transaction (also when it was applied before)."""
+
+    op: ledger.Op
+    ends: int | None = None
+
+
+def _freeze(uid: int, currency_id: int, amount: Decimal, ref: str) -> _Hold:
+    order_id = legs.order_of(ref)
+    rows = () if order_id is None else (holds.hold(order_id, uid, currency_id, amount),)
+    return _Hold(ledger.Op(legs.freeze(uid, currency_id, amount, ref), rows))
+
+
+def _release(uid: int, currency_id: int, amount: Decimal, ref: str) -> _Hold:
+    return _Hold(ledger.Op(legs.release(uid, currency_id, amount, ref)), legs.order_of(ref))
+
+
+async def _commit_holds(batch: list[_Hold]) -> list[bool | DomainError]:
+    """One transaction for a group of freezes and releases (``ledger.apply_debits``); the holds the
+    releases end are deleted in bulk at its end."""
+
+    async def end_holds(conn: BaseDBAsyncClient, results: list[bool | DomainError]) -> None:
+        ended = [h.ends for h, r in zip(batch, results, strict=True) if h.ends is not None and isinstance(r, bool)]
+        await holds.end(ended, conn)
+
+    return await ledger.apply_debits([h.op for h in batch], then=end_holds)
 
 
 def _unavailable(error: BaseException) -> DomainError:

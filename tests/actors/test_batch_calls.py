@@ -86,3 +86,45 @@ async def test_submit_many_and_cancel_many_answer_each_command(stack: Stack, api
     assert cancelled[0]["id"] == ids[0] and cancelled[0]["status"] == 4
     assert codes(cancelled[1:]) == [ErrorCode.ORDER_NOT_OPEN, ErrorCode.ORDER_NOT_FOUND]
     assert balance(api, alice, USDT) == (Decimal(1000), Decimal(0))  # the cancel answers once funds are back
+
+
+async def test_freezes_and_releases_of_several_users_group_each_user_in_order_and_refuse_alone(
+    stack: Stack, api: httpx.Client, alice: Member
+) -> None:
+    """alice and bob (one shard) freeze in one call: alice's second freeze would only fit before her
+    first, and is refused because hers go in the order sent; bob's land beside them. Then one
+    release_many over both: bob's release asks more than he holds and is refused alone (raised once
+    the others landed); alice's lands and ends her order's hold, and a second call replays it."""
+    wallet = shard(stack, alice.uid)
+    bob = member(api)
+    while legs.shard_of(bob.uid, stack.settings.wallet_shards) != legs.shard_of(
+        alice.uid, stack.settings.wallet_shards
+    ):
+        bob = member(api)
+    await fund(bob, "USDT", "100")
+    a1, a2, b1, b2 = [await ORDER_IDS.next() for _ in range(4)]
+    answers = await wallet.freeze_many.remote([
+        (alice.uid, USDT, Decimal(600), f"o{a1}:freeze"),
+        (bob.uid, USDT, Decimal(40), f"o{b1}:freeze"),
+        (alice.uid, USDT, Decimal(500), f"o{a2}:freeze"),  # 400 left after her first
+        (bob.uid, USDT, Decimal(60), f"o{b2}:freeze"),
+    ])  # fmt: skip
+    assert codes(answers) == [True, True, ErrorCode.INSUFFICIENT_BALANCE, True]
+    assert balance(api, alice, USDT) == (Decimal(400), Decimal(600))
+    assert balance(api, bob, USDT) == (Decimal(0), Decimal(100))
+
+    releases = [
+        (bob.uid, USDT, Decimal(150), f"o{b1}:release"),  # more than bob's lock: refused
+        (alice.uid, USDT, Decimal(600), f"o{a1}:release"),
+        (bob.uid, USDT, Decimal(60), f"o{b2}:release"),
+    ]
+    with pytest.raises(DomainError) as refused:
+        await wallet.release_many.remote(releases)
+    assert refused.value.code == ErrorCode.INSUFFICIENT_BALANCE
+    assert balance(api, alice, USDT) == (Decimal(1000), Decimal(0))
+    assert balance(api, bob, USDT) == (Decimal(60), Decimal(40))
+    assert set(await OrderHold.filter(order_id__in=[a1, b1, b2]).values_list("order_id", flat=True)) == {b1}
+    assert await wallet.release_many.remote(releases[1:]) == [False, False]  # both applied before
+    assert await wallet.release.remote(bob.uid, USDT, Decimal(40), f"o{b1}:release") is True
+    assert balance(api, bob, USDT) == (Decimal(100), Decimal(0))
+    assert not await OrderHold.filter(order_id__in=[a1, b1, b2]).exists()

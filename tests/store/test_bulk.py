@@ -9,14 +9,28 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
+from tortoise import connections
 from tortoise.exceptions import IntegrityError, ValidationError
 
+from config.settings import Settings
 from store import users
-from store.bulk import SQLITE_CHUNK, insert_rows, insert_values, select_in, update_rows
+from store.bulk import (
+    SQLITE_CHUNK,
+    Conflict,
+    delete_part,
+    guarded_update_part,
+    insert_rows,
+    insert_rows_parts,
+    insert_values,
+    select_in,
+    update_part,
+    update_rows,
+    write_at_once,
+)
 from store.db import transaction
 from store.ids import MICRO, reserve
 from store.ledger import LOG_FIELDS
-from store.models import AccountLog, AccountType, Currency, HouseLedger, MicroOrder, MicroStatus
+from store.models import Account, AccountLog, AccountType, Currency, HouseLedger, MicroOrder, MicroStatus
 
 TINY = Decimal("0.000000000000000001")
 
@@ -158,3 +172,31 @@ async def test_select_in_answers_the_rows_of_the_keys_given_as_python_values(db:
         (f"bulk-select:{i}", AccountType.MICRO, Decimal(i) + TINY, -TINY) for i in range(0, 1200, 2)
     ]
     assert all(isinstance(kind, AccountType) for _, kind, _, _ in found)
+
+
+async def test_parts_written_at_once_land_together_with_their_stamps_or_not_at_all(
+    db: None, settings: Settings
+) -> None:
+    """Inserts, an update and a delete of two tables in one statement (PostgreSQL); a guarded update
+    that finds a row changed since it was read writes none of the parts."""
+    if not settings.db_url.startswith("postgres://"):
+        pytest.skip("one statement of several writes is PostgreSQL's")
+    uid = await _user("bulk-at-once@example.com")
+    usdt = await Currency.get(code="USDT")
+    conn = connections.get("default")
+    kept, gone = _order(9_100_000_001, uid, usdt), _order(9_100_000_002, uid, usdt)
+    await write_at_once(conn, insert_rows_parts([kept, gone]))
+    stamped = await MicroOrder.get(id=kept.id)
+    assert stamped.created_at is not None and stamped.number == Decimal(5)
+    account = await Account.create(user_id=uid, currency_id=usdt.id, account_type=AccountType.MICRO, balance=10)
+    account.balance = Decimal(7)
+    stale = guarded_update_part([account], ("balance", "lock_balance", "updated_at"), [(Decimal(9), Decimal(0))])
+    parts = [delete_part(MicroOrder, "id", [gone.id]), update_part(MicroOrder, ("number",), [[Decimal(6), kept.id]])]
+    with pytest.raises(Conflict):
+        await write_at_once(conn, [p for p in parts if p is not None], guarded=(stale, 1))
+    assert await MicroOrder.filter(id__in=[kept.id, gone.id]).count() == 2
+    assert (await Account.get(id=account.id)).balance == Decimal(10)
+    fresh = guarded_update_part([account], ("balance", "lock_balance", "updated_at"), [(Decimal(10), Decimal(0))])
+    await write_at_once(conn, [p for p in parts if p is not None], guarded=(fresh, 1))
+    assert await MicroOrder.filter(id__in=[kept.id, gone.id]).values_list("id", "number") == [(kept.id, Decimal(6))]
+    assert (await Account.get(id=account.id)).balance == Decimal(7)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
 from actors.wallet import legs
-from store import users
+from config.settings import Settings
+from store import ledger, users
 from store.errors import DomainError, ErrorCode
 from store.ledger import Change, Fee, Op, account_type_of, apply, apply_debits, credit
 from store.models import Account, AccountLog, AccountType, Currency, FeeLedger, PendingSettlement
@@ -185,3 +187,50 @@ def test_account_type_codes() -> None:
     assert account_type_of("micro_account") is AccountType.MICRO
     with pytest.raises(LookupError):
         account_type_of("savings")
+
+
+async def test_a_group_commit_raced_by_another_write_decides_again_and_adds_up(
+    db: None, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """alice's freezes are decided on a balance a deposit changes before they are written (on PostgreSQL
+    the group reads without locking): the guarded write lands nothing, and the group is decided again
+    on the new balance; both the deposit and the freezes count exactly once."""
+    if not settings.db_url.startswith("postgres://"):
+        pytest.skip("SQLite has one writer: the group holds it from its read to its write")
+    uid, usdt = await _funded("ledger-raced@example.com", "USDT", "100")
+    real = ledger._read_at_once
+    raced: list[bool] = []
+
+    async def read_then_a_deposit(
+        conn: Any, ops: list[Op]
+    ) -> tuple[dict[ledger.Key, Account], dict[str, ledger.Facts]]:
+        found = await real(conn, ops)
+        if not raced:  # between the group's read and its write, once
+            raced.append(True)
+            deposit = Change(uid, usdt.id, AccountType.CHANGE, Decimal(50), Decimal(0), "deposit", "raced:deposit")
+            assert await apply([deposit]) is True  # on a connection of its own
+        return found
+
+    monkeypatch.setattr(ledger, "_read_at_once", read_then_a_deposit)
+    results = await apply_debits([
+        Op(legs.freeze(uid, usdt.id, Decimal(120), "raced:1")),  # fits only with the deposit
+        Op(legs.freeze(uid, usdt.id, Decimal(30), "raced:2")),
+    ])  # fmt: skip
+    assert raced and results == [True, True]
+    account = await Account.get(user_id=uid, currency=usdt, account_type=AccountType.CHANGE)
+    assert (account.balance, account.lock_balance) == (Decimal(0), Decimal(150))
+    journal = await AccountLog.filter(user_id=uid).order_by("id").values_list("ref", "balance_after")
+    assert journal == [("fund:ledger-raced@example.com", Decimal(100)), ("raced:deposit", Decimal(150)),
+                       ("raced:1", Decimal(30)), ("raced:2", Decimal(0))]  # fmt: skip
+
+
+async def test_concurrent_group_commits_and_credits_of_one_account_add_up_exactly(db: None) -> None:
+    uid, usdt = await _funded("ledger-crowd@example.com", "USDT", "1000")
+    deposits = [Change(uid, usdt.id, AccountType.CHANGE, Decimal("0.5"), Decimal(0), "deposit", f"crowd:d{i}")
+                for i in range(10)]  # fmt: skip
+    freezes = [[Op(legs.freeze(uid, usdt.id, Decimal("1.25"), f"crowd:f{i}:{j}")) for j in range(3)] for i in range(10)]
+    done = await asyncio.gather(*(apply([d]) for d in deposits), *(apply_debits(group) for group in freezes))
+    assert done == [True] * 10 + [[True] * 3] * 10
+    account = await Account.get(user_id=uid, currency=usdt, account_type=AccountType.CHANGE)
+    assert (account.balance, account.lock_balance) == (Decimal("967.5"), Decimal("37.5"))
+    assert await AccountLog.filter(user_id=uid).count() == 41

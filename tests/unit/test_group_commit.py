@@ -98,3 +98,83 @@ async def test_with_two_at_a_time_items_arriving_during_a_commit_start_the_secon
     gates[2].set()
     gates[0].set()
     assert await asyncio.gather(*first, *third, *fourth) == [2, 4, 8, 10, 12]
+
+
+def _owner(item: str) -> str:
+    return item[0]  # "a1" belongs to a
+
+
+async def test_with_owners_a_user_in_a_running_commit_waits_and_the_others_go_beside_it() -> None:
+    """alice's first freeze holds a transaction open; bob's items start another at once, while alice's
+    later items (and nobody's item behind them) wait for hers, and then go in the order they came."""
+    batches: list[list[str]] = []
+    gates: dict[str, asyncio.Event] = {"a1": asyncio.Event()}
+
+    async def commit(items: list[str]) -> list[str | BaseException]:
+        batches.append(items)
+        if items[0] in gates:
+            await gates[items[0]].wait()
+        return [ValueError(i) if i.endswith("!") else i.upper() for i in items]
+
+    group: GroupCommit[str, str] = GroupCommit(commit, concurrency=3, owners=lambda i: {_owner(i)})
+    alice_first = group.submit_many(["a1"])
+    await asyncio.sleep(0)
+    later = group.submit_many(["a2", "b1", "b2!", "a3", "c1"])
+    await asyncio.sleep(0)
+    assert batches == [["a1"], ["b1", "b2!", "c1"]]  # alice's a2, a3 wait behind a1
+    assert await later[1] == "B1" and await later[4] == "C1"
+    with pytest.raises(ValueError):  # refused alone: bob's b1 and carol's c1 landed with it
+        await later[2]
+    assert not later[0].done() and not later[3].done()
+    gates["a1"].set()
+    assert await alice_first[0] == "A1"
+    assert [await later[0], await later[3]] == ["A2", "A3"]
+    assert batches[2] == ["a2", "a3"]
+
+
+async def test_with_owners_a_failed_commit_fails_its_own_batch_only() -> None:
+    gate = asyncio.Event()
+
+    async def commit(items: list[str]) -> list[str | BaseException]:
+        if "a1" in items:
+            await gate.wait()
+            raise ConnectionError("this transaction's connection went away")
+        return [item.upper() for item in items]
+
+    group: GroupCommit[str, str] = GroupCommit(commit, concurrency=2, owners=lambda i: {_owner(i)})
+    alice = group.submit_many(["a1"])
+    await asyncio.sleep(0)
+    bob = group.submit_many(["b1"])
+    assert await bob[0] == "B1"
+    alice_next = group.submit_many(["a2"])
+    gate.set()
+    with pytest.raises(ConnectionError):
+        await alice[0]
+    assert await alice_next[0] == "A2"  # after alice's failed one, never beside it
+
+
+async def test_with_owners_an_item_of_two_owners_waits_for_both() -> None:
+    gates = {"a": asyncio.Event(), "b": asyncio.Event()}
+    batches: list[list[str]] = []
+
+    async def commit(items: list[str]) -> list[str | BaseException]:
+        batches.append(items)
+        if len(items[0]) == 1:
+            await gates[items[0]].wait()
+        return items
+
+    group: GroupCommit[str, str] = GroupCommit(commit, concurrency=3, owners=lambda i: set(i.split("+")[0]))
+    first = group.submit_many(["a"])
+    await asyncio.sleep(0)
+    second = group.submit_many(["b"])
+    await asyncio.sleep(0)
+    both = group.submit_many(["ab+x"])
+    await asyncio.sleep(0)
+    assert batches == [["a"], ["b"]]
+    gates["a"].set()
+    await first[0]
+    await asyncio.sleep(0)
+    assert not both[0].done()  # bob's transaction still runs
+    gates["b"].set()
+    await second[0]
+    assert await both[0] == "ab+x"
