@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 from tortoise import connections
 
@@ -11,7 +13,7 @@ from serve.stack import Stack
 async def test_postgresql_sees_each_actor_by_name(stack: Stack, api: httpx.Client, db: None) -> None:
     assert stack.settings.db_url.startswith("postgres://")
     # A connection idle for db_idle_seconds closes: a request makes the API replica open one.
-    assert api.get("news/categories").status_code == 200
+    assert (await asyncio.to_thread(api.get, "news/categories")).status_code == 200
     _, rows = await connections.get("default").execute_query(
         "SELECT DISTINCT application_name FROM pg_stat_activity WHERE datname = current_database()"
     )
