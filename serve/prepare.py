@@ -38,8 +38,11 @@ def prepare_keys(settings: Settings) -> None:
     keys.load(settings, complete=True)
 
 
-async def engine_facts(settings: Settings) -> list[tuple[int, str]]:
-    """The pairs that get an actor."""
+async def engine_facts(settings: Settings) -> tuple[list[tuple[int, str]], int | None]:
+    """The pairs that get an actor, and the connections PostgreSQL lets ordinary users open
+    (``max_connections`` less the reserved ones; None on SQLite), read in one opening of the ORM."""
+    from tortoise import connections
+
     from store.db import close_db, init_db
     from store.models import CurrencyMatch
 
@@ -48,7 +51,14 @@ async def engine_facts(settings: Settings) -> list[tuple[int, str]]:
         query = CurrencyMatch.filter(open_change=True).prefetch_related("base_currency", "quote_currency")
         if settings.pair_ids:
             query = query.filter(id__in=settings.pair_ids)
-        return [(p.id, f"{p.base_currency.code}/{p.quote_currency.code}") for p in await query.order_by("sort", "id")]
+        pairs = [(p.id, f"{p.base_currency.code}/{p.quote_currency.code}") for p in await query.order_by("sort", "id")]
+        if not settings.db_url.startswith("postgres://"):
+            return pairs, None
+        _, rows = await connections.get("default").execute_query(
+            "SELECT current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int"
+            " AS room"
+        )
+        return pairs, int(rows[0]["room"])
     finally:
         await close_db()
 
@@ -66,23 +76,3 @@ def connections_needed(settings: Settings, pairs: int) -> int:
         + settings.ray_local_nodes + OTHER_DB_PROCESSES
     )  # fmt: skip
     return processes * settings.db_pool_max
-
-
-async def connection_room(settings: Settings) -> int | None:
-    """The connections PostgreSQL lets ordinary users open (``max_connections`` less the reserved
-    ones), or None on SQLite."""
-    from tortoise import connections
-
-    from store.db import close_db, init_db
-
-    if not settings.db_url.startswith("postgres://"):
-        return None
-    await init_db(settings, "start")
-    try:
-        _, rows = await connections.get("default").execute_query(
-            "SELECT current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int"
-            " AS room"
-        )
-        return int(rows[0]["room"])
-    finally:
-        await close_db()

@@ -21,7 +21,7 @@ from config.settings import Settings
 from serve import ray_node
 from serve.embedded_redis import EmbeddedRedis
 from serve.ingress import ingress_environment
-from serve.prepare import connection_room, connections_needed, engine_facts, prepare_database, prepare_keys
+from serve.prepare import connections_needed, engine_facts, prepare_database, prepare_keys
 from serve.ray_node import join_ray, ray_address_file
 
 log = logging.getLogger(__name__)
@@ -93,8 +93,8 @@ class Stack:
             self.settings = self.settings.model_copy(update={"redis_url": self.redis.start()})
         counts = asyncio.run(prepare_database(self.settings))
         log.info("database ready (%s): %s", self.settings.db_url.split("://")[0], counts)
-        self.pairs = asyncio.run(engine_facts(self.settings))
-        room, needed = asyncio.run(connection_room(self.settings)), connections_needed(self.settings, len(self.pairs))
+        self.pairs, room = asyncio.run(engine_facts(self.settings))
+        needed = connections_needed(self.settings, len(self.pairs))
         if room is not None and needed > room:
             log.warning(
                 "PostgreSQL allows %d connections and this stack may open up to %d (%d pairs and the other "
