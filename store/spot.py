@@ -12,7 +12,15 @@ from tortoise.expressions import Q
 from tortoise.models import Model
 
 from config.numeric import in_money_context
-from store.bulk import delete_part, insert_rows, insert_rows_parts, update_part, update_values, write_at_once
+from store.bulk import (
+    delete_part,
+    insert_rows,
+    insert_rows_parts,
+    update_part,
+    update_values,
+    upsert_rows_part,
+    write_at_once,
+)
 from store.db import retry_busy, transaction
 from store.models import (
     Kline,
@@ -53,9 +61,9 @@ async def persist_batch(
     Besides the orders, trades and market data: the pending work the batch leaves (each trade's two
     sides to settle, ``releases``: final orders whose unused funds go back), the end of the holds of
     the orders that landed (their funds are now the orders' to account for), and the mark ticks.
-    ``updated_orders`` carry ``ORDER_UPDATE`` and the id. On PostgreSQL a batch without trades is one
-    statement (``bulk.write_at_once``); with trades one transaction of a statement per table (the
-    ticker and candles are upserts through the ORM).
+    ``updated_orders`` carry ``ORDER_UPDATE`` and the id. On PostgreSQL a batch is one statement
+    (``bulk.write_at_once``: no BEGIN or COMMIT, the ticker and the candles upserted in it); on SQLite
+    one transaction of a statement per table, the ticker and candles through the ORM.
     """
     rows: list[Model] = [Order(**o) for o in new_orders]
     rows += [Trade(**t) for t in trades]
@@ -68,10 +76,12 @@ async def persist_batch(
     updates = [[o[name] for name in ORDER_UPDATE] + [o["id"]] for o in updated_orders]
     bars = list(bars)
     conn = connections.get("default")
-    if conn.capabilities.dialect == "postgres" and quotation is None and not bars:
-        # A batch with no trade (resting orders, cancels, a tick): ONE statement, no BEGIN or COMMIT.
+    if conn.capabilities.dialect == "postgres":
+        quotations = [Quotation(**quotation)] if quotation is not None else []
         parts = [*insert_rows_parts(rows), delete_part(OrderHold, "order_id", landed),
-                 update_part(Order, ORDER_UPDATE, updates)]  # fmt: skip
+                 update_part(Order, ORDER_UPDATE, updates),
+                 upsert_rows_part(quotations, ("currency_match_id",)),
+                 upsert_rows_part([Kline(**bar) for bar in bars], BAR_KEY)]  # fmt: skip
         await write_at_once(conn, [p for p in parts if p is not None])
         return
     async with transaction() as conn:
