@@ -255,27 +255,39 @@ def insert_rows_parts(rows: Sequence[Model]) -> list[Part]:
     return parts
 
 
-def upsert_rows_part(rows: Sequence[Model], key: tuple[str, ...]) -> Part | None:
-    """Insert rows of one model as a part of ``write_at_once`` (PostgreSQL), where a row whose ``key``
-    (the fields of a unique key) is taken updates that row's other fields instead: the candles and the
-    ticker a batch changes, one clause for all of them (tortoise's ``update_or_create`` is a locking
-    read and a write per row). No two rows may share a key. None when there are no rows."""
-    if not rows:
-        return None
+def _upsert_values(rows: Sequence[Model]) -> tuple[type[Model], tuple[str, ...], list[list[Any]]]:
     model = type(rows[0])
     names = _inserted(model)
     converters = _converters(model, names)
-    values = [_db_values(converters, [getattr(row, n) for n in names], row) for row in rows]
-    return _upsert_sql(model, names, key), _arrays(values, _texts(model, names))
+    return model, names, [_db_values(converters, [getattr(row, n) for n in names], row) for row in rows]
+
+
+async def upsert_rows(conn: BaseDBAsyncClient, rows: Sequence[Model], key: tuple[str, ...]) -> None:
+    """Insert rows of one model, where a row whose ``key`` (the fields of a unique key) is taken updates
+    that row's other fields instead (``INSERT … ON CONFLICT … DO UPDATE``): tortoise's
+    ``update_or_create`` is a locking read and a write per row. No two rows may share a key."""
+    if not rows:
+        return
+    model, names, values = _upsert_values(rows)
+    postgres = _postgres(conn)
+    await _run(conn, _upsert_sql(model, names, key, postgres), values, postgres, _texts(model, names))
+
+
+def upsert_rows_part(rows: Sequence[Model], key: tuple[str, ...]) -> Part | None:
+    """``upsert_rows`` as a part of ``write_at_once`` (PostgreSQL); None when there are no rows."""
+    if not rows:
+        return None
+    model, names, values = _upsert_values(rows)
+    return _upsert_sql(model, names, key, True), _arrays(values, _texts(model, names))
 
 
 @cache
-def _upsert_sql(model: type[Model], names: tuple[str, ...], key: tuple[str, ...]) -> str:
+def _upsert_sql(model: type[Model], names: tuple[str, ...], key: tuple[str, ...], postgres: bool) -> str:
     _, columns = _fields(model, names)
     _, key_columns = _fields(model, key)
-    sets = ", ".join(f'"{c}" = EXCLUDED."{c}"' for c in columns if c not in key_columns)
+    sets = ", ".join(f'"{c}" = excluded."{c}"' for c in columns if c not in key_columns)
     conflict = ", ".join(f'"{c}"' for c in key_columns)
-    return f"{_insert_sql(model, names, True)} ON CONFLICT ({conflict}) DO UPDATE SET {sets}"
+    return f"{_insert_sql(model, names, postgres)} ON CONFLICT ({conflict}) DO UPDATE SET {sets}"
 
 
 def update_part(model: type[Model], names: tuple[str, ...], values: Sequence[Sequence[Any]]) -> Part | None:

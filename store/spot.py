@@ -18,6 +18,7 @@ from store.bulk import (
     insert_rows_parts,
     update_part,
     update_values,
+    upsert_rows,
     upsert_rows_part,
     write_at_once,
 )
@@ -36,6 +37,7 @@ from store.models import (
 
 OPEN_STATUSES = (OrderStatus.OPEN, OrderStatus.PARTIAL)
 BAR_KEY = ("currency_match_id", "period", "start")
+QUOTATION_KEY = ("currency_match_id",)
 ORDER_UPDATE = ("transacted_amount", "transacted_volume", "status")  # what matching changes in a resting order
 
 
@@ -63,7 +65,7 @@ async def persist_batch(
     the orders that landed (their funds are now the orders' to account for), and the mark ticks.
     ``updated_orders`` carry ``ORDER_UPDATE`` and the id. On PostgreSQL a batch is one statement
     (``bulk.write_at_once``: no BEGIN or COMMIT, the ticker and the candles upserted in it); on SQLite
-    one transaction of a statement per table, the ticker and candles through the ORM.
+    one transaction of a statement per table.
     """
     rows: list[Model] = [Order(**o) for o in new_orders]
     rows += [Trade(**t) for t in trades]
@@ -74,14 +76,13 @@ async def persist_batch(
     rows += [MarkTick(**t) for t in ticks]
     landed = [o["id"] for o in new_orders]
     updates = [[o[name] for name in ORDER_UPDATE] + [o["id"]] for o in updated_orders]
-    bars = list(bars)
     conn = connections.get("default")
+    quotations = [Quotation(**quotation)] if quotation is not None else []
+    klines = [Kline(**bar) for bar in bars]
     if conn.capabilities.dialect == "postgres":
-        quotations = [Quotation(**quotation)] if quotation is not None else []
         parts = [*insert_rows_parts(rows), delete_part(OrderHold, "order_id", landed),
-                 update_part(Order, ORDER_UPDATE, updates),
-                 upsert_rows_part(quotations, ("currency_match_id",)),
-                 upsert_rows_part([Kline(**bar) for bar in bars], BAR_KEY)]  # fmt: skip
+                 update_part(Order, ORDER_UPDATE, updates), upsert_rows_part(quotations, QUOTATION_KEY),
+                 upsert_rows_part(klines, BAR_KEY)]  # fmt: skip
         await write_at_once(conn, [p for p in parts if p is not None])
         return
     async with transaction() as conn:
@@ -89,16 +90,8 @@ async def persist_batch(
         if landed:
             await OrderHold.filter(order_id__in=landed).using_db(conn).delete()
         await update_values(conn, Order, ORDER_UPDATE, updates)
-        if quotation is not None:
-            values = {k: v for k, v in quotation.items() if k != "currency_match_id"}
-            await Quotation.update_or_create(
-                currency_match_id=quotation["currency_match_id"], defaults=values, using_db=conn
-            )
-        for bar in bars:
-            key = {k: bar[k] for k in BAR_KEY}
-            await Kline.update_or_create(
-                **key, defaults={k: v for k, v in bar.items() if k not in BAR_KEY}, using_db=conn
-            )
+        await upsert_rows(conn, quotations, QUOTATION_KEY)
+        await upsert_rows(conn, klines, BAR_KEY)
 
 
 async def open_orders(pair_id: int) -> list[Order]:
