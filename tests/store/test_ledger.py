@@ -13,7 +13,7 @@ from actors.wallet import legs
 from config.settings import Settings
 from store import ledger, users
 from store.errors import DomainError, ErrorCode
-from store.ledger import Change, Fee, Op, account_type_of, apply, apply_debits, credit
+from store.ledger import Change, Fee, Op, account_type_of, apply, apply_debits, credit, groups
 from store.models import Account, AccountLog, AccountType, Currency, FeeLedger, PendingSettlement
 
 
@@ -198,7 +198,7 @@ async def test_a_group_commit_raced_by_another_write_decides_again_and_adds_up(
     if not settings.db_url.startswith("postgres://"):
         pytest.skip("SQLite has one writer: the group holds it from its read to its write")
     uid, usdt = await _funded("ledger-raced@example.com", "USDT", "100")
-    real = ledger._read_at_once
+    real = groups._read_at_once
     raced: list[bool] = []
 
     async def read_then_a_deposit(
@@ -211,7 +211,7 @@ async def test_a_group_commit_raced_by_another_write_decides_again_and_adds_up(
             assert await apply([deposit]) is True  # on a connection of its own
         return found
 
-    monkeypatch.setattr(ledger, "_read_at_once", read_then_a_deposit)
+    monkeypatch.setattr(groups, "_read_at_once", read_then_a_deposit)
     results = await apply_debits([
         Op(legs.freeze(uid, usdt.id, Decimal(120), "raced:1")),  # fits only with the deposit
         Op(legs.freeze(uid, usdt.id, Decimal(30), "raced:2")),
