@@ -273,6 +273,19 @@ async def upsert_rows(conn: BaseDBAsyncClient, rows: Sequence[Model], key: tuple
     await _run(conn, _upsert_sql(model, names, key, postgres), values, postgres, _texts(model, names))
 
 
+async def insert_missing(conn: BaseDBAsyncClient, rows: Sequence[Model], key: tuple[str, ...]) -> None:
+    """Insert the rows of one model whose ``key`` (the fields of a unique key) is not taken yet; the
+    others are left as they are (``INSERT … ON CONFLICT DO NOTHING``)."""
+    if not rows:
+        return
+    model, names, values = _upsert_values(rows)
+    postgres = _postgres(conn)
+    _, key_columns = _fields(model, key)
+    conflict = ", ".join(f'"{c}"' for c in key_columns)
+    query = f"{_insert_sql(model, names, postgres)} ON CONFLICT ({conflict}) DO NOTHING"
+    await _run(conn, query, values, postgres, _texts(model, names))
+
+
 def upsert_rows_part(rows: Sequence[Model], key: tuple[str, ...]) -> Part | None:
     """``upsert_rows`` as a part of ``write_at_once`` (PostgreSQL); None when there are no rows."""
     if not rows:
@@ -299,14 +312,35 @@ def update_part(model: type[Model], names: tuple[str, ...], values: Sequence[Seq
     return _update_sql(model, names, True), _arrays(rows, _texts(model, names))
 
 
-def delete_part(model: type[Model], key: str, keys: Sequence[Any]) -> Part | None:
-    """Delete the rows of ``model`` whose field ``key`` is among ``keys``, as a part of
-    ``write_at_once`` (PostgreSQL); None when there are no keys."""
+def delete_part(model: type[Model], key: str | tuple[str, ...], keys: Sequence[Any]) -> Part | None:
+    """Delete the rows of ``model`` whose field ``key`` is among ``keys`` (or, for several fields, whose
+    fields ``key`` are one of the tuples ``keys``), as a part of ``write_at_once`` (PostgreSQL); None
+    when there are no keys."""
     if not keys:
         return None
-    (field,), (column,) = _fields(model, (key,))
-    kind = field.get_for_dialect("postgres", "SQL_TYPE")
-    return f'DELETE FROM "{model._meta.db_table}" WHERE "{column}" IN (SELECT unnest($1::{kind}[]))', [list(keys)]
+    names = (key,) if isinstance(key, str) else key
+    rows = [[k] for k in keys] if isinstance(key, str) else [list(k) for k in keys]
+    return _delete_sql(model, names, True), _arrays(rows, ())
+
+
+async def delete_rows(conn: BaseDBAsyncClient, model: type[Model], key: tuple[str, ...], keys: Sequence[Any]) -> None:
+    """``delete_part`` run on its own, on either database (a prepared statement per key on SQLite)."""
+    if not keys:
+        return
+    postgres = _postgres(conn)
+    await _run(conn, _delete_sql(model, key, postgres), [list(k) for k in keys], postgres, ())
+
+
+@cache
+def _delete_sql(model: type[Model], names: tuple[str, ...], postgres: bool) -> str:
+    fields, columns = _fields(model, names)
+    table = f'"{model._meta.db_table}"'
+    if not postgres:
+        equal = " AND ".join(f'"{c}" = ?' for c in columns)
+        return f"DELETE FROM {table} WHERE {equal}"
+    listed = ", ".join(f'"{c}"' for c in columns)
+    arrays = ", ".join(f"${i}::{f.get_for_dialect('postgres', 'SQL_TYPE')}[]" for i, f in enumerate(fields, 1))
+    return f"DELETE FROM {table} WHERE ({listed}) IN (SELECT * FROM unnest({arrays}))"
 
 
 def guarded_update_part(rows: Sequence[Model], names: tuple[str, ...], was: Sequence[Sequence[Any]]) -> Part:

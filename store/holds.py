@@ -17,7 +17,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q, RawSQL
 
 from store.db import column
-from store.ledger import Also
+from store.ledger import Also, Delete
 from store.models import Order, OrderHold, PendingRelease
 
 
@@ -31,6 +31,11 @@ async def end(order_ids: list[int], conn: BaseDBAsyncClient | None = None) -> No
     if order_ids:
         await OrderHold.filter(order_id__in=order_ids).using_db(conn).delete()
         await PendingRelease.filter(order_id__in=order_ids).using_db(conn).delete()
+
+
+def ends(order_id: int) -> tuple[Delete, ...]:
+    """What an order's release ends (``ledger.Op.deletes``): its hold and its pending release."""
+    return ((OrderHold, ("order_id",), (order_id,)), (PendingRelease, ("order_id",), (order_id,)))
 
 
 def ender(order_id: int) -> Also:

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from store.ledger import ZERO, Change, Fee
-from store.models import AccountType
+from store.ledger import ZERO, Change, Fee, Op
+from store.models import AccountType, FeeLedger, PendingSettlement
 from store.money import money
 
 BUYER, SELLER = 1, 2
@@ -74,6 +74,16 @@ def settle(leg: TradeLeg, side: int) -> tuple[list[Change], Fee]:
     else:
         raise ValueError(f"side must be {BUYER} or {SELLER}")
     return changes, fee
+
+
+def settle_op(leg: TradeLeg, side: int) -> Op:
+    """``settle`` as an operation of the wallet shard's group commit (``ledger.apply_debits``): the fee
+    row lands with it (its unique (trade, side) makes a second one fail), it ends the side's
+    ``PendingSettlement`` also when it was settled before, and it opens the account it credits."""
+    changes, fee = settle(leg, side)
+    row = FeeLedger(trade_id=fee.trade_id, side=fee.side, currency_id=fee.currency_id, amount=fee.amount)
+    ended = ((PendingSettlement, ("trade_id", "side"), (fee.trade_id, fee.side)),)
+    return Op(changes, rows=(row,), deletes=ended, opens=True)
 
 
 def shard_of(uid: int, shards: int) -> int:

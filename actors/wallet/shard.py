@@ -14,13 +14,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 import ray
-from tortoise.backends.base.client import BaseDBAsyncClient
 
 from actors.names import ORPHAN_GRACE_MS
 from actors.runtime import DbActor, GroupCommit
@@ -43,10 +41,10 @@ class WalletShard(DbActor):
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         # Freezes and releases are on every order's path: they share transactions (ledger.apply_debits),
         # up to ``wallet_hold_groups`` at a time over disjoint users, each user's in the order they came.
-        self._holds: GroupCommit[_Hold, bool] = GroupCommit(
-            _commit_holds,
+        self._holds: GroupCommit[ledger.Op, bool] = GroupCommit(
+            ledger.apply_debits,
             concurrency=self._settings.wallet_hold_groups,
-            owners=lambda hold: {c.uid for c in hold.op.changes},
+            owners=lambda op: {c.uid for c in op.changes},
         )
         self._sweeping = asyncio.Lock()
         self._reconciled_ms = 0  # when the last reconcile ended (0: not yet)
@@ -96,10 +94,16 @@ class WalletShard(DbActor):
     async def settle(self, leg: legs.TradeLeg, side: int) -> bool:
         """Apply one side of a trade and delete its ``PendingSettlement``; False if that side was
         settled before."""
-        changes, fee = legs.settle(leg, side)
         await self._ready()
-        async with self._locks[changes[0].uid]:
-            return await ledger.apply(changes, fee)
+        try:
+            return await self._holds.submit(legs.settle_op(leg, side))
+        except DomainError:
+            raise
+        except Exception:  # the group could not commit (a fee row another way settled): this side alone
+            log.warning("trade %d side %d: settling alone after its group failed", leg.trade_id, side, exc_info=True)
+            changes, fee = legs.settle(leg, side)
+            async with self._locks[changes[0].uid]:
+                return await ledger.apply(changes, fee)
 
     async def credit(
         self, uid: int, currency_id: int, amount: Decimal, ref: str, log_type: str, memo: str = ""
@@ -166,34 +170,18 @@ class WalletShard(DbActor):
             return await ledger.apply(changes)
 
 
-@dataclass(frozen=True)
-class _Hold:
-    """A freeze or a release in the shard's group commit; ``ends``: the order whose ``OrderHold`` and
-    ``PendingRelease`` a release deletes in its transaction (also when it was applied before)."""
-
-    op: ledger.Op
-    ends: int | None = None
-
-
-def _freeze(uid: int, currency_id: int, amount: Decimal, ref: str) -> _Hold:
+def _freeze(uid: int, currency_id: int, amount: Decimal, ref: str) -> ledger.Op:
     order_id = legs.order_of(ref)
     rows = () if order_id is None else (holds.hold(order_id, uid, currency_id, amount),)
-    return _Hold(ledger.Op(legs.freeze(uid, currency_id, amount, ref), rows))
+    return ledger.Op(legs.freeze(uid, currency_id, amount, ref), rows)
 
 
-def _release(uid: int, currency_id: int, amount: Decimal, ref: str) -> _Hold:
-    return _Hold(ledger.Op(legs.release(uid, currency_id, amount, ref)), legs.order_of(ref))
-
-
-async def _commit_holds(batch: list[_Hold]) -> list[bool | DomainError]:
-    """One transaction for a group of freezes and releases (``ledger.apply_debits``); the holds the
-    releases end are deleted in bulk at its end."""
-
-    async def end_holds(conn: BaseDBAsyncClient, results: list[bool | DomainError]) -> None:
-        ended = [h.ends for h, r in zip(batch, results, strict=True) if h.ends is not None and isinstance(r, bool)]
-        await holds.end(ended, conn)
-
-    return await ledger.apply_debits([h.op for h in batch], then=end_holds)
+def _release(uid: int, currency_id: int, amount: Decimal, ref: str) -> ledger.Op:
+    """An order's release ends its ``OrderHold`` and ``PendingRelease`` with it (also when it was
+    applied before)."""
+    order_id = legs.order_of(ref)
+    ended = () if order_id is None else holds.ends(order_id)
+    return ledger.Op(legs.release(uid, currency_id, amount, ref), deletes=ended)
 
 
 def _unavailable(error: BaseException) -> DomainError:

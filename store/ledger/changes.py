@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.models import Model
@@ -79,17 +80,24 @@ def account_type_of(code: str) -> AccountType:
 
 # Rows that must be written in the transaction of a balance change (a withdrawal request with its lock).
 Also = Callable[[BaseDBAsyncClient], Awaitable[None]]
+# A row an operation ends: its model, the fields that find it, and their values.
+Delete = tuple[type[Model], tuple[str, ...], tuple[Any, ...]]
 
 
 @dataclass(frozen=True)
 class Op:
     """One operation of a group commit (``apply_debits``): its changes, and what is written with
-    them if it applies: ``rows`` to create (an order freeze's ``OrderHold``, created in bulk with
-    the batch's others) and ``also`` to run in the transaction (like ``apply``'s)."""
+    them if it applies: ``rows`` to create (an order freeze's ``OrderHold``, a settlement's fee row,
+    created in bulk with the batch's others) and ``also`` to run in the transaction (like ``apply``'s);
+    ``deletes``: rows it ends when it applies or was applied before (an order's hold and pending
+    release, a trade side's pending settlement), deleted in bulk with the others'; ``opens``: its
+    accounts are created when missing (a settlement credits an account the user may not have yet)."""
 
     changes: list[Change]
     rows: tuple[Model, ...] = ()
     also: Also | None = None
+    deletes: tuple[Delete, ...] = ()
+    opens: bool = False
     # (limit, refusal): the operation is refused with ``refusal`` if it would leave any account it
     # touches with a lock above ``limit`` (a user's open stakes capped, checked under the row lock).
     lock_cap: tuple[Decimal, DomainError] | None = None

@@ -9,14 +9,19 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from functools import reduce
 from operator import or_
+from typing import Any
 
 from tortoise import connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q
+from tortoise.models import Model
 
 from store.bulk import (
     Conflict,
+    delete_part,
+    delete_rows,
     guarded_update_part,
+    insert_missing,
     insert_part,
     insert_rows,
     insert_rows_parts,
@@ -51,6 +56,7 @@ async def apply_debits(
     is written and the group is decided again, under locks after ``OPTIMISTIC_TRIES``.
     """
     conn = connections.get("default")
+    await _open_accounts(conn, ops)
     if conn.capabilities.dialect == "postgres" and then is None and all(op.also is None for op in ops):
         for _ in range(OPTIMISTIC_TRIES):
             try:
@@ -79,14 +85,39 @@ async def _apply_debits_at_once(conn: BaseDBAsyncClient, ops: list[Op]) -> list[
     accounts, journaled = await _read_at_once(conn, ops)
     was = {key: (a.balance, a.lock_balance) for key, a in accounts.items()}
     decided = decide(ops, accounts, journaled)
+    ended = [delete_part(model, key, keys) for (model, key), keys in _ended(ops, decided.results).items()]
     if decided.touched:
         keys = sorted(decided.touched)
         update = guarded_update_part([decided.touched[k] for k in keys], BALANCE_FIELDS, [was[k] for k in keys])
         now = datetime.now(UTC)
         parts = [insert_part(AccountLog, LOG_FIELDS, [(*log, now) for log in decided.logs]),
-                 *insert_rows_parts(decided.rows)]  # fmt: skip
+                 *insert_rows_parts(decided.rows), *ended]  # fmt: skip
         await write_at_once(conn, [p for p in parts if p is not None], guarded=(update, len(keys)))
+    elif ended:  # every operation replayed or refused: what the replays end is still deleted
+        await write_at_once(conn, [p for p in ended if p is not None])
     return decided.results
+
+
+def _ended(ops: list[Op], results: list[bool | DomainError]) -> dict[tuple[type[Model], tuple[str, ...]], list[Any]]:
+    """The rows the operations that applied or were applied before end, by model and key fields."""
+    ended: defaultdict[tuple[type[Model], tuple[str, ...]], list[Any]] = defaultdict(list)
+    for op, result in zip(ops, results, strict=True):
+        if isinstance(result, bool):
+            for model, key, values in op.deletes:
+                ended[(model, key)].append(values)
+    return ended
+
+
+async def _open_accounts(conn: BaseDBAsyncClient, ops: list[Op]) -> None:
+    """Create the missing accounts of the operations that open theirs (``Op.opens``), in one statement."""
+    keys = sorted({c.key for op in ops if op.opens for c in op.changes})
+    if keys:
+        missing = [Account(user_id=uid, currency_id=currency, account_type=AccountType(kind))
+                   for uid, currency, kind in keys]  # fmt: skip
+        await insert_missing(conn, missing, ACCOUNT_KEY)
+
+
+ACCOUNT_KEY = ("user_id", "currency_id", "account_type")
 
 
 BALANCE_FIELDS = ("balance", "lock_balance", "updated_at")
@@ -142,6 +173,8 @@ async def _apply_debits_locked(
         await update_rows(conn, [touched[key] for key in sorted(touched)], BALANCE_FIELDS)
         await write_logs(conn, decided.logs)
         await insert_rows(conn, decided.rows)
+        for (model, key), keys in _ended(ops, decided.results).items():
+            await delete_rows(conn, model, key, keys)
         for also in decided.alsos:
             await also(conn)
         if then is not None:

@@ -182,6 +182,55 @@ async def test_a_settlement_ends_its_pending_row_once(db: None) -> None:
     assert seller_fee == Fee(trade_id, legs.SELLER, usdt.id, Decimal("1.2"))
 
 
+async def _nothing_more(conn: Any, results: list[bool | DomainError]) -> None:
+    """A ``then`` that writes nothing: the group takes the locking transaction (SQLite's path)."""
+
+
+@pytest.mark.parametrize("path", ["at once", "locked"])
+async def test_settlements_in_a_group_open_accounts_end_their_pending_rows_and_apply_once(db: None, path: str) -> None:
+    """A trade's two sides and another trade's buyer side settle in one group (the wallet shard's):
+    the account a side credits is created when missing, each side lands its fee row and ends its
+    pending row; the same group again applies nothing and still ends pending rows put back; a side
+    whose lock is short is refused alone, its pending row left for a later try."""
+    buyer, usdt = await _funded(f"ledger-group-settle-buyer-{path}@example.com", "USDT", "1000")
+    seller, btc = await _funded(f"ledger-group-settle-seller-{path}@example.com", "BTC", "1")
+    await apply_debits([Op(legs.freeze(buyer, usdt.id, Decimal(600), f"gs-{path}-buy:freeze")),
+                        Op(legs.freeze(seller, btc.id, Decimal("0.01"), f"gs-{path}-sell:freeze"))])  # fmt: skip
+    first, short = 8_900_000_000 + buyer * 2, 8_900_000_001 + buyer * 2
+    leg = legs.TradeLeg(first, buyer, seller, btc.id, usdt.id, Decimal("0.01"), Decimal(600), Decimal("0.00002"),
+                        Decimal("1.2"), "BTC/USDT")  # fmt: skip
+    too_big = legs.TradeLeg(short, buyer, seller, btc.id, usdt.id, Decimal("1"), Decimal(60000), Decimal(0),
+                            Decimal(0), "BTC/USDT")  # fmt: skip
+    pending = [(first, legs.BUYER), (first, legs.SELLER), (short, legs.BUYER)]
+    await PendingSettlement.bulk_create(
+        [PendingSettlement(trade_id=t, side=s, currency_match_id=1) for t, s in pending]
+    )
+    assert not await Account.exists(user_id=buyer, currency_id=btc.id, account_type=AccountType.CHANGE)
+    then = _nothing_more if path == "locked" else None
+    ops = [legs.settle_op(leg, legs.BUYER), legs.settle_op(leg, legs.SELLER), legs.settle_op(too_big, legs.BUYER)]
+
+    assert [_code(r) for r in await apply_debits(ops, then)] == [True, True, ErrorCode.INSUFFICIENT_BALANCE]
+    assert await PendingSettlement.filter(trade_id__in=[first, short]).values_list("trade_id", "side") == [
+        (short, legs.BUYER)
+    ]
+    fees = await FeeLedger.filter(trade_id=first).order_by("side").values_list("side", "currency_id", "amount")
+    assert fees == [(legs.BUYER, btc.id, Decimal("0.00002")), (legs.SELLER, usdt.id, Decimal("1.2"))]
+    await PendingSettlement.create(trade_id=first, side=legs.SELLER, currency_match_id=1)  # a row put back
+
+    assert [_code(r) for r in await apply_debits(ops[:2], then)] == [False, False]
+    assert not await PendingSettlement.filter(trade_id=first).exists()
+    assert await FeeLedger.filter(trade_id=first).count() == 2
+    balances = {(a.user_id, a.currency_id): (a.balance, a.lock_balance)
+                for a in await Account.filter(user_id__in=[buyer, seller], account_type=AccountType.CHANGE)}  # fmt: skip
+    assert balances == {
+        (buyer, usdt.id): (Decimal(400), Decimal(0)),
+        (buyer, btc.id): (Decimal("0.00998"), Decimal(0)),
+        (seller, btc.id): (Decimal("0.99"), Decimal(0)),
+        (seller, usdt.id): (Decimal("598.8"), Decimal(0)),
+    }
+    await PendingSettlement.filter(trade_id=short).delete()  # no pair settles this made-up trade
+
+
 def test_account_type_codes() -> None:
     assert account_type_of("change") is AccountType.CHANGE
     assert account_type_of("micro_account") is AccountType.MICRO
