@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 import ray
+from tortoise.exceptions import IntegrityError
 
 from actors.names import ORPHAN_GRACE_MS
 from actors.runtime import DbActor, GroupCommit
@@ -42,7 +43,7 @@ class WalletShard(DbActor):
         # Freezes and releases are on every order's path: they share transactions (ledger.apply_debits),
         # up to ``wallet_hold_groups`` at a time over disjoint users, each user's in the order they came.
         self._holds: GroupCommit[ledger.Op, bool] = GroupCommit(
-            ledger.apply_debits,
+            _commit_group,
             concurrency=self._settings.wallet_hold_groups,
             owners=lambda op: {c.uid for c in op.changes},
         )
@@ -182,6 +183,25 @@ def _release(uid: int, currency_id: int, amount: Decimal, ref: str) -> ledger.Op
     order_id = legs.order_of(ref)
     ended = () if order_id is None else holds.ends(order_id)
     return ledger.Op(legs.release(uid, currency_id, amount, ref), deletes=ended)
+
+
+async def _commit_group(ops: list[ledger.Op]) -> list[bool | DomainError | BaseException]:
+    """One group of freezes, releases and settlements (``ledger.apply_debits``). A group the database
+    refuses on a unique key (a settlement whose fee row is there while its journal rows are not) is
+    committed again one operation at a time, so only that one fails (its caller settles it alone)."""
+    try:
+        return list(await ledger.apply_debits(ops))
+    except IntegrityError:
+        if len(ops) == 1:
+            raise
+        log.warning("a group of %d refused on a unique key: committing each alone", len(ops), exc_info=True)
+    results: list[bool | DomainError | BaseException] = []
+    for op in ops:
+        try:
+            results.extend(await ledger.apply_debits([op]))
+        except Exception as exc:
+            results.append(exc)
+    return results
 
 
 def _unavailable(error: BaseException) -> DomainError:

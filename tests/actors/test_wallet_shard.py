@@ -15,14 +15,16 @@ import httpx
 import pytest
 import ray
 from ray.exceptions import RayActorError
+from tortoise.exceptions import IntegrityError
 
 from actors.maker.actor import BOTS, MarketMaker
 from actors.names import ORPHAN_GRACE_MS, wallet_name
 from actors.wallet import legs
+from actors.wallet.shard import _commit_group
 from serve.stack import Stack
 from store import holds, ledger
 from store.errors import DomainError, ErrorCode
-from store.models import AccountLog, Order, OrderHold, PendingRelease, User
+from store.models import AccountLog, FeeLedger, Order, OrderHold, PendingRelease, PendingSettlement, User
 from store.spot import OPEN_STATUSES
 from tests.utils.users import Member, member, ok
 from tests.utils.wallets import USDT, balance, fund
@@ -84,6 +86,56 @@ async def test_holds_follow_freezes_releases_and_landings(stack: Stack, api: htt
         ok(await client.post("tx_in/cancel", json={"id": bid["id"]}))
     assert balance(api, alice, USDT) == (Decimal(1000), 0)
     assert not await PendingRelease.filter(order_id=bid["id"]).exists()
+
+
+async def test_a_settlement_the_database_refuses_fails_alone_and_the_freezes_of_its_group_land(
+    stack: Stack, api: httpx.Client, alice: Member
+) -> None:
+    """A trade side whose fee row is there while its journal rows are not (a corrupt replay) makes its
+    group fail on the fee's unique key: the freezes submitted with it still land, and the side is
+    refused with REF_CONFLICT, as a settlement alone is; its pending row stays for an operator."""
+    wallet = shard(stack, alice.uid)
+    trade_id = BASE_ID + 500_000 + alice.uid
+    leg = legs.TradeLeg(trade_id, alice.uid, alice.uid, 2, USDT, Decimal("0.0001"), Decimal(1), Decimal(0),
+                        Decimal(0), "BTC/USDT")  # fmt: skip
+    paid = (alice.uid, USDT, Decimal(1), f"o{BASE_ID + 600_000 + alice.uid * 10 + 9}:freeze")  # what the side pays
+    assert await wallet.freeze.remote(*paid) is True
+    await PendingSettlement.create(trade_id=trade_id, side=legs.BUYER, currency_match_id=BTC_USDT)
+    await FeeLedger.create(trade_id=trade_id, side=legs.BUYER, currency_id=2, amount=Decimal(0))
+    freezes = [(alice.uid, USDT, Decimal(1), f"o{BASE_ID + 600_000 + alice.uid * 10 + i}:freeze") for i in range(3)]
+    settled, frozen = await asyncio.gather(
+        asyncio.gather(wallet.settle.remote(leg, legs.BUYER), return_exceptions=True),
+        wallet.freeze_many.remote(freezes),
+    )
+    assert frozen == [True, True, True]
+    assert isinstance(settled[0], DomainError) and settled[0].code == ErrorCode.REF_CONFLICT
+    assert balance(api, alice, USDT) == (Decimal(996), Decimal(4))
+    assert await PendingSettlement.filter(trade_id=trade_id).exists()
+    assert not await AccountLog.filter(ref__startswith=f"t{trade_id}:").exists()
+    await PendingSettlement.filter(trade_id=trade_id).delete()
+    await wallet.release_many.remote([(uid, currency, amount, ref.replace("freeze", "release"))
+                                      for uid, currency, amount, ref in [*freezes, paid]])  # fmt: skip
+    assert balance(api, alice, USDT) == (Decimal(1000), 0)
+
+
+async def test_a_group_refused_on_a_unique_key_commits_its_other_operations_one_by_one(
+    api: httpx.Client, alice: Member
+) -> None:
+    """The shard's group commit itself: a freeze, the corrupt settlement (its fee row there, its journal
+    rows not) and another freeze in one group: both freezes land, the settlement answers the database's
+    refusal (its caller then settles it alone, which refuses it with REF_CONFLICT)."""
+    trade_id = BASE_ID + 700_000 + alice.uid
+    leg = legs.TradeLeg(trade_id, alice.uid, alice.uid, 2, USDT, Decimal("0.0001"), Decimal(1), Decimal(0),
+                        Decimal(0), "BTC/USDT")  # fmt: skip
+    await FeeLedger.create(trade_id=trade_id, side=legs.BUYER, currency_id=2, amount=Decimal(0))
+    refs = [f"o{BASE_ID + 800_000 + alice.uid * 10 + i}:freeze" for i in range(2)]
+    ops = [ledger.Op(legs.freeze(alice.uid, USDT, Decimal(2), refs[0])), legs.settle_op(leg, legs.BUYER),
+           ledger.Op(legs.freeze(alice.uid, USDT, Decimal(3), refs[1]))]  # fmt: skip
+    results = await _commit_group(ops)
+    assert results[0] is True and results[2] is True
+    assert isinstance(results[1], IntegrityError)
+    assert balance(api, alice, USDT) == (Decimal(995), Decimal(5))  # the settlement paid nothing from the lock
+    assert not await AccountLog.filter(ref__startswith=f"t{trade_id}:").exists()
 
 
 async def test_a_restarted_wallet_shard_runs_its_reconciler_again(
