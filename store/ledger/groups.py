@@ -38,22 +38,24 @@ from store.models import Account, AccountLog, AccountType
 async def apply_debits(
     ops: list[Op], then: Callable[[BaseDBAsyncClient, list[bool | DomainError]], Awaitable[None]] | None = None
 ) -> list[bool | DomainError]:
-    """Apply many independent operations on existing accounts in one transaction (group commit).
+    """Apply many independent operations in one transaction (group commit), on existing accounts or
+    on ones an operation opens (``Op.opens``: created first, when missing, in one statement).
 
     Each operation is all-or-nothing and answers like ``apply``: True (its ``rows`` and ``also`` are
     written with it), False if it was applied before (or earlier in ``ops``) with the same facts, or the
     DomainError that refused it: INSUFFICIENT_BALANCE (also for an account that does not exist yet:
     nothing can be debited from it), REF_CONFLICT, or its ``lock_cap`` refusal. One operation's
-    refusal does not affect the others. Rows are locked in key order, as ``apply`` locks them. ``then`` runs last in the
-    transaction with the results (what the applied operations write together, in bulk). Durable when
-    it returns.
+    refusal does not affect the others. Rows are locked in key order, as ``apply`` locks them. The rows
+    an operation ends (``Op.deletes``) are deleted when it applies or was applied before. ``then`` runs
+    last in the transaction with the results (what the applied operations write together, in bulk).
+    Durable when it returns.
 
-    On PostgreSQL a group with no ``also`` and no ``then`` (an order's freezes) takes two round
-    trips instead of seven: it reads its accounts and journal rows in one statement without locking
-    them, decides,
-    and writes every balance, journal row and ``rows`` in one statement that updates each account
-    only if it still holds what was read (``bulk.write_at_once``); if one changed meanwhile nothing
-    is written and the group is decided again, under locks after ``OPTIMISTIC_TRIES``.
+    On PostgreSQL a group with no ``also`` and no ``then`` (a wallet shard's freezes, releases and
+    settlements) takes two round trips instead of seven: it reads its accounts and journal rows in one
+    statement without locking them, decides, and writes every balance, journal row, ``rows`` and
+    ``deletes`` in one statement that updates each account only if it still holds what was read
+    (``bulk.write_at_once``); if one changed meanwhile nothing is written and the group is decided
+    again, under locks after ``OPTIMISTIC_TRIES``.
     """
     conn = connections.get("default")
     await _open_accounts(conn, ops)
