@@ -4,9 +4,9 @@ Each user is a virtual actor inside the shard: their operations run one at a tim
 their mailbox) while different users proceed concurrently. Balances live in the database, which each
 operation reads and writes in one transaction with its journal rows (``store.ledger.apply``), so a
 restarted shard has nothing to reload and every operation is idempotent by its reference. The order
-path's freezes and releases share group transactions instead (``ledger.apply_debits``), up to
-``wallet_hold_groups`` at a time over disjoint users, each user's in the order they came
-(``GroupCommit`` with owners).
+path's freezes, releases and trade settlements share group transactions instead
+(``ledger.apply_debits``), up to ``wallet_hold_groups`` at a time over disjoint users, each user's in
+the order they came (``GroupCommit`` with owners).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class WalletShard(DbActor):
         super().__init__(settings, f"wallet shard {index}")
         self._index = index
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        # Freezes and releases are on every order's path: they share transactions (ledger.apply_debits),
+        # Freezes, releases and settlements are on every order's path: they share transactions (apply_debits),
         # up to ``wallet_hold_groups`` at a time over disjoint users, each user's in the order they came.
         self._holds: GroupCommit[ledger.Op, bool] = GroupCommit(
             _commit_group,
@@ -93,8 +93,8 @@ class WalletShard(DbActor):
         return [bool(answer) for answer in answers]
 
     async def settle(self, leg: legs.TradeLeg, side: int) -> bool:
-        """Apply one side of a trade and delete its ``PendingSettlement``; False if that side was
-        settled before."""
+        """Apply one side of a trade and delete its ``PendingSettlement``, in the group commit of the
+        freezes and releases; False if that side was settled before."""
         await self._ready()
         try:
             return await self._holds.submit(legs.settle_op(leg, side))
