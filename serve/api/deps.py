@@ -85,7 +85,7 @@ Lang = Annotated[str, Depends(_lang)]
 Svc = Annotated[Services, Depends(_services)]
 
 
-def _engine(request: Request) -> Engine:
+async def _engine(request: Request) -> Engine:
     engine: Engine = request.app.state.engine  # built once in the app's lifespan (serve.app)
     return engine
 
