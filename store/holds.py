@@ -17,7 +17,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q, RawSQL
 
 from store.db import column
-from store.ledger import Also, Delete
+from store.ledger import Delete
 from store.models import Order, OrderHold, PendingRelease
 
 
@@ -36,15 +36,6 @@ async def end(order_ids: list[int], conn: BaseDBAsyncClient | None = None) -> No
 def ends(order_id: int) -> tuple[Delete, ...]:
     """What an order's release ends (``ledger.Op.deletes``): its hold and its pending release."""
     return ((OrderHold, ("order_id",), (order_id,)), (PendingRelease, ("order_id",), (order_id,)))
-
-
-def ender(order_id: int) -> Also:
-    """``end`` of one order, to run in the transaction of its release (``ledger.apply(also=…)``)."""
-
-    async def run(conn: BaseDBAsyncClient) -> None:
-        await end([order_id], conn)
-
-    return run
 
 
 Cursor = tuple[datetime, int]  # (created_at, order_id) of the last hold of the previous page

@@ -39,7 +39,6 @@ async def release_orphans(*, older_than: datetime, shard: int, shards: int, page
         if not orphans:
             continue
         results = await ledger.apply_debits([_release(h) for h in orphans])
-        await holds.end([h.order_id for h, result in zip(orphans, results, strict=True) if result is False])
         for h, result in zip(orphans, results, strict=True):
             if isinstance(result, Exception):
                 log.error("wallet shard %d: cannot release the hold of order %d: %s", shard, h.order_id, result)
@@ -49,4 +48,4 @@ async def release_orphans(*, older_than: datetime, shard: int, shards: int, page
 
 def _release(hold: OrderHold) -> ledger.Op:
     changes = legs.release(hold.user_id, hold.currency_id, hold.amount, f"o{hold.order_id}:release")
-    return ledger.Op(changes, also=holds.ender(hold.order_id))
+    return ledger.Op(changes, deletes=holds.ends(hold.order_id))  # also when it was released before

@@ -51,7 +51,7 @@ async def test_a_freeze_writes_its_hold_and_its_release_ends_it(db: None) -> Non
     assert await ledger.apply_debits([_freeze(order_id, uid, Decimal(25))]) == [False]  # replayed: one hold
     await PendingRelease.create(order_id=order_id, currency_match_id=1)
     release = legs.release(uid, 1, Decimal(25), f"o{order_id}:release")
-    assert await ledger.apply(release, also=holds.ender(order_id)) is True
+    assert await ledger.apply_debits([ledger.Op(release, deletes=holds.ends(order_id))]) == [True]
     assert not await OrderHold.filter(order_id=order_id).exists()
     assert not await PendingRelease.filter(order_id=order_id).exists()
     assert await _account(uid) == (Decimal(100_000), Decimal(0))
