@@ -44,7 +44,7 @@ import ray
 from actors.pair import events
 from actors.pair.commands import Command, CommandQueue, answer_after, answer_all
 from actors.pair.effects import BUYER, SELLER, SWEEP_SECONDS, Outgoing, PairEffects
-from actors.pair.handover import Handover, answer_from_database
+from actors.pair.handover import Handover, InFlight, answer_from_database
 from actors.pair.loading import TRADE_ID_BITS
 from actors.pair.mark_clock import MarkClock
 from actors.pair.marks import Tick
@@ -92,6 +92,11 @@ class PairActor(PairMoving, DbActor):
         self._prices = UsdPrices(self._redis, self._settings.mark_stale_seconds)  # for the quotation's usd/cny
         self._clock = MarkClock(pair_id, self._settings, self._commands.tick)
         self._handover = Handover()
+        self._in_flight: InFlight | None = None  # the batch whose commit is running
+        self._persisting = asyncio.Event()  # set while it runs (a move's pause waits for it or the barrier)
+        self._handed_in_flight: InFlight | None = None  # the one a move's pause handed over with it
+        self._predecessor: Any = None  # the actor that paused with a commit running (a standby's)
+        self._predecessor_done: dict[str, Any] | None = None  # how that commit ended
         self._isolated = 0  # batches of several commands the database refused and that ran one by one
         # The actor's background work starts here, in its own start path: when Ray restarts the
         # actor it runs the constructor again, and with it every loop.
@@ -152,6 +157,7 @@ class PairActor(PairMoving, DbActor):
             "paused": self._commands.paused,
             "healthy": self._life.healthy,
             "isolated_batches": self._isolated,
+            "committing": self._in_flight is not None,  # a batch's commit is running
         }
 
     async def verify(self) -> dict[str, Any]:
@@ -189,7 +195,10 @@ class PairActor(PairMoving, DbActor):
     async def _serve(self) -> None:
         """The batch loop: load (a standby, once handed its snapshot), then take batches forever."""
         await self._handed_in.wait()
+        if self._restarted_standby:
+            await self._older_commits_ended()
         await self._recover()
+        await self._take_in_predecessor()
         window = self._settings.batch_window_ms / 1000
         while True:
             commands = await self._commands.take(window)
@@ -247,6 +256,13 @@ class PairActor(PairMoving, DbActor):
             log.exception("pair %s: batch of %d not committed; running its commands one by one",
                           self._cfg.symbol, len(commands))  # fmt: skip
             self._metrics.batch_failed(self._cfg.symbol)
+            if self._handed_in_flight is not None and self._handed_in_flight.done.done():
+                # A move's standby took the pair over while this commit ran: the pair is its own now
+                # (it loads from the database), and these callers send again to it, which answers
+                # whatever the database holds of them as stored (their ids went with the handoff).
+                answer_all(commands, DomainError(ErrorCode.PAIR_MOVING))
+                await self._load()  # this actor's own state, should the move not finish (``resume``)
+                return
         await self._load()
         self._effects.owed = True  # the failure may have come after the commit, before its settlements
         self._isolated += len(commands) > 1
@@ -264,7 +280,12 @@ class PairActor(PairMoving, DbActor):
 
     async def _commit(self, commands: list[Command]) -> None:
         """Match ``commands`` against the book, persist everything in one transaction, then answer.
-        Raises (with the book possibly ahead of the database) if anything but a rule fails."""
+        Raises (with the book possibly ahead of the database) if anything but a rule fails.
+
+        What the batch changes in memory is recorded before its commit (``_record``), so a move's pause
+        that comes while the commit runs hands the standby the pair as this batch leaves it
+        (``PairMoving.pause``); a commit that fails is followed by a load from the database, which
+        builds all of it again. Only the mark takes the batch in once it is durable."""
         began = time.perf_counter()
         batch = Batch(now_ms=self._now())
         answers: list[tuple[asyncio.Future[Any] | None, Any]] = []
@@ -281,21 +302,32 @@ class PairActor(PairMoving, DbActor):
             accepted += [] if isinstance(answer, DomainError) else [(kind, payload)]
         tick = self._clock.due_tick(self._ticks, self._mark, batch.now_ms)
         writes = events.batch_writes(self._cfg, self._candles, self._ticker, batch, tick)
+        outgoing = self._record(batch, accepted, tick, refresh=any(c[0] == "tick" for c in commands))
+        trades = [t.row for t in batch.trades]
         if any(writes[k] for k in ("new_orders", "updated_orders", "trades", "ticks")):
-            await spot.persist_batch(**writes)
-        if self._tail is not None:
-            self._tail.record(batch)
-        for kind, payload in accepted:
-            self._handover.taken(kind, payload)
-        self._ticks.accept(tick)
-        self._clock.take_in(self._ticks, self._mark, batch, self._book)
-        self._after_commit(batch, answers, tick, refresh=any(c[0] == "tick" for c in commands))
+            in_flight = self._in_flight = InFlight(trades, batch.now_ms, outgoing)
+            self._persisting.set()
+            try:
+                await spot.persist_batch(**writes)
+            except BaseException:
+                in_flight.end(ok=False)
+                raise
+            finally:
+                self._in_flight = None
+                self._persisting.clear()
+            if in_flight.end(ok=True):  # a move's standby took the pair over meanwhile: it sends these
+                outgoing = []
+        self._clock.take_in(self._ticks, self._mark, trades, batch.now_ms, self._book)
+        self._after_commit(batch, answers, outgoing)
         refused = sum(1 for _, answer in answers if isinstance(answer, Exception))
         self._metrics.batch_done(self._cfg.symbol, commands, refused, time.perf_counter() - began, len(self._orders))
 
-    def _after_commit(
-        self, batch: Batch, answers: list[tuple[asyncio.Future[Any] | None, Any]], tick: Tick | None, *, refresh: bool
-    ) -> None:
+    def _record(
+        self, batch: Batch, accepted: list[tuple[str, Any]], tick: Tick | None, *, refresh: bool
+    ) -> list[Outgoing]:
+        """The batch in the pair's memory (final orders leave, recent trades, the depth sequence, the
+        tick, a move's tail and the commands taken), and the pushes it makes, built now, while the
+        book is as this batch left it, and sent in commit order (one sender)."""
         for order in batch.touched():
             if order.final:
                 self._orders.pop(order.id, None)
@@ -303,7 +335,11 @@ class PairActor(PairMoving, DbActor):
             self._recent.appendleft(t.public)
         if batch.book_changed:
             self._depth_seq += 1
-        # Built now, while the book is as this batch left it, and sent in commit order (one sender).
+        if self._tail is not None:
+            self._tail.record(batch)
+        for kind, payload in accepted:
+            self._handover.taken(kind, payload)
+        self._ticks.accept(tick)
         outgoing: list[Outgoing] = [
             ("publish", topic, message)
             for topic, message in events.messages(
@@ -321,6 +357,12 @@ class PairActor(PairMoving, DbActor):
         if (tick is not None or refresh) and self._ticks.last is not None:
             record = self._clock.record(self._cfg.symbol, self._ticks.last, self._now())
             outgoing.append(("set", marks.key(self._cfg.symbol), record.encode()))
+        return outgoing
+
+    def _after_commit(
+        self, batch: Batch, answers: list[tuple[asyncio.Future[Any] | None, Any]], outgoing: list[Outgoing]
+    ) -> None:
+        """The batch is durable: its pushes, settlements and releases, and the answers."""
         if outgoing:
             self._effects.outbox.put_nowait(outgoing)
         for t in batch.trades:

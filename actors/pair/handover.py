@@ -11,6 +11,7 @@ A restart from the database (a crash, a failed batch) does the same through ``an
 
 from __future__ import annotations
 
+import asyncio
 from collections import deque
 from decimal import Decimal
 from typing import Any
@@ -56,6 +57,39 @@ class Handover:
             return False
         future.set_result(public_order(events.state_of(row), cfg))
         return True
+
+
+class InFlight:
+    """A batch whose commit is running. A move's pause that comes meanwhile hands the pair over at once
+    (``handed``), the pair as this batch leaves it, instead of waiting for the commit: the old actor
+    still answers the batch's callers once it is durable, and the standby, which takes commands from
+    then on, matches nothing before ``done`` says how the commit ended: its trades (for the mark,
+    which takes in durable batches only) and its pushes (sent by the standby, before its own), or that
+    it failed (the standby then loads the pair from the database)."""
+
+    def __init__(self, trades: list[dict[str, Any]], now_ms: int, outgoing: list[Any]) -> None:
+        self.trades = trades
+        self.now_ms = now_ms
+        self.outgoing = outgoing
+        self.handed = False
+        self.done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+
+    def end(self, *, ok: bool) -> bool:
+        """The commit ended (durable if ``ok``). True if a standby took the pair over meanwhile: the
+        pushes are its to send."""
+        if not self.done.done():
+            self.done.set_result(committed(ok, self.trades, self.now_ms, self.outgoing if self.handed else []))
+        return self.handed
+
+
+def committed(
+    ok: bool, trades: list[dict[str, Any]] | None = None, now_ms: int = 0, outgoing: list[Any] | None = None
+) -> dict[str, Any]:
+    """What ``PairActor.committed`` answers: whether the batch handed over with its commit running is
+    durable and, if it is, its trades, when it was matched, and the pushes the standby sends."""
+    if not ok:
+        return {"ok": False, "trades": [], "now_ms": 0, "outgoing": []}
+    return {"ok": True, "trades": trades or [], "now_ms": now_ms, "outgoing": outgoing or []}
 
 
 async def answer_from_database(command: Command, cfg: PairConfig) -> bool:

@@ -53,9 +53,11 @@ class PairLoading:
 
     # From DbActor and the PairActor (annotations only: a stub here would shadow them in the MRO).
     _now: Callable[[], int]
-    if TYPE_CHECKING:  # DbActor's method, as a method (the stub exists for the checker only)
+    if TYPE_CHECKING:  # DbActor's and PairMoving's methods (the stubs exist for the checker only)
 
         async def _ready(self) -> None: ...
+
+        async def _predecessor_ended(self) -> dict[str, Any] | None: ...
 
     _MOVED_STATE = ("_cfg", "precision", "_book", "_orders", "_open_count", "_trade_seq", "_candles", "_ticker",
                     "_recent", "_depth_seq", "_ticks", "_mark")  # fmt: skip
@@ -104,6 +106,7 @@ class PairLoading:
             log.warning("pair %s: the tail does not fit the book read before the pause; reading it again",
                         self._pair_id, exc_info=True)  # fmt: skip
             ticker, self._preloaded = self._preloaded, None  # half-applied: a retry reads the database too
+            await self._predecessor_ended()  # a commit the pause handed over running is in what it reads
             await self._read_database()
             self._preloaded, self._tail_applied = ticker, None
         self._candles.graft(handed["_bars"])

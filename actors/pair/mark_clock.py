@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
 from actors.book.order_book import OrderBook
 from actors.pair.mark_state import MarkState
 from actors.pair.marks import Tick, TickLog
-from actors.pair.matching import Batch
 from config.settings import Settings
 from store import marks
 
@@ -35,12 +35,13 @@ class MarkClock:
             return None
         return ticks.propose(mark.smooth.value(now), now)
 
-    def take_in(self, ticks: TickLog, mark: MarkState, batch: Batch, book: OrderBook) -> None:
-        """A durable batch's trades and book into the raw mark, and a timer for the next look while the
-        smoothed mark may still change. Only once the batch is durable: the mark's state never runs
-        ahead of the database, so a reload after a failed batch keeps it as it is."""
-        now = batch.now_ms
-        mark.count((t.row for t in batch.trades), now)
+    def take_in(self, ticks: TickLog, mark: MarkState, trades: list[dict[str, Any]], now: int, book: OrderBook) -> None:
+        """A durable batch's trades (their rows; the batch was matched at ``now``) and the book as it
+        left it into the raw mark, and a timer for the next look while the smoothed mark may still
+        change. Only once the batch is durable: the mark's state never runs ahead of the database, so a
+        reload after a failed batch keeps it as it is (and a move's standby takes in the batch the
+        pause handed over with its commit running once that commit has ended)."""
+        mark.count(trades, now)
         mark.observe(book, now)
         last = ticks.last
         wait = mark.wait_ms(now, last.price if last else None)

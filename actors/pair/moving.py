@@ -8,15 +8,23 @@ Mixed into the PairActor, over ``PairLoading`` (which builds the state from what
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import pickle
 from typing import TYPE_CHECKING, Any
 
+import ray
+
+from actors.names import pair_generation, pair_name
 from actors.pair.commands import CommandQueue
+from actors.pair.directory import generations
 from actors.pair.effects import Outgoing, PairEffects
-from actors.pair.handover import Handover
+from actors.pair.handover import Handover, InFlight, committed
 from actors.pair.loading import PairLoading
+from actors.pair.mark_clock import MarkClock
 from actors.pair.tail import Tail
 from store.errors import DomainError, ErrorCode
+
+COMMIT_WAIT_S = 60.0  # how long a standby waits for the commit its predecessor paused with
 
 
 class PairMoving(PairLoading):
@@ -27,9 +35,17 @@ class PairMoving(PairLoading):
     _handed_in: asyncio.Event  # set once there is something to load (at once, unless a standby)
     _restarted_standby: bool  # a standby Ray restarted: it loaded the pair on its own
     _unsent: list[list[Outgoing]]  # the pushes the last pause handed over unsent
-    if TYPE_CHECKING:  # the PairActor's method (the stub exists for the checker only)
+    _clock: MarkClock
+    _in_flight: InFlight | None  # the batch whose commit is running
+    _persisting: asyncio.Event  # set while it runs
+    _handed_in_flight: InFlight | None  # the one the last pause handed over with its commit running
+    _predecessor: Any  # a standby's: the actor that paused with a commit running, until it has ended
+    _predecessor_done: dict[str, Any] | None  # how that commit ended, once it has
+    if TYPE_CHECKING:  # the PairActor's methods (the stubs exist for the checker only)
 
         async def start(self) -> dict[str, Any]: ...
+
+        async def _recover(self) -> None: ...
 
     def _handoff(self) -> dict[str, Any]:
         """What the pause hands the standby: the tail and the carried state when a tail was kept since
@@ -61,24 +77,57 @@ class PairMoving(PairLoading):
         return len(self._orders)
 
     async def pause(self) -> dict[str, Any]:
-        """Stop taking commands, let the batch being matched or committed finish, and return what the
-        standby needs: the tail if one was kept (``keep_tail``), else the whole snapshot (``_handoff``).
+        """Stop taking commands and return what the standby needs: the tail if one was kept
+        (``keep_tail``), else the whole snapshot (``_handoff``), as the batch being matched or committed
+        leaves the pair.
 
         Commands that arrive from now on, and orders and cancels queued but not yet matched (so the
         drain waits for one batch, not two), are refused with PAIR_MOVING: they were never accepted,
-        so the caller may send them again to the actor that takes over.
+        so the caller may send them again to the actor that takes over. The pause waits for the batch
+        in flight to be matched, not committed: if its commit is running, it goes with the handoff
+        (``_in_flight``: this actor still answers its callers; the standby matches nothing before it
+        has ended, ``committed``).
         """
         await self.start()
         self._commands.paused = True
         self._commands.refuse_orders(DomainError(ErrorCode.PAIR_MOVING))
-        await self._commands.between_batches("barrier")
+        in_flight = await self._drain()
         # Not waited for: answers that wait for a release (one lost with this actor is sent again and
         # answered by the next from the database, actors.pair.handover), settlements (the next actor's
         # sweep finishes any that did not, idempotently), and pushes of the last batches: those not
         # yet on their way go with the handoff and the next actor sends them before its own.
         handoff = self._handoff()
         self._unsent = await self._effects.unsent()
-        return {**handoff, "_unsent": self._unsent}
+        mine = ray.get_runtime_context().current_actor if in_flight is not None else None
+        return {**handoff, "_unsent": self._unsent, "_predecessor": mine}
+
+    async def _drain(self) -> InFlight | None:
+        """Wait until the batch loop has committed everything it took before the pause, or is
+        committing its last batch: that batch (now handed over), or None."""
+        barrier = asyncio.ensure_future(self._commands.between_batches("barrier"))
+        barrier.add_done_callback(lambda done: done.cancelled() or done.exception())  # nobody may wait for it
+        persisting = asyncio.ensure_future(self._persisting.wait())
+        try:
+            await asyncio.wait({barrier, persisting}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            persisting.cancel()
+        in_flight = self._in_flight  # None if that commit ended meanwhile: the barrier comes next
+        if in_flight is None:
+            await barrier
+            return None
+        in_flight.handed = True
+        self._handed_in_flight = in_flight
+        return in_flight
+
+    async def committed(self) -> dict[str, Any]:
+        """Once the commit a move's pause handed over while it ran has ended: whether it is durable,
+        its trades and pushes (``actors.pair.handover.InFlight``); at once ``ok`` with nothing if no
+        commit was running at the pause. The standby asks before its first batch, the placement before
+        it retires this actor."""
+        in_flight = self._handed_in_flight
+        if in_flight is None:
+            return committed(True)
+        return await asyncio.shield(in_flight.done)
 
     async def standby(self) -> bool:
         """True once a move's standby is up with its database open: ready to ``take_over``."""
@@ -96,9 +145,10 @@ class PairMoving(PairLoading):
             for outgoing in handed.pop("_unsent", ()):  # the paused actor's last pushes, first
                 self._effects.outbox.put_nowait(outgoing)
             self._handover = Handover(frozenset(handed.pop("_handed", ())))
+            self._predecessor = handed.pop("_predecessor", None)
             self._restore = handed
             self._handed_in.set()
-        return {**await self.start(), "tail_orders": self._tail_applied}
+        return {**await self.start(), "tail_orders": self._tail_applied, "in_flight": self._predecessor is not None}
 
     async def resume(self) -> None:
         """Take commands again (a move that could not finish gives the pair back to this actor), and
@@ -107,4 +157,49 @@ class PairMoving(PairLoading):
         for outgoing in self._unsent:  # handed to a standby that will not serve: sent here after all
             self._effects.outbox.put_nowait(outgoing)
         self._unsent = []
+        in_flight, self._handed_in_flight = self._handed_in_flight, None
+        if in_flight is not None:  # the batch's pushes are this actor's to send again
+            if in_flight.done.done():
+                if in_flight.done.result()["outgoing"]:
+                    self._effects.outbox.put_nowait(in_flight.done.result()["outgoing"])
+            else:
+                in_flight.handed = False
         self._commands.paused = False
+
+    async def _predecessor_ended(self) -> dict[str, Any] | None:
+        """For a standby that took over while its predecessor's last commit ran (``pause``): once that
+        commit has ended, how (``committed``; not ok if the predecessor is gone without saying). None
+        for any other actor."""
+        if self._predecessor is not None and self._predecessor_done is None:
+            try:
+                self._predecessor_done = await asyncio.wait_for(self._predecessor.committed.remote(), COMMIT_WAIT_S)
+            except Exception:
+                self._predecessor_done = committed(False)
+        return self._predecessor_done
+
+    async def _take_in_predecessor(self) -> None:
+        """Before the first batch of a standby that took over while its predecessor's last commit ran:
+        once that commit has ended, send its pushes and take its trades into the mark; if it failed,
+        the database is the truth: load the pair from it."""
+        done = await self._predecessor_ended()
+        self._predecessor = self._predecessor_done = None
+        if done is None:
+            return
+        if not done["ok"]:
+            await self._recover()
+            return
+        if done["outgoing"]:
+            self._effects.outbox.put_nowait(done["outgoing"])
+        self._clock.take_in(self._ticks, self._mark, done["trades"], done["now_ms"], self._book)
+
+    async def _older_commits_ended(self) -> None:
+        """A standby Ray restarted loads the pair from the database: first, the commit an older
+        generation paused with (if any) has ended, so the read does not miss it."""
+        name = ray.get_runtime_context().get_actor_name() or ""
+        symbol = name.removeprefix("pair:").split("@")[0]
+        own = pair_generation(name, symbol)
+        for generation in await asyncio.to_thread(generations, symbol):
+            if own is not None and generation < own:
+                with contextlib.suppress(Exception):  # gone: nothing of it is still committing
+                    await asyncio.wait_for(ray.get_actor(pair_name(symbol, generation)).committed.remote(),
+                                           COMMIT_WAIT_S)  # fmt: skip

@@ -217,6 +217,8 @@ class PairPlacement(DbActor):
         resumed = time.perf_counter()
         self._generation[symbol] = generation
         await self._redis.delete(PAIR_MOVING + symbol)
+        with contextlib.suppress(Exception):  # the commit it paused with, if any, ends before it is killed
+            await asyncio.wait_for(old.committed.remote(), START_TIMEOUT_S)
         await self._retire(old)
         await self._save_pin(symbol, target, nodes)
         after = await new.info.remote()
@@ -230,6 +232,7 @@ class PairPlacement(DbActor):
             "drain_ms": round((drained - began) * 1000, 1),
             "standby_ms": round((began - created) * 1000, 1),  # the standby's start and load, before the pause
             "tail_orders": taken["tail_orders"],  # orders committed after the standby's load, handed in the pause
+            "in_flight": taken["in_flight"],  # the pause handed over a batch whose commit was running
             "open_orders_after": after["open_orders"],
             "matches_database": check["matches_database"],
         }

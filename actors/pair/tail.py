@@ -41,7 +41,8 @@ class Tail:
         self.lost = False
 
     def record(self, batch: Batch) -> None:
-        """A batch committed (call after its transaction, never for one that failed)."""
+        """A batch matched, its commit under way (``PairActor._record``): a pause during the commit hands
+        it over with the tail; a commit that fails reloads the pair, which loses the tail."""
         if self.lost:
             return
         for order in batch.touched():
