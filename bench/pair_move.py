@@ -43,7 +43,7 @@ async def run(stack: Any, args: argparse.Namespace) -> None:
     placement = ray.get_actor(PLACEMENT_NAME)
     limits = httpx.Limits(max_connections=args.concurrency + 4)
     async with httpx.AsyncClient(base_url=api_base(stack.settings), timeout=60, limits=limits) as client:
-        bots = await make_bots(stack.settings, client, args.concurrency * 2)
+        bots = await make_bots(stack.settings, client, args.bots or args.concurrency * 4)
         maker = OrderMaker(seed=11, cross=True)
         done: list[tuple[float, float, bool]] = []  # (sent, answered, ok)
         errors: dict[str, int] = {}
@@ -120,6 +120,9 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=10)
     parser.add_argument("--every", type=float, default=3.0, help="seconds between moves")
     parser.add_argument("--concurrency", type=int, default=16)
+    # Most orders rest: with 2 bots a worker, 20 moves 2 s apart passed a bot's 200 open orders on a
+    # pair (max_open_orders) and the refusals read as failures; 4 a worker stay below it.
+    parser.add_argument("--bots", type=int, default=0, help="users placing orders (default: 4 per worker)")
     parser.add_argument("--reset", action="store_true", help="wipe DATABASE_URL's schema and REDIS_URL's db first")
     args = parser.parse_args()
     if args.reset and not (os.environ.get("DATABASE_URL") or os.environ.get("REDIS_URL")):

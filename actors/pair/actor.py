@@ -25,7 +25,8 @@ loaded) while this one trades; this one starts keeping a tail (``keep_tail``: ev
 ticker minute its batches commit from then on) and the standby reads the pair from the database
 (``preload``), still while this one trades. Then ``pause`` stops taking commands (they, and those
 queued but not yet matched, are refused with PAIR_MOVING, which the engine sends to the new actor),
-lets the batch in flight commit and returns the tail with the little state the database does not
+lets the batch in flight be matched (not committed: a commit still running goes with the handoff,
+``committed``) and returns the tail with the little state the database does not
 hold exactly (``actors.pair.tail``) and the pushes not yet sent, which the standby applies
 (``take_over``) without reading the database again; ``verify`` then checks its book against the
 open orders the database holds.
@@ -305,7 +306,7 @@ class PairActor(PairMoving, DbActor):
         outgoing = self._record(batch, accepted, tick, refresh=any(c[0] == "tick" for c in commands))
         trades = [t.row for t in batch.trades]
         if any(writes[k] for k in ("new_orders", "updated_orders", "trades", "ticks")):
-            in_flight = self._in_flight = InFlight(trades, batch.now_ms, outgoing)
+            in_flight = self._in_flight = InFlight(batch, trades, outgoing)
             self._persisting.set()
             try:
                 await spot.persist_batch(**writes)

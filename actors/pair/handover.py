@@ -18,7 +18,7 @@ from typing import Any
 
 from actors.pair import events
 from actors.pair.commands import Command
-from actors.pair.matching import public_order
+from actors.pair.matching import Batch, public_order
 from actors.pair.state import PairConfig
 from store import spot
 from store.models import OrderStatus
@@ -67,9 +67,10 @@ class InFlight:
     which takes in durable batches only) and its pushes (sent by the standby, before its own), or that
     it failed (the standby then loads the pair from the database)."""
 
-    def __init__(self, trades: list[dict[str, Any]], now_ms: int, outgoing: list[Any]) -> None:
+    def __init__(self, batch: Batch, trades: list[dict[str, Any]], outgoing: list[Any]) -> None:
+        self.batch = batch  # a tail begun meanwhile records it: the standby's read may not see it yet
         self.trades = trades
-        self.now_ms = now_ms
+        self.now_ms = batch.now_ms
         self.outgoing = outgoing
         self.handed = False
         self.done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()

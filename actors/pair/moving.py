@@ -62,9 +62,12 @@ class PairMoving(PairLoading):
         """Note every order, bar and ticker minute a batch commits from now on (a move's standby is
         about to read the database), until ``pause`` hands them over or ``resume`` drops them; answers
         the 24 h ticker as it is now, pickled (for the standby's ``preload``: the database does not hold
-        it exactly). Calling it again starts the tail again."""
+        it exactly). Calling it again starts the tail again. A batch whose commit is running is in the
+        tail from the start: the standby's read may come before its commit."""
         await self._ready()
         self._tail = Tail()
+        if self._in_flight is not None:
+            self._tail.record(self._in_flight.batch)
         return pickle.dumps(self._ticker)  # now, with the tail: a batch may change the ticker right after
 
     async def preload(self, ticker: bytes) -> int:
@@ -122,8 +125,8 @@ class PairMoving(PairLoading):
     async def committed(self) -> dict[str, Any]:
         """Once the commit a move's pause handed over while it ran has ended: whether it is durable,
         its trades and pushes (``actors.pair.handover.InFlight``); at once ``ok`` with nothing if no
-        commit was running at the pause. The standby asks before its first batch, the placement before
-        it retires this actor."""
+        commit was running at the pause. The standby asks before its first batch (a standby Ray
+        restarted, before it reads the database); the placement retires this actor only after that."""
         in_flight = self._handed_in_flight
         if in_flight is None:
             return committed(True)

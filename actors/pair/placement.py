@@ -14,15 +14,18 @@ A move (``move``), with no accepted order lost and the pause kept to the handove
    reads the pair from the database (``preload``): the book's size is not paid inside the pause
    either. ``prepare`` does this step alone, ahead of a ``move`` to the same node;
 2. mark the pair as moving in Redis (``PAIR_MOVING``) and ``pause`` the current actor: it refuses new
-   commands with PAIR_MOVING (the engine sends them again), commits what it had queued and returns
+   commands with PAIR_MOVING (the engine sends them again), matches what it had taken (a commit still
+   running goes with the handoff: the standby matches nothing before it has ended) and returns
    its tail (the orders and bars it committed since the standby began reading, and the little state
    the database does not hold exactly, ``actors.pair.tail``), which goes straight to the standby
    (``take_over``), which applies it and serves;
 3. record the new generation in Redis (``PAIR_AT``, where the engine looks the pair up): the pause
    ends here, and is reported with the move;
-4. mark the old actor as stopped by a move (``PAIR_MOVED``: a caller whose command meets it dead
-   knows the command was never taken and sends it again) and kill it;
-5. record the pin, and check the new actor's book against the database.
+4. check the new actor's book against the database (which it answers once the commit the old one
+   paused with, if any, has ended), then mark the old actor as stopped by a move (``PAIR_MOVED``: a
+   caller whose command meets it dead knows the command was never taken and sends it again) and
+   kill it;
+5. record the pin.
 If the standby cannot start or take over, it is killed and the current actor resumes: the move
 reports the failure and the pair never stopped trading for longer than the attempt.
 """
@@ -217,12 +220,13 @@ class PairPlacement(DbActor):
         resumed = time.perf_counter()
         self._generation[symbol] = generation
         await self._redis.delete(PAIR_MOVING + symbol)
-        with contextlib.suppress(Exception):  # the commit it paused with, if any, ends before it is killed
-            await asyncio.wait_for(old.committed.remote(), START_TIMEOUT_S)
+        # Through the new actor's queue: it answers once it has matched what came meanwhile, which it
+        # does only after the commit the old one paused with (if any) has ended and it has heard so
+        # from it (``committed``): only then may the old actor go.
+        check = await new.verify.remote()
         await self._retire(old)
         await self._save_pin(symbol, target, nodes)
         after = await new.info.remote()
-        check = await new.verify.remote()
         log.info("pair %s moved %s -> %s, paused %.1f ms", symbol, report["from"], target.label,
                  (resumed - began) * 1000)  # fmt: skip
         return {

@@ -41,8 +41,9 @@ class Tail:
         self.lost = False
 
     def record(self, batch: Batch) -> None:
-        """A batch matched, its commit under way (``PairActor._record``): a pause during the commit hands
-        it over with the tail; a commit that fails reloads the pair, which loses the tail."""
+        """A batch matched, its commit under way (``PairActor._record``; ``keep_tail`` records the one
+        committing when the tail begins): a pause during the commit hands it over with the tail; a
+        commit that fails reloads the pair, which loses the tail."""
         if self.lost:
             return
         for order in batch.touched():

@@ -12,7 +12,7 @@ import httpx
 import ray
 
 from actors.engine import LIMIT, Engine, OrderSpec, PairRef
-from actors.names import PAIR_AT, PLACEMENT_NAME, pair_name
+from actors.names import PAIR_AT, PLACEMENT_NAME
 from actors.pair.directory import pair_actor
 from actors.pair.state import BUY, SELL
 from serve.stack import Stack
@@ -239,9 +239,11 @@ async def test_a_pause_that_meets_a_commit_running_hands_the_batch_over_and_the_
     stack: Stack, api: httpx.Client, db: None
 ) -> None:
     """Alice's bid is matched and its commit is running (held up: the test holds the orders table) when
-    the move's pause comes: the pause hands the pair over as her batch leaves it, without waiting for
-    the commit. Bob's offer, sent to the new actor meanwhile, fills Alice's bid there once her commit
-    has ended; the old actor answered Alice. Nothing lost, nothing doubled, the book the database's."""
+    the move's standby reads the book (without her bid, not committed yet) and when the pause comes:
+    her batch is in the tail from its start, and the pause hands the pair over as her batch leaves
+    it, without waiting for the commit. Bob's offer, sent to the new actor meanwhile, fills Alice's
+    bid there once her commit has ended; the old actor answered Alice. Nothing lost, nothing doubled,
+    the book the database's."""
     symbol = "LTC/USDT"
     target = "node-1" if where(symbol) == "node-2" else "node-2"
     alice, bob = await funded_traders(api, 2, "inflight")  # alice holds USDT, bob LTC
@@ -256,9 +258,8 @@ async def test_a_pause_that_meets_a_commit_running_hands_the_batch_over_and_the_
         currency, frozen = spec.hold()
         await engine.wallet(who.uid).freeze.remote(who.uid, currency, frozen, f"o{order_id}:freeze")
         orders.append(spec.payload(order_id, who.uid))
-    assert (await placement().prepare.remote(symbol, target))["prepared"] is True
     generation = int(await redis.get(PAIR_AT + symbol) or 0)
-    old = ray.get_actor(pair_name(symbol, generation))  # pair_actor() names the standby now: the newest
+    old = pair_actor(symbol)
     async with transaction() as conn:
         if conn.capabilities.dialect == "postgres":
             await conn.execute_script("LOCK TABLE orders IN SHARE MODE")  # SQLite's writer lock is held already
@@ -267,6 +268,7 @@ async def test_a_pause_that_meets_a_commit_running_hands_the_batch_over_and_the_
         while not (await old.info.remote())["committing"]:
             assert time.monotonic() < deadline and not alice_answer.done(), alice_answer
             await asyncio.sleep(0.05)
+        assert (await placement().prepare.remote(symbol, target))["prepared"] is True  # reads without her bid
         move = asyncio.ensure_future(placement().move.remote(symbol, target))
         while int(await redis.get(PAIR_AT + symbol) or 0) == generation:  # the pause is over
             assert time.monotonic() < deadline and not move.done(), move
