@@ -82,7 +82,8 @@ async def run(stack: Any, args: argparse.Namespace) -> None:
                 print(f"  {report.get('from')} -> {report.get('to')}: pause {report.get('pause_ms')} ms, "
                       f"drain {report.get('drain_ms')} ms, {report.get('open_orders')} open orders, "
                       f"tail {report.get('tail_orders')} orders, "
-                      f"book matches the database: {report.get('matches_database')}"
+                      + ("a commit in flight, " if report.get("in_flight") else "")
+                      + f"book matches the database: {report.get('matches_database')}"
                       + (f"  ERROR {report['error']}" if "error" in report else ""), flush=True)  # fmt: skip
                 await asyncio.sleep(args.every)
             stop.set()
@@ -112,6 +113,7 @@ async def run(stack: Any, args: argparse.Namespace) -> None:
         print(f"  {name:<21} {len(lat):>6}   p50 {pct(lat, 50) * 1000:7.1f} ms   p99 {pct(lat, 99) * 1000:7.1f} ms   "
               f"max {(lat[-1] if lat else float('nan')) * 1000:7.1f} ms")  # fmt: skip
     print(f"  failed orders: {sum(errors.values())} {errors or ''}")
+    print(f"  moves whose pause met a commit in flight: {sum(bool(r.get('in_flight')) for _, r in reports)}")
     print(f"  every move checked against the database: {all(r.get('matches_database') for _, r in reports)}")
 
 
