@@ -54,7 +54,7 @@ from actors.pair.metrics import PairMetrics
 from actors.pair.moving import PairMoving
 from actors.pair.state import PairConfig
 from actors.runtime import DbActor
-from store import channels, marks, spot, users
+from store import channels, marks, users
 from store.cache import connect_redis, redis_db
 from store.errors import DomainError, ErrorCode, OutcomeUnknown
 from store.prices import UsdPrices
@@ -257,12 +257,7 @@ class PairActor(PairMoving, DbActor):
             log.exception("pair %s: batch of %d not committed; running its commands one by one",
                           self._cfg.symbol, len(commands))  # fmt: skip
             self._metrics.batch_failed(self._cfg.symbol)
-            if self._handed_in_flight is not None and self._handed_in_flight.done.done():
-                # A move's standby took the pair over while this commit ran: the pair is its own now
-                # (it loads from the database), and these callers send again to it, which answers
-                # whatever the database holds of them as stored (their ids went with the handoff).
-                answer_all(commands, DomainError(ErrorCode.PAIR_MOVING))
-                await self._load()  # this actor's own state, should the move not finish (``resume``)
+            if await self._refused_after_handoff(commands):
                 return
         await self._load()
         self._effects.owed = True  # the failure may have come after the commit, before its settlements
@@ -304,21 +299,9 @@ class PairActor(PairMoving, DbActor):
         tick = self._clock.due_tick(self._ticks, self._mark, batch.now_ms)
         writes = events.batch_writes(self._cfg, self._candles, self._ticker, batch, tick)
         outgoing = self._record(batch, accepted, tick, refresh=any(c[0] == "tick" for c in commands))
-        trades = [t.row for t in batch.trades]
         if any(writes[k] for k in ("new_orders", "updated_orders", "trades", "ticks")):
-            in_flight = self._in_flight = InFlight(batch, trades, outgoing)
-            self._persisting.set()
-            try:
-                await spot.persist_batch(**writes)
-            except BaseException:
-                in_flight.end(ok=False)
-                raise
-            finally:
-                self._in_flight = None
-                self._persisting.clear()
-            if in_flight.end(ok=True):  # a move's standby took the pair over meanwhile: it sends these
-                outgoing = []
-        self._clock.take_in(self._ticks, self._mark, trades, batch.now_ms, self._book)
+            outgoing = await self._persist(writes, batch, outgoing)  # none if a move's standby took them
+        self._clock.take_in(self._ticks, self._mark, [t.row for t in batch.trades], batch.now_ms, self._book)
         self._after_commit(batch, answers, outgoing)
         refused = sum(1 for _, answer in answers if isinstance(answer, Exception))
         self._metrics.batch_done(self._cfg.symbol, commands, refused, time.perf_counter() - began, len(self._orders))

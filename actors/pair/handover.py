@@ -61,25 +61,28 @@ class Handover:
 
 class InFlight:
     """A batch whose commit is running. A move's pause that comes meanwhile hands the pair over at once
-    (``handed``), the pair as this batch leaves it, instead of waiting for the commit: the old actor
+    (``hand``), the pair as this batch leaves it, instead of waiting for the commit: the old actor
     still answers the batch's callers once it is durable, and the standby, which takes commands from
     then on, matches nothing before ``done`` says how the commit ended: its trades (for the mark,
     which takes in durable batches only) and its pushes (sent by the standby, before its own), or that
     it failed (the standby then loads the pair from the database)."""
 
-    def __init__(self, batch: Batch, trades: list[dict[str, Any]], outgoing: list[Any]) -> None:
+    def __init__(self, batch: Batch, outgoing: list[Any]) -> None:
         self.batch = batch  # a tail begun meanwhile records it: the standby's read may not see it yet
-        self.trades = trades
-        self.now_ms = batch.now_ms
         self.outgoing = outgoing
         self.handed = False
-        self.done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.done: asyncio.Future[dict[str, Any]] | None = None  # made when a pause hands it over
+
+    def hand(self) -> None:
+        self.handed = True
+        self.done = asyncio.get_running_loop().create_future()
 
     def end(self, *, ok: bool) -> bool:
         """The commit ended (durable if ``ok``). True if a standby took the pair over meanwhile: the
         pushes are its to send."""
-        if not self.done.done():
-            self.done.set_result(committed(ok, self.trades, self.now_ms, self.outgoing if self.handed else []))
+        if self.done is not None and not self.done.done():
+            trades = [t.row for t in self.batch.trades]
+            self.done.set_result(committed(ok, trades, self.batch.now_ms, self.outgoing if self.handed else []))
         return self.handed
 
 

@@ -15,13 +15,15 @@ from typing import TYPE_CHECKING, Any
 import ray
 
 from actors.names import pair_generation, pair_name
-from actors.pair.commands import CommandQueue
+from actors.pair.commands import Command, CommandQueue, answer_all
 from actors.pair.directory import generations
 from actors.pair.effects import Outgoing, PairEffects
 from actors.pair.handover import Handover, InFlight, committed
 from actors.pair.loading import PairLoading
 from actors.pair.mark_clock import MarkClock
+from actors.pair.matching import Batch
 from actors.pair.tail import Tail
+from store import spot
 from store.errors import DomainError, ErrorCode
 
 COMMIT_WAIT_S = 60.0  # how long a standby waits for the commit its predecessor paused with
@@ -118,9 +120,36 @@ class PairMoving(PairLoading):
         if in_flight is None:
             await barrier
             return None
-        in_flight.handed = True
+        in_flight.hand()
         self._handed_in_flight = in_flight
         return in_flight
+
+    async def _persist(self, writes: dict[str, Any], batch: Batch, outgoing: list[Outgoing]) -> list[Outgoing]:
+        """Commit a batch's writes (``store.spot.persist_batch``) as the batch in flight, which a move's
+        pause may hand over meanwhile (``_drain``). Answers the pushes this actor still sends: none if
+        a standby took them over."""
+        in_flight = self._in_flight = InFlight(batch, outgoing)
+        self._persisting.set()
+        try:
+            await spot.persist_batch(**writes)
+        except BaseException:
+            in_flight.end(ok=False)
+            raise
+        finally:
+            self._in_flight = None
+            self._persisting.clear()
+        return [] if in_flight.end(ok=True) else outgoing
+
+    async def _refused_after_handoff(self, commands: list[Command]) -> bool:
+        """A batch whose commit failed after a move's pause handed the pair over with it: the pair is the
+        standby's now (it loads from the database), and the batch's callers send again to it, which
+        answers whatever the database holds of them as stored (their ids went with the handoff). This
+        actor loads its own state again, should the move not finish (``resume``). True if so."""
+        if self._handed_in_flight is None:
+            return False
+        answer_all(commands, DomainError(ErrorCode.PAIR_MOVING))
+        await self._load()
+        return True
 
     async def committed(self) -> dict[str, Any]:
         """Once the commit a move's pause handed over while it ran has ended: whether it is durable,
@@ -128,7 +157,7 @@ class PairMoving(PairLoading):
         commit was running at the pause. The standby asks before its first batch (a standby Ray
         restarted, before it reads the database); the placement retires this actor only after that."""
         in_flight = self._handed_in_flight
-        if in_flight is None:
+        if in_flight is None or in_flight.done is None:
             return committed(True)
         return await asyncio.shield(in_flight.done)
 
@@ -161,7 +190,7 @@ class PairMoving(PairLoading):
             self._effects.outbox.put_nowait(outgoing)
         self._unsent = []
         in_flight, self._handed_in_flight = self._handed_in_flight, None
-        if in_flight is not None:  # the batch's pushes are this actor's to send again
+        if in_flight is not None and in_flight.done is not None:  # the batch's pushes are this actor's again
             if in_flight.done.done():
                 if in_flight.done.result()["outgoing"]:
                     self._effects.outbox.put_nowait(in_flight.done.result()["outgoing"])
