@@ -25,7 +25,7 @@ from config.settings import Settings
 from serve.api.deps import CurrentUser, Lang, Svc, client_ip
 from serve.api.forms import read_fields
 from serve.api.routes.draw import ADDRESS_BOUND, addr_public, address_ok
-from serve.app import lifespan_for
+from serve.app import include_flat, lifespan_for
 from serve.errors import envelope, install_error_handlers
 from serve.i18n import N_, translate
 from store.errors import DomainError, ErrorCode
@@ -143,5 +143,5 @@ def create_wallet_middle_app(settings: Settings) -> FastAPI:
     app = FastAPI(title="walletMiddle", version="0.1.0", openapi_url="/openapi.json", docs_url=None,
                   redoc_url=None, lifespan=lifespan_for(settings))  # fmt: skip
     install_error_handlers(app)
-    app.include_router(router)
+    include_flat(app, router, "")
     return app
