@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 from dataclasses import dataclass
 from decimal import Decimal
@@ -25,6 +26,7 @@ from actors.commands import LeverOrder, LeverOverview, Stake
 from actors.names import PAIR_AT, PAIR_MOVED, PAIR_MOVING, lever_name, micro_name, pair_name, wallet_name
 from actors.pair.directory import live_name
 from actors.pair.state import BUY
+from actors.runtime import GroupCommit
 from actors.wallet.legs import shard_of
 from store.errors import DomainError, ErrorCode, OutcomeUnknown
 from store.ids import LEVER, MICRO, IdBlocks
@@ -39,6 +41,11 @@ MOVE_POLL_S = 0.02
 # queued when its caller gives up is refused by the pair when it gets to it, so the order cannot
 # appear after the reconciler released its freeze (ORPHAN_GRACE_MS is longer still).
 ANSWER_WAIT_S = 25.0
+# Calls an engine has out at once to one wallet shard or one pair for single orders (``hold``,
+# ``submit``); orders that come while that many are out go together in the next. Two: the actor
+# always has the next call queued while it answers one (one at a time left it idle for a round trip
+# between its groups), and orders coalesce only once the actor is behind.
+CALLS_OUT = 2
 
 
 class Engine:
@@ -57,6 +64,10 @@ class Engine:
         self.ids = IdBlocks(redis=redis)
         self.micro_ids = IdBlocks(MICRO)
         self.lever_ids = IdBlocks(LEVER)  # positions whose id a caller chooses (an idempotency key's)
+        # Single orders on their way (``place_order``): per wallet shard and per pair, ``CALLS_OUT`` calls
+        # out at a time, and what comes meanwhile goes as the next call (``hold``, ``submit``).
+        self._freezes: dict[int, GroupCommit[tuple[int, int, Decimal, str], bool]] = {}
+        self._submits: dict[str, GroupCommit[dict[str, Any], dict[str, Any]]] = {}
 
     def _get(self, name: str) -> Any:
         handle = self._handles.get(name)
@@ -76,6 +87,35 @@ class Engine:
 
     def wallet(self, uid: int) -> Any:
         return self._get(wallet_name(shard_of(uid, self._shards)))
+
+    async def hold(self, uid: int, currency_id: int, amount: Decimal, ref: str) -> bool:
+        """An order's freeze (``WalletShard.freeze``), sent with the other freezes this engine has for the
+        same shard: while ``CALLS_OUT`` ``freeze_many`` are out, those that come wait and go together next.
+        At low load each goes alone at once; under load an order costs the shard and this process a
+        share of one actor call instead of a whole one. Raises the freeze's DomainError, or RayActorError
+        for every freeze of a call the shard did not answer."""
+        shard = shard_of(uid, self._shards)
+        group = self._freezes.get(shard)
+        if group is None:
+            group = self._freezes[shard] = GroupCommit(
+                functools.partial(self._freeze_many, shard), concurrency=CALLS_OUT
+            )
+        return await group.submit((uid, currency_id, amount, ref))
+
+    async def _freeze_many(self, shard: int, freezes: list[tuple[int, int, Decimal, str]]) -> list[bool | DomainError]:
+        answers: list[bool | DomainError] = await self._get(wallet_name(shard)).freeze_many.remote(freezes)
+        return answers
+
+    async def submit(self, symbol: str, order: dict[str, Any]) -> dict[str, Any]:
+        """An order for the pair (its ``submit`` command), sent with the other orders this engine has for
+        the pair as ``hold`` sends freezes: ``CALLS_OUT`` ``submit_many`` at a time (through ``ask``, so a
+        move is ridden out). The pair matches an order of ``submit_many`` exactly as ``submit`` (they share its
+        batch). Raises the order's DomainError, or the one that refused the whole call."""
+        group = self._submits.get(symbol)
+        if group is None:
+            group = GroupCommit(functools.partial(self.ask, symbol, "submit_many"), concurrency=CALLS_OUT)
+            self._submits[symbol] = group
+        return await group.submit(order)
 
     def micro(self, order_id: int) -> Any:
         """The MicroTimer holding a second contract (shard ``order_id % micro_shards``)."""
@@ -287,19 +327,18 @@ async def place_order(
     spec = OrderSpec(pair, way, kind, price, number, budget)
     currency, frozen = spec.hold()
     order_id = order_id if order_id is not None else await engine.ids.next()
-    wallet = engine.wallet(uid)
     try:
-        await wallet.freeze.remote(uid, currency, frozen, f"o{order_id}:freeze")
+        await engine.hold(uid, currency, frozen, f"o{order_id}:freeze")
     except RayActorError as exc:  # the shard died mid-call: the reconciler releases a freeze that landed
         raise DomainError(ErrorCode.PAIR_UNAVAILABLE) from exc
     try:
-        return await engine.ask(pair.symbol, "submit", spec.payload(order_id, uid))
+        return await engine.submit(pair.symbol, spec.payload(order_id, uid))
     except OutcomeUnknown:
         # The order may or may not be durable. If it is not, the reconciler releases its freeze (the
         # pair refuses orders sent longer ago than SUBMIT_DEADLINE_MS, so it cannot appear later).
         raise
     except DomainError:
-        await wallet.release.remote(uid, currency, frozen, f"o{order_id}:release")
+        await engine.wallet(uid).release.remote(uid, currency, frozen, f"o{order_id}:release")
         raise
 
 

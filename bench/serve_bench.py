@@ -14,13 +14,14 @@ asyncio httpx client at a fixed concurrency for a fixed duration, one phase afte
           --ws-window orders in flight), counted per order_ack with code 1
 
 then (unless --no-paced) each order path again open loop at half and at 80 % of the rate it reached
-(``--paced``), for the ack latency there. Prints requests/s, p50/p99 latency, the orders / no-op ratio and the batch and
-websocket multiples of the REST path (issue 15's targets), the machine's CPU use and the processes
-that used it during each phase.
+(``--paced``), for the ack latency there. ``--at 60,100`` runs only REST orders, open loop at those
+rates: two builds compared at the same load. Prints requests/s, p50/p99 latency, the orders / no-op
+ratio and the batch and websocket multiples of the REST path (issue 15's targets), the machine's CPU
+use and the processes that used it during each phase.
 
     .venv/bin/python bench/serve_bench.py [--concurrency 32] [--seconds 20] [--warmup 2]
         [--bots 64] [--cross] [--batch 20] [--ws-connections 8] [--ws-window 16]
-        [--no-paced] [--paced 0.5,0.8] [--reset]
+        [--no-paced] [--paced 0.5,0.8] [--at 60,100] [--reset]
 
 ``--reset`` drops the public schema of DATABASE_URL and flushes REDIS_URL first (only with those
 set; never point it at data you want to keep). Prints figures; asserts nothing about time. Every
@@ -32,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import itertools
 import json
 import os
@@ -204,6 +206,10 @@ async def run(stack: Any, args: argparse.Namespace) -> None:
               f"and funded in {time.monotonic() - t0:.1f} s")  # fmt: skip
         maker = OrderMaker(seed=args.seed, cross=args.cross)
         turns = itertools.count()
+        # This process also drives Ray and holds the stack's objects: a full collection over them paused
+        # the load generator 0.1-0.2 s (a burst of late requests counted against the server, §21).
+        gc.collect()
+        gc.freeze()
 
         def bot(worker: int) -> Bot:
             # each worker cycles through its own bots, so no two in-flight requests share a user
@@ -232,6 +238,12 @@ async def run(stack: Any, args: argparse.Namespace) -> None:
             await compare_ingress(args, settings, http_paths(client), http_paths, limits)
             return
         noop, order, batch = http_paths(client).values()
+        if args.at:  # REST orders open loop at the given rates only: two builds compared at the same load
+            for rate in (float(r) for r in args.at.split(",") if r):
+                print(
+                    f"[{rate:g}/s] {(await paced('orders', order, rate, args.seconds, args.warmup)).line()}", flush=True
+                )
+            return
 
         url = f"ws://{settings.http_host}:{settings.ws_port}/ws"
         sockets = [await Socket.open(url, b) for b in bots[: args.ws_connections]]
@@ -367,6 +379,9 @@ def main() -> None:
     parser.add_argument("--ws-window", type=int, default=16, help="orders in flight per websocket connection")
     parser.add_argument("--no-paced", action="store_true", help="skip the open-loop runs at fractions of each maximum")
     parser.add_argument("--paced", default="0.5,0.8", help="fractions of each path's maximum rate run open loop")
+    parser.add_argument(
+        "--at", default="", help="only REST orders, open loop at these rates (orders/s, comma-separated)"
+    )
     parser.add_argument("--direct-sessions", action="store_true", help="issue sessions in Redis, not via login")
     parser.add_argument("--reset", action="store_true", help="wipe DATABASE_URL's schema and REDIS_URL's db first")
     parser.add_argument("--ingress-only", action="store_true", help="the HTTP paths only (for ingress_bench.py)")

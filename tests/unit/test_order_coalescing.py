@@ -1,0 +1,105 @@
+"""Single orders placed at the same time through one Engine share their actor calls (``Engine.hold``,
+``Engine.submit``): one ``freeze_many`` per wallet shard and one ``submit_many`` per pair while the
+previous call is out, each order still answered, refused or released on its own."""
+
+from __future__ import annotations
+
+import asyncio
+from decimal import Decimal
+from typing import Any
+
+from ray.exceptions import RayActorError
+
+from actors.engine import LIMIT, Engine, PairRef, place_order
+from actors.names import wallet_name
+from actors.pair.state import BUY
+from store.errors import DomainError, ErrorCode
+
+PAIR = PairRef(1, "BTC/USDT", base_currency_id=2, quote_currency_id=1)
+
+
+class Method:
+    """An actor method: records each call's argument, answers through ``answer`` once ``gate`` opens."""
+
+    def __init__(self, answer: Any) -> None:
+        self.calls: list[Any] = []
+        self.answer = answer
+        self.gate = asyncio.Event()
+        self.gate.set()
+
+    def remote(self, *args: Any) -> Any:
+        self.calls.append(args[0] if len(args) == 1 else args)
+
+        async def reply() -> Any:
+            await self.gate.wait()
+            return self.answer(*args)
+
+        return reply()
+
+
+class Actor:
+    def __init__(self, **methods: Method) -> None:
+        self.__dict__.update(methods)
+
+
+def engine_with(wallet: Actor, pair: Actor) -> Engine:
+    engine = Engine(1)
+    engine._handles[wallet_name(0)] = wallet
+    engine._pair_names[PAIR.symbol] = "pair:BTC/USDT"
+    engine._handles["pair:BTC/USDT"] = pair
+    return engine
+
+
+def place(engine: Engine, order_id: int, price: str = "100") -> Any:
+    return place_order(engine, uid=order_id % 7 + 1, pair=PAIR, way=BUY, kind=LIMIT, price=Decimal(price),
+                       number=Decimal(1), order_id=order_id)  # fmt: skip
+
+
+def accepted(orders: list[dict[str, Any]]) -> list[Any]:
+    """The pair's answers: an order priced 0 breaks a rule, the others rest."""
+    return [DomainError(ErrorCode.PRICE_REQUIRED) if o["price"] == 0 else {"id": o["id"]} for o in orders]
+
+
+async def test_orders_sent_while_a_call_is_out_go_together_and_are_answered_each() -> None:
+    freeze_many = Method(lambda freezes: [True for _ in freezes])
+    release = Method(lambda *args: True)
+    submit_many = Method(accepted)
+    engine = engine_with(Actor(freeze_many=freeze_many, release=release), Actor(submit_many=submit_many))
+    freeze_many.gate.clear()  # the first freeze is out while nine more orders come
+    first = asyncio.ensure_future(place(engine, 1))
+    await asyncio.sleep(0)
+    rest = [asyncio.ensure_future(place(engine, i, "0" if i == 5 else "100")) for i in range(2, 11)]
+    await asyncio.sleep(0)
+    freeze_many.gate.set()
+    answers = await asyncio.gather(first, *rest, return_exceptions=True)
+
+    assert [len(call) for call in freeze_many.calls] == [1, 9]
+    assert sum(len(call) for call in submit_many.calls) == 10 and len(submit_many.calls) < 10
+    assert [ref for call in freeze_many.calls for *_, ref in call] == [f"o{i}:freeze" for i in range(1, 11)]
+    refused = answers.pop(4)
+    assert isinstance(refused, DomainError) and refused.code == ErrorCode.PRICE_REQUIRED
+    assert answers == [{"id": i} for i in range(1, 11) if i != 5]
+    # only the refused order's freeze is released, with its own ref
+    assert [call[3] for call in release.calls] == ["o5:release"]
+
+
+async def test_a_freeze_refused_or_a_shard_lost_fails_only_the_orders_it_concerns() -> None:
+    def freezes_answer(freezes: list[tuple[int, int, Decimal, str]]) -> list[Any]:
+        return [DomainError(ErrorCode.INSUFFICIENT_BALANCE) if ref == "o3:freeze" else True for *_, ref in freezes]
+
+    freeze_many = Method(freezes_answer)
+    submit_many = Method(accepted)
+    engine = engine_with(
+        Actor(freeze_many=freeze_many, release=Method(lambda *a: True)), Actor(submit_many=submit_many)
+    )
+    answers = await asyncio.gather(*(place(engine, i) for i in (1, 2, 3, 4)), return_exceptions=True)
+    assert isinstance(answers[2], DomainError) and answers[2].code == ErrorCode.INSUFFICIENT_BALANCE
+    assert [a for i, a in enumerate(answers) if i != 2] == [{"id": 1}, {"id": 2}, {"id": 4}]
+    assert 3 not in [o["id"] for call in submit_many.calls for o in call]  # never reached the pair
+
+    def lost(freezes: list[Any]) -> list[Any]:
+        raise RayActorError()
+
+    engine = engine_with(Actor(freeze_many=Method(lost)), Actor(submit_many=submit_many))
+    answers = await asyncio.gather(*(place(engine, i) for i in (11, 12)), return_exceptions=True)
+    assert all(isinstance(a, DomainError) and a.code == ErrorCode.PAIR_UNAVAILABLE for a in answers)
