@@ -346,50 +346,49 @@ Placed = dict[str, Any] | DomainError
 
 
 async def place_orders(engine: Engine, *, uid: int, orders: list[OrderSpec]) -> list[Placed]:
-    """Place many orders of one user with one call per wallet shard and one per pair; each order
-    succeeds or fails alone. Answers, in order, the pair's answer (as ``place_order`` returns it) or
-    the DomainError that refused the order (an OutcomeUnknown when its pair may have taken it).
+    """Place many orders of one user; each order succeeds or fails alone. Answers, in order, the pair's
+    answer (as ``place_order`` returns it) or the DomainError that refused the order (an OutcomeUnknown
+    when its pair may have taken it).
 
-    1. hold: ONE ``freeze_many`` on the user's wallet shard, every freeze all-or-nothing on its own;
-    2. match: per pair ONE ``submit_many`` (the pairs concurrently), each order matched in the pair's
-       batch exactly as ``submit`` would;
+    1. hold: the freezes go to the user's wallet shard together (``Engine.hold``: one ``freeze_many``,
+       with whatever else this engine is sending that shard), every freeze all-or-nothing on its own;
+    2. match: the orders go to each pair together (``Engine.submit``: one ``submit_many`` per pair, the
+       pairs concurrently), each order matched in the pair's batch exactly as ``submit`` would, a
+       pair's orders in the order given;
     3. release: ONE ``release_many`` for the orders a pair refused. An order whose outcome is unknown
        keeps its freeze: the reconciler releases it if the order never became durable, as for one order.
     """
     results: list[Placed] = [DomainError(ErrorCode.INTERNAL)] * len(orders)
     ids = [await engine.ids.next() for _ in orders]
     holds = [spec.hold() for spec in orders]
-    wallet = engine.wallet(uid)
     freezes = [
-        (uid, currency, frozen, f"o{order_id}:freeze") for order_id, (currency, frozen) in zip(ids, holds, strict=True)
+        engine.hold(uid, currency, frozen, f"o{i}:freeze") for i, (currency, frozen) in zip(ids, holds, strict=True)
     ]
-    try:
-        frozen_ok: list[bool | DomainError] = await wallet.freeze_many.remote(freezes)
-    except RayActorError:  # the shard died mid-call: the reconciler releases the freezes that landed
-        return [DomainError(ErrorCode.PAIR_UNAVAILABLE) for _ in orders]
+    held = await asyncio.gather(*freezes, return_exceptions=True)
     by_pair: dict[str, list[int]] = {}
-    for index, held in enumerate(frozen_ok):
-        if isinstance(held, DomainError):
-            results[index] = held
+    for index, outcome in enumerate(held):
+        if isinstance(outcome, RayActorError):  # the shard died mid-call: the reconciler releases what landed
+            results[index] = DomainError(ErrorCode.PAIR_UNAVAILABLE)
+        elif isinstance(outcome, DomainError):
+            results[index] = outcome
+        elif isinstance(outcome, BaseException):
+            raise outcome
         else:
             by_pair.setdefault(orders[index].pair.symbol, []).append(index)
-
-    async def submit(symbol: str, indexes: list[int]) -> None:
-        payloads = [orders[i].payload(ids[i], uid) for i in indexes]
-        try:
-            answers: list[Placed] = await engine.ask(symbol, "submit_many", payloads)
-        except DomainError as exc:  # OutcomeUnknown included: it says so for each of them
-            answers = [exc] * len(indexes)
-        for i, answer in zip(indexes, answers, strict=True):
-            results[i] = answer
-
-    await asyncio.gather(*(submit(symbol, indexes) for symbol, indexes in by_pair.items()))
+    sent = [i for indexes in by_pair.values() for i in indexes]
+    answers = await asyncio.gather(
+        *(engine.submit(orders[i].pair.symbol, orders[i].payload(ids[i], uid)) for i in sent), return_exceptions=True
+    )
+    for i, answer in zip(sent, answers, strict=True):
+        if isinstance(answer, BaseException) and not isinstance(answer, DomainError):
+            raise answer
+        results[i] = answer  # OutcomeUnknown included: it says so for this order
     refused = [i for indexes in by_pair.values() for i in indexes
                if isinstance(results[i], DomainError) and not isinstance(results[i], OutcomeUnknown)]  # fmt: skip
     if refused:
         releases = [(uid, *holds[i], f"o{ids[i]}:release") for i in refused]
         try:
-            await wallet.release_many.remote(releases)
+            await engine.wallet(uid).release_many.remote(releases)
         except RayActorError:  # their holds have no order behind them: the reconciler releases them
             pass
     return results

@@ -10,7 +10,7 @@ from typing import Any
 
 from ray.exceptions import RayActorError
 
-from actors.engine import LIMIT, Engine, PairRef, place_order
+from actors.engine import LIMIT, Engine, OrderSpec, PairRef, place_order, place_orders
 from actors.names import wallet_name
 from actors.pair.state import BUY
 from store.errors import DomainError, ErrorCode
@@ -42,8 +42,20 @@ class Actor:
         self.__dict__.update(methods)
 
 
+class Ids:
+    """Order ids from 100 on, as ``IdBlocks`` hands them out (without its database)."""
+
+    def __init__(self) -> None:
+        self.last = 99
+
+    async def next(self) -> int:
+        self.last += 1
+        return self.last
+
+
 def engine_with(wallet: Actor, pair: Actor) -> Engine:
     engine = Engine(1)
+    engine.ids = Ids()  # type: ignore[assignment]
     engine._handles[wallet_name(0)] = wallet
     engine._pair_names[PAIR.symbol] = "pair:BTC/USDT"
     engine._handles["pair:BTC/USDT"] = pair
@@ -103,3 +115,44 @@ async def test_a_freeze_refused_or_a_shard_lost_fails_only_the_orders_it_concern
     engine = engine_with(Actor(freeze_many=Method(lost)), Actor(submit_many=submit_many))
     answers = await asyncio.gather(*(place(engine, i) for i in (11, 12)), return_exceptions=True)
     assert all(isinstance(a, DomainError) and a.code == ErrorCode.PAIR_UNAVAILABLE for a in answers)
+
+
+async def test_batches_of_several_users_share_the_calls_and_keep_each_users_order() -> None:
+    freeze_many = Method(lambda freezes: [True for _ in freezes])
+    release_many = Method(lambda releases: [True for _ in releases])
+    submit_many = Method(accepted)
+    engine = engine_with(
+        Actor(freeze_many=freeze_many, release_many=release_many, release=Method(lambda *a: True)),
+        Actor(submit_many=submit_many),
+    )
+    freeze_many.gate.clear()  # two single orders hold a call to the shard open
+    singles = [asyncio.ensure_future(place(engine, i)) for i in (1, 2)]
+    await asyncio.sleep(0)
+
+    def batch(uid: int, prices: list[str]) -> Any:
+        specs = [OrderSpec(PAIR, BUY, LIMIT, Decimal(p), Decimal(1)) for p in prices]
+        return asyncio.ensure_future(place_orders(engine, uid=uid, orders=specs))
+
+    first, second = batch(8, ["100", "0", "101"]), batch(9, ["102", "103"])
+    for _ in range(3):
+        await asyncio.sleep(0)
+    freeze_many.gate.set()
+    placed = await asyncio.gather(first, second)
+    await asyncio.gather(*singles)
+
+    assert [len(call) for call in freeze_many.calls] == [2, 5]  # both users' freezes in one call
+    users = [uid for uid, *_ in freeze_many.calls[1]]
+    assert users == [8, 8, 8, 9, 9]
+    submitted = [(o["uid"], o["price"]) for call in submit_many.calls for o in call if o["uid"] in (8, 9)]
+    assert [p for uid, p in submitted if uid == 8] == [Decimal(100), Decimal(0), Decimal(101)]
+    assert [p for uid, p in submitted if uid == 9] == [Decimal(102), Decimal(103)]
+    refused = placed[0][1]
+    assert isinstance(refused, DomainError) and refused.code == ErrorCode.PRICE_REQUIRED
+    assert all(isinstance(p, dict) for p in (placed[0][0], placed[0][2], *placed[1]))
+    assert [ref for call in release_many.calls for *_, ref in call] == [f"o{placed_id(freeze_many, 8, 1)}:release"]
+
+
+def placed_id(freeze_many: Method, uid: int, nth: int) -> int:
+    """The order id of ``uid``'s ``nth`` freeze (0-based) in the calls recorded."""
+    refs = [ref for call in freeze_many.calls for u, _, _, ref in call if u == uid]
+    return int(refs[nth][1:].split(":")[0])
