@@ -13,9 +13,10 @@ there is no second implementation of either. Acks may arrive in another order th
 of at most 64 characters.
 
 Throughput: a connection's commands are not placed one by one. Everything a connection sent while
-its previous batch was with the engine goes as the next batch (``GroupCommit``): one ``freeze_many``
-per wallet shard and one ``submit_many`` per pair, exactly the batch path. One user's orders on one
-connection therefore reach each pair in the order they were sent.
+its previous batch was with the engine goes as the next batch (``GroupCommit``), placed as the batch
+path places it (``place_orders``: its freezes and orders join the engine's calls to each wallet shard
+and pair, with the other connections' batches). A connection's next batch leaves only once its last
+is answered, so one user's orders on one connection reach each pair in the order they were sent.
 
 Each connection has a token bucket (``ws_order_rate`` a second, bursts of ``ws_order_burst``); a
 command over it is refused at once with ORDERS_TOO_FAST and never reaches the engine. Whatever is
