@@ -365,7 +365,7 @@ async def place_orders(engine: Engine, *, uid: int, orders: list[OrderSpec]) -> 
         engine.hold(uid, currency, frozen, f"o{i}:freeze") for i, (currency, frozen) in zip(ids, holds, strict=True)
     ]
     held = await asyncio.gather(*freezes, return_exceptions=True)
-    by_pair: dict[str, list[int]] = {}
+    sent: list[int] = []  # the orders whose freeze held, in the order given (so each pair's keep theirs)
     for index, outcome in enumerate(held):
         if isinstance(outcome, RayActorError):  # the shard died mid-call: the reconciler releases what landed
             results[index] = DomainError(ErrorCode.PAIR_UNAVAILABLE)
@@ -374,8 +374,7 @@ async def place_orders(engine: Engine, *, uid: int, orders: list[OrderSpec]) -> 
         elif isinstance(outcome, BaseException):
             raise outcome
         else:
-            by_pair.setdefault(orders[index].pair.symbol, []).append(index)
-    sent = [i for indexes in by_pair.values() for i in indexes]
+            sent.append(index)
     answers = await asyncio.gather(
         *(engine.submit(orders[i].pair.symbol, orders[i].payload(ids[i], uid)) for i in sent), return_exceptions=True
     )
@@ -383,8 +382,7 @@ async def place_orders(engine: Engine, *, uid: int, orders: list[OrderSpec]) -> 
         if isinstance(answer, BaseException) and not isinstance(answer, DomainError):
             raise answer
         results[i] = answer  # OutcomeUnknown included: it says so for this order
-    refused = [i for indexes in by_pair.values() for i in indexes
-               if isinstance(results[i], DomainError) and not isinstance(results[i], OutcomeUnknown)]  # fmt: skip
+    refused = [i for i in sent if isinstance(results[i], DomainError) and not isinstance(results[i], OutcomeUnknown)]
     if refused:
         releases = [(uid, *holds[i], f"o{ids[i]}:release") for i in refused]
         try:
