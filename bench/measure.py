@@ -1,13 +1,20 @@
 """Measuring a benchmark phase: nearest-rank percentiles, the CPU the machine and each group of
-processes used during a window (from /proc), and one phase's requests, latencies and errors."""
+processes used during a window (from /proc), one phase's requests, latencies and errors, and the two
+ways to run a phase: closed loop (``drive``) and open loop at a rate (``paced``)."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import os
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
+
+Outcome = tuple[bool, str, int]  # success, why not (a short reason), orders it accepted
+Call = Callable[[int], Awaitable[Outcome]]  # one request by worker ``index``
 
 
 def pct(sorted_values: list[float], q: float) -> float:
@@ -160,3 +167,77 @@ class Phase:
                 f"p50 {pct(lat, 50) * 1000:7.1f} ms   p99 {pct(lat, 99) * 1000:7.1f} ms   "
                 f"max {(lat[-1] if lat else float('nan')) * 1000:7.1f} ms"
                 + (f"   {self.ops:8.1f} orders/s" if self.orders else ""))  # fmt: skip
+
+
+async def drive(name: str, call: Call, concurrency: int, seconds: float, warmup: float, orders: bool = False) -> Phase:
+    """Closed loop: ``concurrency`` workers call back to back; only completions after the warm-up and
+    before the deadline count. ``orders``: report the orders accepted (a batch carries many)."""
+    start = time.monotonic()
+    measure_from, deadline = start + warmup, start + warmup + seconds
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    accepted = [0]
+
+    async def worker(index: int) -> None:
+        while (t0 := time.monotonic()) < deadline:
+            good, why, count = await call(index)
+            t1 = time.monotonic()
+            if measure_from <= t1 <= deadline:
+                record(good, why, count, t1 - t0)
+
+    def record(good: bool, why: str, count: int, latency: float) -> None:
+        if good:
+            latencies.append(latency)
+            accepted[0] += count
+        else:
+            errors[why] = errors.get(why, 0) + 1
+
+    cpu = await _measured(measure_from, deadline, [worker(i) for i in range(concurrency)])
+    return Phase(name, seconds, latencies, errors, cpu, accepted[0] if orders else 0)
+
+
+async def paced(name: str, call: Call, rate: float, seconds: float, warmup: float, orders: bool = False) -> Phase:
+    """Open loop: a call every ``1 / rate`` seconds whatever the answers do; each latency counts from
+    the call's scheduled time, so a server falling behind shows in the percentiles (no coordinated
+    omission)."""
+    start = time.monotonic()
+    measure_from, deadline = start + warmup, start + warmup + seconds
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    accepted = [0]
+    tasks: list[asyncio.Task[None]] = []
+
+    async def one(index: int, due: float) -> None:
+        good, why, count = await call(index)
+        if measure_from <= due < deadline:
+            if good:
+                latencies.append(time.monotonic() - due)
+                accepted[0] += count
+            else:
+                errors[why] = errors.get(why, 0) + 1
+
+    async def schedule() -> None:
+        for index in itertools.count():
+            due = start + index / rate
+            if due >= deadline:
+                break
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            tasks.append(asyncio.create_task(one(index, due)))
+        await asyncio.gather(*tasks)
+
+    cpu = await _measured(measure_from, deadline, [schedule()])
+    return Phase(f"{name}@{rate:g}/s", seconds, latencies, errors, cpu, accepted[0] if orders else 0)
+
+
+async def _measured(measure_from: float, deadline: float, work: list[Awaitable[None]]) -> CpuWindow:
+    """Run ``work`` while a CpuWindow measures from ``measure_from`` to ``deadline``."""
+    cpu = CpuWindow()
+
+    async def window() -> None:
+        await asyncio.sleep(max(0.0, measure_from - time.monotonic()))
+        cpu.start()
+        await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+        cpu.stop()
+
+    await asyncio.gather(window(), *work)
+    return cpu
