@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
+import time
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -17,6 +19,42 @@ from store.errors import ErrorCode
 
 T = TypeVar("T")
 R = TypeVar("R")
+log = logging.getLogger(__name__)
+GC_PAUSE_LOG_MS = 20.0  # a collection at least this long is logged (a pause every caller of the actor waits out)
+
+
+class GcPauses:
+    """The cyclic garbage collector's pauses in this process: how many collections, the longest, and a
+    warning for each that took ``GC_PAUSE_LOG_MS`` or more (while it runs the process does nothing
+    else: every order, settlement or push that reached the actor meanwhile waits). ``watch`` installs
+    the one instance of a process as a ``gc.callbacks`` entry."""
+
+    def __init__(self) -> None:
+        self.collections = [0, 0, 0]
+        self.longest_ms = 0.0
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+            return
+        took_ms = (time.perf_counter() - self._began) * 1000
+        generation = info["generation"]
+        self.collections[generation] += 1
+        self.longest_ms = max(self.longest_ms, took_ms)
+        if took_ms >= GC_PAUSE_LOG_MS:
+            log.warning("gc: a generation %d collection took %.0f ms (%d objects freed, %d tracked)",
+                        generation, took_ms, info["collected"], len(gc.get_objects(generation)))  # fmt: skip
+
+    @classmethod
+    def watch(cls) -> GcPauses:
+        """This process's instance, installed on first use."""
+        for callback in gc.callbacks:
+            if isinstance(callback, cls):
+                return callback
+        pauses = cls()
+        gc.callbacks.append(pauses)
+        return pauses
 
 
 def freeze_startup_objects() -> None:
@@ -25,8 +63,9 @@ def freeze_startup_objects() -> None:
     which live as long as the process. A full collection walked all of them each time, 87-116 ms in
     which a MicroTimer in the middle of a settlement did nothing else (the whole tail of its lag). An
     actor or a Serve app calls this once it holds what it keeps for life; what it makes later is
-    collected as before."""
+    collected as before; a collection that still pauses the process is logged (``GcPauses``)."""
     gc.freeze()
+    GcPauses.watch()
 
 
 class DbActor:

@@ -150,6 +150,8 @@ class Phase:
     errors: dict[str, int]
     cpu: CpuWindow
     orders: int = 0  # orders accepted (a batch request carries many)
+    # open loop: (wall clock when due, latency) of each call
+    slow: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def rps(self) -> float:
@@ -167,6 +169,26 @@ class Phase:
                 f"p50 {pct(lat, 50) * 1000:7.1f} ms   p99 {pct(lat, 99) * 1000:7.1f} ms   "
                 f"max {(lat[-1] if lat else float('nan')) * 1000:7.1f} ms"
                 + (f"   {self.ops:8.1f} orders/s" if self.orders else ""))  # fmt: skip
+
+    def stalls(self, over_s: float) -> str:
+        """The moments (wall clock, to set beside the actors' logs) when calls took ``over_s`` or more:
+        consecutive slow calls as one stall, its first due time, how many and the longest."""
+        runs: list[list[tuple[float, float]]] = []
+        for due, latency in sorted(self.slow):
+            if latency < over_s:
+                continue
+            if runs and due - runs[-1][-1][0] <= latency:
+                runs[-1].append((due, latency))
+            else:
+                runs.append([(due, latency)])
+        return (
+            "; ".join(
+                f"{time.strftime('%H:%M:%S', time.localtime(run[0][0]))}.{int(run[0][0] % 1 * 1000):03d} "
+                f"{len(run)} calls, max {max(lat for _, lat in run) * 1000:.0f} ms"
+                for run in runs
+            )
+            or "none"
+        )
 
 
 async def drive(name: str, call: Call, concurrency: int, seconds: float, warmup: float, orders: bool = False) -> Phase:
@@ -206,12 +228,15 @@ async def paced(name: str, call: Call, rate: float, seconds: float, warmup: floa
     errors: dict[str, int] = {}
     accepted = [0]
     tasks: list[asyncio.Task[None]] = []
+    slow: list[tuple[float, float]] = []
+    wall = time.time() - start  # monotonic -> wall clock
 
     async def one(index: int, due: float) -> None:
         good, why, count = await call(index)
         if measure_from <= due < deadline:
             if good:
                 latencies.append(time.monotonic() - due)
+                slow.append((wall + due, latencies[-1]))
                 accepted[0] += count
             else:
                 errors[why] = errors.get(why, 0) + 1
@@ -226,7 +251,7 @@ async def paced(name: str, call: Call, rate: float, seconds: float, warmup: floa
         await asyncio.gather(*tasks)
 
     cpu = await _measured(measure_from, deadline, [schedule()])
-    return Phase(f"{name}@{rate:g}/s", seconds, latencies, errors, cpu, accepted[0] if orders else 0)
+    return Phase(f"{name}@{rate:g}/s", seconds, latencies, errors, cpu, accepted[0] if orders else 0, slow)
 
 
 async def _measured(measure_from: float, deadline: float, work: list[Awaitable[None]]) -> CpuWindow:

@@ -163,9 +163,8 @@ async def run(stack: Any, args: argparse.Namespace) -> None:
         noop, order, batch = http_paths(client).values()
         if args.at:  # REST orders open loop at the given rates only: two builds compared at the same load
             for rate in (float(r) for r in args.at.split(",") if r):
-                print(
-                    f"[{rate:g}/s] {(await paced('orders', order, rate, args.seconds, args.warmup)).line()}", flush=True
-                )
+                phase = await paced("orders", order, rate, args.seconds, args.warmup)
+                print(f"[{rate:g}/s] {phase.line()}\n    stalls (calls >= 100 ms): {phase.stalls(0.1)}", flush=True)
             return
 
         url = f"ws://{settings.http_host}:{settings.ws_port}/ws"
