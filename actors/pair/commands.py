@@ -91,7 +91,9 @@ class CommandQueue:
 
     def refuse_orders(self, error: Exception) -> None:
         """Answer ``error`` to every submit and cancel still queued (a move's pause: they were never
-        matched, so their callers send them again to the next actor); the rest stays queued, in order.
+        matched, so their callers send them again to the next actor), and drop the looks at the mark
+        (``tick``: nobody waits for one, and a tick the paused actor committed after its state went to
+        the standby would take the tick id the standby writes next); the rest stays queued, in order.
         The commands of one ``send_many`` are queued at once and taken at once: all of them are
         refused, or none."""
         kept = []
@@ -99,7 +101,7 @@ class CommandQueue:
             command = self._queue.get_nowait()
             if command[0] in ("submit", "cancel"):
                 answer_all([command], error)
-            else:
+            elif command[0] != "tick":
                 kept.append(command)
         for command in kept:
             self._queue.put_nowait(command)
