@@ -48,6 +48,11 @@ ANSWER_WAIT_S = 25.0
 CALLS_OUT = 2
 
 
+def _moving(answer: Any) -> bool:
+    """A pair's answer to one item of a call: refused by a move's pause, never matched."""
+    return isinstance(answer, DomainError) and answer.code == ErrorCode.PAIR_MOVING
+
+
 class Engine:
     """Finds pair, wallet, lever and MicroTimer actors by name (handles cached); ``ask`` rides out a pair's move and
     never waits longer than ``ANSWER_WAIT_S``; ``ids`` hands out order ids."""
@@ -113,7 +118,7 @@ class Engine:
         batch). Raises the order's DomainError, or the one that refused the whole call."""
         group = self._submits.get(symbol)
         if group is None:
-            group = GroupCommit(functools.partial(self.ask, symbol, "submit_many"), concurrency=CALLS_OUT)
+            group = GroupCommit(functools.partial(self.ask_many, symbol, "submit_many"), concurrency=CALLS_OUT)
             self._submits[symbol] = group
         return await group.submit(order)
 
@@ -225,6 +230,23 @@ class Engine:
             if time.monotonic() > deadline:
                 raise DomainError(ErrorCode.PAIR_UNAVAILABLE)
             await asyncio.sleep(MOVE_POLL_S)
+
+    async def ask_many(self, symbol: str, method: str, items: list[Any], *args: Any) -> list[Any]:
+        """``ask`` a method that answers one result per item (``submit_many``, ``cancel_many``), and send
+        again the items refused with PAIR_MOVING one by one: a move's pause that comes while the pair's
+        batch loop holds the first commands of the call (it waits the batch window for more) refuses
+        those still queued, each on its own, and they were never matched, as when the pair refuses the
+        whole call (which ``ask`` sends again itself). Up to ``MOVE_WAIT_S``; then PAIR_MOVING is the
+        item's answer."""
+        answers = list(await self.ask(symbol, method, items, *args))
+        deadline = time.monotonic() + MOVE_WAIT_S
+        while again := [i for i, answer in enumerate(answers) if _moving(answer)]:
+            if time.monotonic() > deadline:
+                break
+            retried = await self.ask(symbol, method, [items[i] for i in again], *args)
+            for i, answer in zip(again, retried, strict=True):
+                answers[i] = answer
+        return answers
 
     async def read(self, symbol: str, method: str, *args: Any) -> Any:
         """``ask`` a question that changes nothing (depth, bars, a fence), asked again while the pair's

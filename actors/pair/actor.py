@@ -127,7 +127,8 @@ class PairActor(PairMoving, DbActor):
         """Many ``submit`` in one call: each order joins the batch loop's queue and is matched and
         answered exactly as ``submit`` would (they share a batch). Answers, in order, the order or the
         DomainError that refused it (OutcomeUnknown when its batch failed). Raises PAIR_MOVING or
-        PAIR_UNAVAILABLE for all of them when the pair takes none."""
+        PAIR_UNAVAILABLE for all of them when the pair takes none; a move's pause may also refuse some
+        with PAIR_MOVING, never matched (``CommandQueue.refuse_orders``)."""
         return await self._commands.send_many("submit", orders)
 
     async def cancel_many(self, order_ids: list[int], uid: int) -> list[dict[str, Any] | DomainError]:

@@ -94,8 +94,9 @@ class CommandQueue:
         matched, so their callers send them again to the next actor), and drop the looks at the mark
         (``tick``: nobody waits for one, and a tick the paused actor committed after its state went to
         the standby would take the tick id the standby writes next); the rest stays queued, in order.
-        The commands of one ``send_many`` are queued at once and taken at once: all of them are
-        refused, or none."""
+        The commands of one ``send_many`` are queued at once, but a batch loop waiting for its first
+        command takes that one and waits the batch window for more: a pause meanwhile refuses the rest
+        of them here, each on its own (``Engine.ask_many`` sends those again)."""
         kept = []
         while not self._queue.empty():
             command = self._queue.get_nowait()

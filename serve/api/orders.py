@@ -179,7 +179,7 @@ async def cancel_orders(engine: Engine, uid: int, ids: list[int]) -> list[dict[s
 
     async def cancel(symbol: str, indexes: list[int]) -> None:
         try:
-            done = await engine.ask(symbol, "cancel_many", [ids[i] for i in indexes], uid)
+            done = await engine.ask_many(symbol, "cancel_many", [ids[i] for i in indexes], uid)
         except DomainError as exc:
             done = [exc] * len(indexes)
         for i, answer in zip(indexes, done, strict=True):

@@ -156,3 +156,30 @@ def placed_id(freeze_many: Method, uid: int, nth: int) -> int:
     """The order id of ``uid``'s ``nth`` freeze (0-based) in the calls recorded."""
     refs = [ref for call in freeze_many.calls for u, _, _, ref in call if u == uid]
     return int(refs[nth][1:].split(":")[0])
+
+
+async def test_orders_a_pause_refused_one_by_one_are_sent_again_and_placed() -> None:
+    """A move's pause that comes while the pair's batch loop holds the first order of a call refuses
+    the others of it, each with PAIR_MOVING (never matched): they go again, and every order is placed
+    (CI's cluster test saw one such order answered "Trading is busy")."""
+    seen: list[int] = []
+
+    def paused_after_the_first(orders: list[dict[str, Any]]) -> list[Any]:
+        answers: list[Any] = []
+        for i, order in enumerate(orders):
+            first_time = order["id"] not in seen
+            seen.append(order["id"])
+            answers.append(DomainError(ErrorCode.PAIR_MOVING) if first_time and i > 0 else {"id": order["id"]})
+        return answers
+
+    submit_many = Method(paused_after_the_first)
+    release_many = Method(lambda releases: [True for _ in releases])
+    engine = engine_with(
+        Actor(freeze_many=Method(lambda freezes: [True for _ in freezes]), release_many=release_many),
+        Actor(submit_many=submit_many),
+    )
+    specs = [OrderSpec(PAIR, BUY, LIMIT, Decimal(p), Decimal(1)) for p in ("100", "101", "102")]
+    placed = await place_orders(engine, uid=3, orders=specs)
+    assert placed == [{"id": 100}, {"id": 101}, {"id": 102}]
+    assert [[o["id"] for o in call] for call in submit_many.calls] == [[100, 101, 102], [101, 102]]
+    assert not release_many.calls  # nothing refused, nothing released
