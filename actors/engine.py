@@ -243,6 +243,7 @@ class Engine:
         while again := [i for i, answer in enumerate(answers) if _moving(answer)]:
             if time.monotonic() > deadline:
                 break
+            await asyncio.sleep(MOVE_POLL_S)
             retried = await self.ask(symbol, method, [items[i] for i in again], *args)
             for i, answer in zip(again, retried, strict=True):
                 answers[i] = answer
