@@ -150,8 +150,8 @@ class Phase:
     errors: dict[str, int]
     cpu: CpuWindow
     orders: int = 0  # orders accepted (a batch request carries many)
-    # open loop: (wall clock when due, latency) of each call
-    slow: list[tuple[float, float]] = field(default_factory=list)
+    # open loop: (wall clock when due, latency) of every successful call
+    timeline: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def rps(self) -> float:
@@ -174,7 +174,7 @@ class Phase:
         """The moments (wall clock, to set beside the actors' logs) when calls took ``over_s`` or more:
         consecutive slow calls as one stall, its first due time, how many and the longest."""
         runs: list[list[tuple[float, float]]] = []
-        for due, latency in sorted(self.slow):
+        for due, latency in sorted(self.timeline):
             if latency < over_s:
                 continue
             if runs and due - runs[-1][-1][0] <= latency:
@@ -228,7 +228,7 @@ async def paced(name: str, call: Call, rate: float, seconds: float, warmup: floa
     errors: dict[str, int] = {}
     accepted = [0]
     tasks: list[asyncio.Task[None]] = []
-    slow: list[tuple[float, float]] = []
+    timeline: list[tuple[float, float]] = []
     wall = time.time() - start  # monotonic -> wall clock
 
     async def one(index: int, due: float) -> None:
@@ -236,7 +236,7 @@ async def paced(name: str, call: Call, rate: float, seconds: float, warmup: floa
         if measure_from <= due < deadline:
             if good:
                 latencies.append(time.monotonic() - due)
-                slow.append((wall + due, latencies[-1]))
+                timeline.append((wall + due, latencies[-1]))
                 accepted[0] += count
             else:
                 errors[why] = errors.get(why, 0) + 1
@@ -251,7 +251,7 @@ async def paced(name: str, call: Call, rate: float, seconds: float, warmup: floa
         await asyncio.gather(*tasks)
 
     cpu = await _measured(measure_from, deadline, [schedule()])
-    return Phase(f"{name}@{rate:g}/s", seconds, latencies, errors, cpu, accepted[0] if orders else 0, slow)
+    return Phase(f"{name}@{rate:g}/s", seconds, latencies, errors, cpu, accepted[0] if orders else 0, timeline)
 
 
 async def _measured(measure_from: float, deadline: float, work: list[Awaitable[None]]) -> CpuWindow:
