@@ -1,7 +1,7 @@
 """The MarketMaker actor: keeps every pair's book filled and trading, through the engine like a user.
 
 Two bot users (``mm-maker``, ``mm-taker``), funded once through the ledger, place and cancel orders
-with ``actors.engine.place_order`` and the pairs' ``cancel``: the same hold, match and settle path
+with ``actors.orders.place_order`` and the pairs' ``cancel``: the same hold, match and settle path
 as anyone's order, inside the same bounds (price band around the mark, minimum order value). On a
 pair with selling disabled the bot only bids, as any user would.
 
@@ -32,8 +32,9 @@ from typing import Any
 
 import ray
 
-from actors.engine import LIMIT, Engine, PairRef, place_order
+from actors.engine import Engine
 from actors.maker.quoter import BUY, Quote, Quoter
+from actors.orders import LIMIT, PairRef, place_order
 from actors.pair.loading import config_of
 from actors.pair.matching import band
 from actors.pair.state import PairConfig

@@ -2,7 +2,7 @@
 (tx_in/add, tx_out/add, each order of tx/batch_add and the websocket's ``order``), so they answer
 the same codes and messages.
 
-``order_spec`` turns the form into an ``OrderSpec`` for ``actors.engine`` or raises the DomainError
+``order_spec`` turns the form into an ``OrderSpec`` for ``actors.orders`` or raises the DomainError
 that refuses it; the pair checks its flags and bounds again (with the band) when it matches.
 ``checked_order`` and ``order_result`` shape one order of a batch (or of a socket) as its own call
 would answer; ``cancel_orders`` cancels a user's orders with one call per pair. ``keyed_order`` and
@@ -17,8 +17,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from actors.engine import LIMIT, MARKET, Engine, OrderSpec, PairRef
+from actors.engine import Engine
 from actors.names import ORPHAN_GRACE_MS
+from actors.orders import LIMIT, MARKET, OrderSpec, PairRef
 from actors.pair import events
 from actors.pair.matching import public_order
 from actors.pair.state import BUY, SELL, PairConfig

@@ -7,7 +7,7 @@ After ``login`` a client may send, on the same ``/ws`` connection,
 
 and gets one ``{"type": "order_ack", "id": <client id>, "code", "msg", "data"}`` for each, with the
 code, message (in the language named at login) and data its REST call would answer: the rules are
-``serve.api.orders``' and the order path is ``actors.engine.place_orders``, as for tx/batch_add, so
+``serve.api.orders``' and the order path is ``actors.orders.place_orders``, as for tx/batch_add, so
 there is no second implementation of either. Acks may arrive in another order than the commands
 (each pair answers for itself); the client id tells them apart. A client id is a number or a string
 of at most 64 characters.
@@ -45,7 +45,8 @@ from typing import Any, cast
 from pydantic import ValidationError
 from ray.exceptions import RayActorError
 
-from actors.engine import Engine, OrderSpec, Placed, place_order, place_orders
+from actors.engine import Engine
+from actors.orders import OrderSpec, Placed, place_order, place_orders
 from actors.runtime import GroupCommit
 from config.settings import Settings
 from serve.api.idempotency import key_of

@@ -16,7 +16,8 @@ import httpx
 import pytest
 import ray
 
-from actors.engine import LIMIT, Engine, PairRef
+from actors.engine import Engine
+from actors.orders import LIMIT, PairRef
 from actors.pair.directory import pair_actor
 from serve.stack import Stack
 from store import marks

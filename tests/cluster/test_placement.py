@@ -11,8 +11,9 @@ from typing import Any
 import httpx
 import ray
 
-from actors.engine import LIMIT, Engine, OrderSpec, PairRef
+from actors.engine import Engine
 from actors.names import PAIR_AT, PLACEMENT_NAME
+from actors.orders import LIMIT, OrderSpec, PairRef
 from actors.pair.directory import pair_actor
 from actors.pair.state import BUY, SELL
 from serve.stack import Stack

@@ -10,8 +10,9 @@ from typing import Any
 
 from ray.exceptions import RayActorError
 
-from actors.engine import LIMIT, Engine, OrderSpec, PairRef, place_order, place_orders
+from actors.engine import Engine
 from actors.names import wallet_name
+from actors.orders import LIMIT, OrderSpec, PairRef, place_order, place_orders
 from actors.pair.state import BUY
 from store.errors import DomainError, ErrorCode
 

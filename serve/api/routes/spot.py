@@ -13,7 +13,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field, field_validator
 
-from actors.engine import Engine, OrderSpec, place_order, place_orders
+from actors.engine import Engine
+from actors.orders import OrderSpec, place_order, place_orders
 from actors.pair.state import BUY, SELL
 from serve.api.deps import CurrentUid, EngineDep, Lang, Services, Svc
 from serve.api.idempotency import Keyed, attempt_of, idempotent
