@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
 from actors.lifecycle import LOAD_WAIT_S, Lifecycle
-from config import numeric
+from config import logs, numeric
 from config.settings import Settings
 from store.db import init_db
 from store.errors import ErrorCode
@@ -65,7 +65,9 @@ def freeze_startup_objects() -> None:
     which live as long as the process. A full collection walked all of them each time, 87-116 ms in
     which a MicroTimer in the middle of a settlement did nothing else (the whole tail of its lag). An
     actor or a Serve app calls this once it holds what it keeps for life; what it makes later is
-    collected as before; a collection that still pauses the process is logged (``GcPauses``)."""
+    collected as before; a collection that still pauses the process is logged (``GcPauses``), and its log
+    lines carry their time and logger (``config.logs``)."""
+    logs.configure()
     gc.freeze()
     GcPauses.watch()
 

@@ -28,3 +28,5 @@ def refuse_development_settings(settings: Settings) -> None:
         raise ValueError(
             "production sends SMS: set EXCHANGE_SMS_PROVIDERS to smpp and/or http (log is for development)"
         )
+    if not settings.smtp_host:
+        raise ValueError("production sends e-mail codes: set EXCHANGE_SMTP_HOST (without it a code only reaches a log)")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import ipaddress
-import logging
 import signal
 import threading
 from typing import Annotated, Any
 
 import typer
 
+from config import logs
 from config.settings import get_settings
 from serve.commands.chain import chain_app
 from serve.commands.cluster import AddressOption, named_actor, on_cluster
@@ -61,7 +61,7 @@ def up(
     from serve.stack import Stack
     from store.chain.keys import KeysUnavailable
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure()
     stop = threading.Event()
 
     def on_signal(*_: object) -> None:

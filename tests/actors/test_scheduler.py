@@ -32,7 +32,7 @@ from store import scheduler as runs
 from store.cache import connect_redis
 from store.models import SchedulerRun
 from tests.utils.cli import exchange, exchange_ok
-from tests.utils.keys import MAINNET_XPUBS, PRODUCTION_SMS
+from tests.utils.keys import MAINNET_XPUBS, PRODUCTION_SENDERS
 from tests.utils.prices import mark_to
 from tests.utils.users import Member, member, ok
 from tests.utils.wallets import USDT, balance, fund
@@ -220,7 +220,7 @@ async def test_the_clock_moves_only_outside_production(stack: Stack) -> None:
             "secret_key": "s" * 40,
             "wallet_middle_salt": "w" * 40,
             "xpubs": MAINNET_XPUBS,
-            **PRODUCTION_SMS,
+            **PRODUCTION_SENDERS,
         }
     )
     scheduler = Scheduler.options(name=f"scheduler-prod-{uuid.uuid4().hex[:8]}").remote(

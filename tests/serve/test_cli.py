@@ -11,7 +11,7 @@ from store import users
 from store.models import Account, AccountLog, AccountType, AuditLog, Operator
 from tests.api.test_admin import PASSWORD, make_operator
 from tests.utils.cli import exchange
-from tests.utils.keys import MAINNET_XPUBS_ENV, PRODUCTION_SMS_ENV
+from tests.utils.keys import MAINNET_XPUBS_ENV, PRODUCTION_SENDERS_ENV
 from tests.utils.otp import accepted, current_code
 
 
@@ -60,7 +60,7 @@ def test_seed_command_is_idempotent(settings: Settings) -> None:
 
 
 PRODUCTION = {"EXCHANGE_ENV": "production", "EXCHANGE_SECRET_KEY": "s" * 40, "EXCHANGE_WALLET_MIDDLE_SALT": "w" * 40,
-              **MAINNET_XPUBS_ENV, **PRODUCTION_SMS_ENV}  # fmt: skip
+              **MAINNET_XPUBS_ENV, **PRODUCTION_SENDERS_ENV}  # fmt: skip
 
 
 LOGIN_REFUSED = "Incorrect e-mail, password or two-factor code"

@@ -29,7 +29,7 @@ from pydantic import ValidationError
 from config.settings import CHAIN_FAMILIES, ROOT, Settings
 from store.chain.custody import TEST_MNEMONIC, CustodyError, MnemonicKeySource, ensure_dev_keys
 from store.chain.keys import AccountKey, DepositKeys, KeysUnavailable, family_of, load
-from tests.utils.keys import PRODUCTION_SMS, PRODUCTION_SMS_ENV
+from tests.utils.keys import PRODUCTION_SENDERS, PRODUCTION_SENDERS_ENV
 
 SOURCE = MnemonicKeySource(TEST_MNEMONIC)
 MAINNET = SOURCE.account_xpubs("mainnet")
@@ -110,7 +110,7 @@ def test_the_api_refuses_private_foreign_and_non_account_keys() -> None:
 
 
 def test_production_refuses_to_start_without_every_familys_xpub() -> None:
-    secrets = {"secret_key": "s" * 32, "wallet_middle_salt": "t" * 32, **PRODUCTION_SMS}
+    secrets = {"secret_key": "s" * 32, "wallet_middle_salt": "t" * 32, **PRODUCTION_SENDERS}
     with pytest.raises(ValidationError, match="deposit xpubs"):
         Settings(env="production", **secrets)
     with pytest.raises(ValidationError, match=r"\['TRON'\]"):
@@ -125,7 +125,7 @@ def test_production_refuses_to_start_without_every_familys_xpub() -> None:
 
 
 def test_a_production_xpub_file_missing_a_family_or_unreadable_stops_the_start(tmp_path: Path) -> None:
-    secrets = {"secret_key": "s" * 32, "wallet_middle_salt": "t" * 32, **PRODUCTION_SMS}
+    secrets = {"secret_key": "s" * 32, "wallet_middle_salt": "t" * 32, **PRODUCTION_SENDERS}
     path = tmp_path / "xpubs.json"
     settings = Settings(env="production", xpub_file=path, **secrets)
     with pytest.raises(KeysUnavailable, match="cannot read"):
@@ -143,7 +143,7 @@ def test_a_production_xpub_file_missing_a_family_or_unreadable_stops_the_start(t
 def test_production_up_exits_without_xpubs_before_starting_anything(tmp_path: Path) -> None:
     env = {**os.environ, "EXCHANGE_ENV": "production", "EXCHANGE_SECRET_KEY": "s" * 40,
            "EXCHANGE_WALLET_MIDDLE_SALT": "w" * 40, "EXCHANGE_DATA_DIR": str(tmp_path),
-           "EXCHANGE_XPUB_FILE": str(tmp_path / "missing.json"), **PRODUCTION_SMS_ENV}  # fmt: skip
+           "EXCHANGE_XPUB_FILE": str(tmp_path / "missing.json"), **PRODUCTION_SENDERS_ENV}  # fmt: skip
     env.pop("DATABASE_URL", None), env.pop("REDIS_URL", None)
     done = subprocess.run([sys.executable, "-m", "serve.cli", "up"], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=120)  # fmt: skip

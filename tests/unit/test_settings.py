@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from config.settings import Settings
-from tests.utils.keys import MAINNET_XPUBS, PRODUCTION_SMS
+from tests.utils.keys import MAINNET_XPUBS, PRODUCTION_SENDERS
 
 
 def test_embedded_defaults_need_no_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -30,7 +30,19 @@ def test_plain_and_prefixed_environment_names(monkeypatch: pytest.MonkeyPatch) -
 def test_production_refuses_development_secrets() -> None:
     with pytest.raises(ValidationError, match="EXCHANGE_SECRET_KEY"):
         Settings(env="production")
-    Settings(env="production", secret_key="s" * 32, wallet_middle_salt="t" * 32, xpubs=MAINNET_XPUBS, **PRODUCTION_SMS)
+    Settings(
+        env="production", secret_key="s" * 32, wallet_middle_salt="t" * 32, xpubs=MAINNET_XPUBS, **PRODUCTION_SENDERS
+    )
+
+
+def test_production_refuses_to_start_where_a_code_would_only_reach_a_log() -> None:
+    ready = {"secret_key": "s" * 32, "wallet_middle_salt": "t" * 32, "xpubs": MAINNET_XPUBS, **PRODUCTION_SENDERS}
+    for missing, message in (
+        ({"sms_providers": ["log"]}, "production sends SMS"),
+        ({"smtp_host": None}, "EXCHANGE_SMTP_HOST"),
+    ):
+        with pytest.raises(ValidationError, match=message):
+            Settings(env="production", **{**ready, **missing})
 
 
 def test_an_ingress_with_replica_ports_needs_a_host_the_node_ip_reaches() -> None:
@@ -94,7 +106,7 @@ def test_passwords_hash_at_the_standard_cost_outside_tests_and_never_below_it_in
         "secret_key": "s" * 32,
         "wallet_middle_salt": "t" * 32,
         "xpubs": MAINNET_XPUBS,
-        **PRODUCTION_SMS,
+        **PRODUCTION_SENDERS,
     }
     assert Settings(**production).password_hash_profile == "standard"
     assert Settings(env="development").password_hash_profile == "standard"

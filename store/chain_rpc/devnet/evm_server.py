@@ -26,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from config import logs
 from store.chain_rpc.devnet import token
 from store.chain_rpc.devnet.evm_rpc import DevEvm
 
@@ -116,7 +117,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="0: a free port")
     parser.add_argument("--block-seconds", type=float, default=3.0, help="0: mine only on evm_mine")
     args = parser.parse_args()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure()
     asyncio.run(serve(data_dir=args.data_dir, host=args.host, port=args.port, block_seconds=args.block_seconds))
 
 

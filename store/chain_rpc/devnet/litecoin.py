@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from config import logs
 from store.chain_rpc.devnet.process import die_with_parent, stop_process
 from store.chain_rpc.jsonrpc import NodeRefused, NodeUnreachable
 from store.chain_rpc.utxo import UtxoNode
@@ -166,7 +167,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="the RPC port; 0: a free one")
     parser.add_argument("--block-seconds", type=float, default=3.0, help="0: mine only when asked")
     args = parser.parse_args()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure()
     info_path = args.data_dir / INFO_FILE
     info_path.unlink(missing_ok=True)
     chain = LitecoinRegtest(args.data_dir / "node", rpc_port=args.port)
