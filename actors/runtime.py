@@ -8,6 +8,7 @@ import asyncio
 import gc
 import logging
 import time
+import warnings
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -70,6 +71,16 @@ def freeze_startup_objects() -> None:
     logs.configure()
     gc.freeze()
     GcPauses.watch()
+
+
+def restarted_by_ray() -> bool:
+    """Whether Ray restarted the actor this runs in. Ray 2.60's property reads its own deprecated
+    ``actor_id`` and printed a RayDeprecationWarning in the operator's terminal at every pair move."""
+    import ray
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return bool(ray.get_runtime_context().was_current_actor_reconstructed)
 
 
 class DbActor:

@@ -53,7 +53,7 @@ from actors.pair.matching import Batch, match_cancel, match_submit
 from actors.pair.metrics import PairMetrics
 from actors.pair.moving import PairMoving
 from actors.pair.state import PairConfig
-from actors.runtime import DbActor
+from actors.runtime import DbActor, restarted_by_ray
 from store import channels, marks, users
 from store.cache import connect_redis, redis_db
 from store.errors import DomainError, ErrorCode, OutcomeUnknown
@@ -82,7 +82,7 @@ class PairActor(PairMoving, DbActor):
         self._tail = None  # kept while a move's standby loads (``keep_tail``), until the pause
         self._handed_in = asyncio.Event()
         # A standby Ray restarted loaded the pair on its own, at its restart: it takes nothing over.
-        self._restarted_standby = standby and ray.get_runtime_context().was_current_actor_reconstructed
+        self._restarted_standby = standby and restarted_by_ray()
         if not standby or self._restarted_standby:
             self._handed_in.set()
         self._commands = CommandQueue(self._life)  # every command, and whether the pair takes them now
