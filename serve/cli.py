@@ -181,7 +181,8 @@ def move(
     if not report["moved"] and report["pause_ms"] == 0:
         typer.echo(f"{report['symbol']} already runs on {report['to']} (pinned there)")
         return
-    check = "matches the database" if report["matches_database"] else "DOES NOT match the database: see the logs"
+    differ = ", ".join(str(i) for i in report.get("differ", []))
+    check = "matches the database" if report["matches_database"] else f"DOES NOT match the database (orders {differ})"
     typer.echo(
         f"{report['symbol']} moved {report['from']} -> {report['to']}: paused {report['pause_ms']} ms "
         f"(drain {report['drain_ms']} ms), {report['open_orders_after']} open orders, book {check}"

@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 RECENT_TRADES = 30
 TRADE_ID_BITS = 40
 MARK_TRADES = 1000  # the most trades a (re)load reads back for the mark's last price ...
+DIFFER_SHOWN = 20  # order ids a check of the book against the database names
 MARK_PAGE = 50  # ... a page at a time, until they are worth the impact notional
 
 
@@ -184,16 +185,16 @@ class PairLoading:
                              quote.close if quote and quote.close > 0 else None)  # fmt: skip
 
     async def _compare_with_database(self) -> dict[str, Any]:
+        """The book against the open orders in the database: ``differ`` names the first ``DIFFER_SHOWN``
+        orders whose open quantity differs, that one side lacks, or that the pair holds off its book."""
         stored = {}
         for row in await spot.open_orders(self._pair_id):
             state = events.state_of(row)
             stored[state.id] = state.number - state.transacted_amount
         held = {order_id: o.number - o.transacted_amount for order_id, o in self._orders.items()}
         in_book = {o.order_id for o in self._book.open_orders()}
-        return {
-            "open_orders": len(held),
-            "matches_database": stored == held and in_book == set(held),
-        }
+        differ = {i for i in stored.keys() | held.keys() if stored.get(i) != held.get(i)} | (in_book ^ held.keys())
+        return {"open_orders": len(held), "matches_database": not differ, "differ": sorted(differ)[:DIFFER_SHOWN]}
 
 
 def config_of(pair: CurrencyMatch) -> PairConfig:

@@ -229,6 +229,9 @@ class PairPlacement(DbActor):
         after = await new.info.remote()
         log.info("pair %s moved %s -> %s, paused %.1f ms", symbol, report["from"], target.label,
                  (resumed - began) * 1000)  # fmt: skip
+        if not check["matches_database"]:
+            log.error("pair %s after its move: the book does not match the database at orders %s",
+                      symbol, check["differ"])  # fmt: skip
         return {
             **report,
             "moved": after["node_id"] == target.id,
@@ -239,6 +242,7 @@ class PairPlacement(DbActor):
             "in_flight": taken["in_flight"],  # the pause handed over a batch whose commit was running
             "open_orders_after": after["open_orders"],
             "matches_database": check["matches_database"],
+            "differ": check["differ"],
         }
 
     async def _standby(self, symbol: str, old: Any, target: Node) -> str | None:
