@@ -152,16 +152,17 @@ def _placement() -> Any:
 
 @pairs_app.callback()
 def pairs(ctx: typer.Context, address: AddressOption = None) -> None:
-    """List pairs: symbol, node, pin, open orders, state."""
+    """List pairs: symbol, node, pin, open orders, state, and the process of each (its worker log and
+    py-spy's --pid)."""
     if ctx.invoked_subcommand is not None:
         return
     import ray
 
     rows = on_cluster(address, lambda: ray.get(_placement().pairs.remote(), timeout=60))
-    typer.echo("symbol\tnode\tpinned to\topen orders\tstate")
+    typer.echo("symbol\tnode\tpinned to\topen orders\tstate\tpid")
     for r in rows:
         opened = "-" if r["open_orders"] is None else r["open_orders"]
-        typer.echo(f"{r['symbol']}\t{r['node'] or '-'}\t{r['pin'] or '-'}\t{opened}\t{r['state']}")
+        typer.echo(f"{r['symbol']}\t{r['node'] or '-'}\t{r['pin'] or '-'}\t{opened}\t{r['state']}\t{r['pid'] or '-'}")
 
 
 @pairs_app.command()

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from decimal import Decimal
 from typing import Any
@@ -154,6 +155,7 @@ class PairActor(PairMoving, DbActor):
         return {
             "symbol": self._cfg.symbol,
             "node_id": ray.get_runtime_context().get_node_id(),
+            "pid": os.getpid(),  # its worker's log is worker-*-<pid>.err; py-spy takes it as --pid
             "open_orders": len(self._orders),
             "depth_seq": self._depth_seq,
             "paused": self._commands.paused,

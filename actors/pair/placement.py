@@ -122,13 +122,14 @@ class PairPlacement(DbActor):
         for (symbol, pair_id), info in zip(self._pairs.items(), infos, strict=True):
             row: dict[str, Any] = {"symbol": symbol, "pair_id": pair_id, "pin": pins.get(symbol)}
             if isinstance(info, BaseException):
-                rows.append({**row, "node": None, "node_id": None, "open_orders": None, "state": "down"})
+                rows.append({**row, "node": None, "node_id": None, "pid": None, "open_orders": None, "state": "down"})
                 continue
             node = nodes.get(info["node_id"])
             rows.append({
                 **row,
                 "node": node.label if node else info["node_id"][:8],
                 "node_id": info["node_id"],
+                "pid": info["pid"],
                 "open_orders": info["open_orders"],
                 "state": "paused" if info["paused"] else "up",
             })  # fmt: skip

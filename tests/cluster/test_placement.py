@@ -295,7 +295,7 @@ def test_operators_list_nodes_and_pairs_and_move_one_from_the_cli(stack: Stack) 
     assert "node-1" in nodes and "node-2" in nodes and "BTC/USDT" in nodes
 
     listing = exchange_ok(stack.settings, "pairs")
-    assert listing.splitlines()[0].split("\t") == ["symbol", "node", "pinned to", "open orders", "state"]
+    assert listing.splitlines()[0].split("\t") == ["symbol", "node", "pinned to", "open orders", "state", "pid"]
     assert "ETH/USDT\tnode-2\tnode-2\t" in listing
 
     moved = exchange_ok(stack.settings, "pairs", "move", "eth/usdt", "node-1")
