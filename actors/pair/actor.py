@@ -26,10 +26,9 @@ ticker minute its batches commit from then on) and the standby reads the pair fr
 (``preload``), still while this one trades. Then ``pause`` stops taking commands (they, and those
 queued but not yet matched, are refused with PAIR_MOVING, which the engine sends to the new actor),
 lets the batch in flight be matched (not committed: a commit still running goes with the handoff,
-``committed``) and returns the tail with the little state the database does not
-hold exactly (``actors.pair.tail``) and the pushes not yet sent, which the standby applies
-(``take_over``) without reading the database again; ``verify`` then checks its book against the
-open orders the database holds.
+``committed``) and returns the tail with the little state the database does not hold exactly
+(``actors.pair.tail``) and the pushes not yet sent, which the standby applies (``take_over``)
+without reading the database again; ``verify`` then checks its book against the database's open orders.
 """
 
 from __future__ import annotations
